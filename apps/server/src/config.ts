@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { meetsPasswordPolicy } from '@portal/contract';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const boolish = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+/** Environment variables and their defaults (README "Configuration"). */
+const envSchema = z
+  .object({
+    PORT: port.default(8080),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .refine((v) => /^(postgres(ql)?:\/\/|sqlite:)/.test(v), 'must start with postgres://, postgresql:// or sqlite:')
+      .optional(),
+    API_BASE: z
+      .string()
+      .regex(/^\/[A-Za-z0-9_\-/]*[A-Za-z0-9_-]$/, 'must be a path such as /api')
+      .default('/api'),
+    MQTT_PORT: port.default(1883),
+    MQTT_URL: z
+      .string()
+      .regex(/^(mqtts?|wss?|tcp):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
+      .optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().default('Robot Portal <no-reply@localhost>'),
+    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ADMIN_EMAIL: z.email('must be an email address').optional(),
+    ADMIN_PASSWORD: z
+      .string()
+      .refine(meetsPasswordPolicy, 'must be 10 to 32 characters with three of uppercase, lowercase, digit, special')
+      .optional(),
+    TRUST_PROXY: boolish.default(false),
+    SEED_DEMO: boolish.default(true),
+    SKYWAY_KEY: z.string().default(''),
+    WEB_DIST: z.string().optional(),
+    PUBLIC_URL: z.string().url().optional(),
+  })
+  .superRefine((e, ctx) => {
+    if (!!e.ADMIN_EMAIL !== !!e.ADMIN_PASSWORD) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [e.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'],
+        message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+      });
+    }
+  });
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  apiBase: string;
+  mqtt: { kind: 'embedded'; port: number } | { kind: 'external'; url: string };
+  smtpUrl: string | null;
+  mailFrom: string;
+  secretKey: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  admin: { email: string; password: string } | null;
+  trustProxy: boolean;
+  seedDemo: boolean;
+  skywayKey: string;
+  webDist: string | null;
+  publicUrl: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads the environment once, listing every problem at once. Creates DATA_DIR and the secret key. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    throw new ConfigError([`DATA_DIR: cannot create ${dataDir}: ${(err as Error).message}`]);
+  }
+  const database: Config['database'] =
+    e.DATABASE_URL && !e.DATABASE_URL.startsWith('sqlite:')
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', file: e.DATABASE_URL ? e.DATABASE_URL.slice('sqlite:'.length) : join(dataDir, 'portal.db') };
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database,
+    apiBase: e.API_BASE,
+    mqtt: e.MQTT_URL ? { kind: 'external', url: e.MQTT_URL } : { kind: 'embedded', port: e.MQTT_PORT },
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    secretKey: e.SECRET_KEY ?? readOrCreateSecret(dataDir),
+    logLevel: e.LOG_LEVEL,
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
+    trustProxy: e.TRUST_PROXY,
+    seedDemo: e.SEED_DEMO,
+    skywayKey: e.SKYWAY_KEY,
+    webDist: e.WEB_DIST ?? null,
+    publicUrl: e.PUBLIC_URL ?? null,
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('base64url');
+  writeFileSync(file, key + '\n', { mode: 0o600 });
+  return key;
+}

@@ -1,0 +1,243 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * The database, as Kysely sees it. One schema for SQLite and PostgreSQL: timestamps are UTC
+ * ISO-8601 text, booleans are integers 0/1, JSON is text. Every tenant-owned row carries
+ * `organization_id` (and `building_id` where it has one).
+ */
+export interface Database {
+  organizations: OrganizationTable;
+  buildings: BuildingTable;
+  building_ip_rules: BuildingIpRuleTable;
+  robot_groups: GroupTable;
+  flow_groups: GroupTable;
+  floors: FloorTable;
+  operators: OperatorTable;
+  sessions: SessionTable;
+  contracts: ContractTable;
+  building_options: BuildingOptionTable;
+  term_documents: TermDocumentTable;
+  term_agreements: TermAgreementTable;
+  audit_logs: AuditLogTable;
+  messages: MessageTable;
+  announcements: AnnouncementTable;
+  outbox: OutboxTable;
+  registration_requests: RegistrationRequestTable;
+}
+
+type Bool = number;
+
+export interface OrganizationTable {
+  id: Generated<number>;
+  name: string;
+  type: number;
+  level: number;
+  prefecture: string | null;
+  city: string | null;
+  address: string | null;
+  postal_code: string | null;
+  status: number;
+  lab_option: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BuildingTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  prefecture: string | null;
+  city: string | null;
+  address: string | null;
+  postal_code: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  status: number;
+  ip_restriction_enabled: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BuildingIpRuleTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number;
+  address: string;
+  description: string;
+  created_at: string;
+}
+
+/** Robot groups and flow groups: named, ordered, per building. */
+export interface GroupTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number;
+  name: string;
+  sort_order: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FloorTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number;
+  name: string;
+  type: string;
+  index: number;
+  img: string | null;
+  ugomap: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OperatorTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number | null;
+  login_id: string;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  type: number;
+  flow_edit_restricted: Bool;
+  language: string | null;
+  auth_mode: string;
+  phone: string;
+  status: number;
+  failed_login_count: number;
+  locked_until: string | null;
+  must_change_password: Bool;
+  password_changed_at: string | null;
+  login_count: number;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionTable {
+  id: Generated<number>;
+  operator_id: number;
+  token_hash: string;
+  /** 'pending' until the verification code is confirmed, then 'active'. */
+  state: string;
+  device: string;
+  ip: string;
+  auth_code_hash: string | null;
+  auth_code_expires_at: string | null;
+  auth_code_attempts: number;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface ContractTable {
+  id: Generated<number>;
+  organization_id: number;
+  contract_end_at: string | null;
+  payment_completed: Bool;
+  maintenance_company_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BuildingOptionTable {
+  building_id: number;
+  organization_id: number;
+  is_archive: Bool;
+  is_mini_asilla: Bool;
+  is_lilz: Bool;
+  is_hakaru_ai: Bool;
+  is_kanriroid: Bool;
+  is_auto_guide: Bool;
+}
+
+export interface TermDocumentTable {
+  id: Generated<number>;
+  kind: string;
+  version: string;
+  title_ja: string;
+  title_en: string;
+  body_ja: string;
+  body_en: string;
+  published_at: string;
+}
+
+export interface TermAgreementTable {
+  id: Generated<number>;
+  operator_id: number;
+  document_id: number;
+  agreed_at: string;
+  ip: string | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  operator_id: number | null;
+  organization_id: number | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  ip: string | null;
+  detail: string | null;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  organization_id: number;
+  operator_id: number;
+  level: number;
+  title: string;
+  body: string;
+  read_at: string | null;
+  created_at: string;
+}
+
+export interface AnnouncementTable {
+  id: Generated<number>;
+  /** null: shown to every organization. */
+  organization_id: number | null;
+  level: number;
+  title_ja: string;
+  title_en: string;
+  body_ja: string;
+  body_en: string;
+  published_at: string;
+  created_at: string;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  organization_id: number | null;
+  channel: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  purpose: string;
+  status: string;
+  error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface RegistrationRequestTable {
+  id: Generated<number>;
+  email: string;
+  first_name: string;
+  last_name: string;
+  organization_name: string;
+  message: string;
+  ip: string | null;
+  created_at: string;
+}
+
+export type OperatorRow = Selectable<OperatorTable>;
+export type NewOperator = Insertable<OperatorTable>;
+export type OperatorUpdate = Updateable<OperatorTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type BuildingRow = Selectable<BuildingTable>;
+export type OrganizationRow = Selectable<OrganizationTable>;
+export type FloorRow = Selectable<FloorTable>;

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/**
+ * Stable machine codes of the one error body used everywhere. The web app maps each code to
+ * Japanese and English text; the server's `message` is an English fallback for API clients.
+ */
+export const errorCodes = [
+  'VALIDATION_FAILED',
+  'BAD_FILTER',
+  'UNAUTHENTICATED',
+  'INVALID_CREDENTIALS',
+  'ACCOUNT_LOCKED',
+  'ACCOUNT_DISABLED',
+  'IP_NOT_ALLOWED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'STALE_UPDATE',
+  'DUPLICATE',
+  'AUTH_CODE_EXPIRED',
+  'AUTH_CODE_MISMATCH',
+  'AUTH_CODE_ATTEMPTS_EXCEEDED',
+  'AUTH_CODE_REQUIRED',
+  'WRONG_PASSWORD',
+  'PASSWORD_POLICY',
+  'PASSWORD_REUSED',
+  'CONTRACT_ENDED',
+  'PAYMENT_INCOMPLETE',
+  'TERMS_NOT_APPLICABLE',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+  'INTERNAL',
+] as const;
+export const errorCodeSchema = z.enum(errorCodes);
+export type ErrorCode = z.infer<typeof errorCodeSchema>;
+
+/** HTTP status of each code; 498 and 499 are the spec's contract states. */
+export const errorStatus: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  BAD_FILTER: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  ACCOUNT_LOCKED: 403,
+  ACCOUNT_DISABLED: 403,
+  IP_NOT_ALLOWED: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  STALE_UPDATE: 409,
+  DUPLICATE: 409,
+  AUTH_CODE_EXPIRED: 401,
+  AUTH_CODE_MISMATCH: 400,
+  AUTH_CODE_ATTEMPTS_EXCEEDED: 401,
+  AUTH_CODE_REQUIRED: 401,
+  WRONG_PASSWORD: 400,
+  PASSWORD_POLICY: 400,
+  PASSWORD_REUSED: 400,
+  CONTRACT_ENDED: 499,
+  PAYMENT_INCOMPLETE: 498,
+  TERMS_NOT_APPLICABLE: 403,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+};
+
+export const errorDetailSchema = z.object({ path: z.string(), message: z.string(), code: z.string().optional() });
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+
+export const errorBodySchema = z.object({
+  error: z.object({
+    statusCode: z.number().int(),
+    code: errorCodeSchema,
+    message: z.string(),
+    details: z.array(errorDetailSchema).optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
