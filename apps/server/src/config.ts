@@ -44,6 +44,8 @@ const envSchema = z
     SEED_DEMO: boolish.default(true),
     SKYWAY_KEY: z.string().default(''),
     WEB_DIST: z.string().optional(),
+    RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100000).default(30),
+    SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(500).default(3),
     PUBLIC_URL: z.string().url().optional(),
   })
   .superRefine((e, ctx) => {
@@ -72,6 +74,9 @@ export interface Config {
   seedDemo: boolean;
   skywayKey: string;
   webDist: string | null;
+  /** Login and code attempts per IP per minute. */
+  rateLimitLogin: number;
+  simulatedRobots: number;
   publicUrl: string | null;
 }
 
@@ -115,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     skywayKey: e.SKYWAY_KEY,
     webDist: e.WEB_DIST ?? null,
+    rateLimitLogin: e.RATE_LIMIT_LOGIN,
+    simulatedRobots: e.SIMULATED_ROBOTS,
     publicUrl: e.PUBLIC_URL ?? null,
   };
 }

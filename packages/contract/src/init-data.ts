@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { floorTypeSchema, operatorTypeSchema, organizationTypeSchema } from './codes.ts';
+import { floorTypeSchema, organizationTypeSchema } from './codes.ts';
 import { loginIdSchema, operatorPasswordSchema, personNameSchema, POSTAL_CODE_PATTERN } from './validation.ts';
 
 const optionalText = (max: number) => z.string().trim().max(max, `validation.max${max}`).optional();
@@ -51,7 +51,7 @@ export const initDataSchema = z
           firstName: personNameSchema,
           lastName: personNameSchema,
           password: operatorPasswordSchema,
-          type: operatorTypeSchema.exclude([9]),
+          type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
           building: z.number().int().min(0),
         }),
       )

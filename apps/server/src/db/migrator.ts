@@ -9,7 +9,7 @@ export const idColumn =
   <T extends string>(t: CreateTableBuilder<T, never>) =>
     dialect === 'postgres'
       ? t.addColumn('id', 'serial', (c) => c.primaryKey())
-      : t.addColumn('id', 'integer', (c) => c.primaryKey().autoincrement());
+      : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 
 interface Migration {
   name: string;

@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { APP_VERSION } from '@portal/contract';
+import type { AppContext } from './context.ts';
+import { AppError } from './lib/errors.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { myRoutes } from './modules/my/routes.ts';
+import { directoryRoutes } from './modules/directory/routes.ts';
+import { adminRoutes } from './modules/admin/routes.ts';
+import { publicRoutes } from './modules/public/routes.ts';
+
+export interface BuildOptions {
+  ctx: Omit<AppContext, 'log'>;
+  /** Whether `/api/health` answers 200; the server flips it once everything has started. */
+  isReady?: () => boolean;
+  logger?: boolean | { level: string };
+}
+
+/** Builds the app from plugins in order; never listens (server.ts does). Tests call `app.inject`. */
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts.ctx;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Malformed percent-encoding and the like are client errors, not crashes.
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  const ctx: AppContext = { ...opts.ctx, log: app.log };
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Robot Portal API', version: APP_VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: `${config.apiBase}/docs`, uiConfig: { docExpansion: 'list' } });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError('RATE_LIMITED', 'Too many requests; try again in a minute'),
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(authPlugin, { ctx });
+      await api.register(publicRoutes, { ctx, isReady: opts.isReady ?? (() => true) });
+      await api.register(authRoutes, { ctx });
+      await api.register(myRoutes, { ctx });
+      await api.register(directoryRoutes, { ctx });
+      await api.register(adminRoutes, { ctx });
+    },
+    { prefix: config.apiBase },
+  );
+
+  const webDist = resolve(config.webDist ?? join(import.meta.dirname, '../../web/dist'));
+  if (existsSync(join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' });
+    // History-mode routing: any other GET outside the API answers the app's index.html.
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      if (request.method === 'GET' && !path.startsWith(config.apiBase + '/') && path !== config.apiBase) {
+        return reply.type('text/html').sendFile('index.html');
+      }
+      return reply.code(404).send({
+        error: { statusCode: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${path}` },
+      });
+    });
+  }
+  return app;
+}

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/schema.ts';
+import type { Dialect } from './db/migrator.ts';
+import type { Clock } from './lib/time.ts';
+import type { Audit } from './services/audit.ts';
+import type { Mailer } from './services/mailer.ts';
+
+/** What services receive; each takes only the parts it uses. */
+export interface AppContext {
+  config: Config;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  dbVersion: () => Promise<string>;
+  clock: Clock;
+  audit: Audit;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}
+
+/** The signed-in operator, derived from the session token on every request. */
+export interface Principal {
+  sessionId: number;
+  operatorId: number;
+  organizationId: number;
+  buildingId: number | null;
+  type: number;
+  language: 'ja' | 'en' | null;
+  email: string;
+  firstName: string;
+  lastName: string;
+  labsEnabled: boolean;
+}
+
+/** Who may call a route: anyone, a pending two-step session, any operator, administrators, system admins. */
+export type Access = 'public' | 'pending' | 'user' | 'admin' | 'system';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}

@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/** SQL for sessions and the operator/organization/contract facts checked on every request. */
+export function sessionRepo(db: Kysely<Database>) {
+  return {
+    /** The session of a token hash, with everything the per-request checks need, in one query. */
+    findByTokenHash(tokenHash: string) {
+      return db
+        .selectFrom('sessions as s')
+        .innerJoin('operators as o', 'o.id', 's.operator_id')
+        .innerJoin('organizations as org', 'org.id', 'o.organization_id')
+        .leftJoin('buildings as b', 'b.id', 'o.building_id')
+        .leftJoin('contracts as c', 'c.organization_id', 'o.organization_id')
+        .select([
+          's.id as sessionId',
+          's.state',
+          's.expires_at as expiresAt',
+          's.revoked_at as revokedAt',
+          's.last_used_at as lastUsedAt',
+          's.auth_code_hash as authCodeHash',
+          's.auth_code_expires_at as authCodeExpiresAt',
+          's.auth_code_attempts as authCodeAttempts',
+          'o.id as operatorId',
+          'o.organization_id as organizationId',
+          'o.building_id as buildingId',
+          'o.type',
+          'o.language',
+          'o.email',
+          'o.first_name as firstName',
+          'o.last_name as lastName',
+          'o.status as operatorStatus',
+          'o.deleted_at as deletedAt',
+          'org.lab_option as labOption',
+          'org.status as organizationStatus',
+          'b.ip_restriction_enabled as ipRestricted',
+          'c.contract_end_at as contractEndAt',
+          'c.payment_completed as paymentCompleted',
+        ])
+        .where('s.token_hash', '=', tokenHash)
+        .executeTakeFirst();
+    },
+    async ipRules(buildingId: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('building_ip_rules')
+        .select('address')
+        .where('building_id', '=', buildingId)
+        .execute();
+      return rows.map((r) => r.address);
+    },
+    touch(sessionId: number, at: string) {
+      return db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', sessionId).execute();
+    },
+    revoke(sessionId: number, at: string) {
+      return db
+        .updateTable('sessions')
+        .set({ revoked_at: at })
+        .where('id', '=', sessionId)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+  };
+}
+export type SessionRepo = ReturnType<typeof sessionRepo>;
+export type SessionFacts = NonNullable<Awaited<ReturnType<SessionRepo['findByTokenHash']>>>;

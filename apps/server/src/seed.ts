@@ -1,0 +1,305 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema.ts';
+import { hashPassword } from './lib/crypto.ts';
+import { addDays } from './lib/time.ts';
+
+/** The organization system administrators belong to (the portal's operator). */
+export const SYSTEM_ORGANIZATION = 'Portal Operations';
+
+/** Demo accounts, listed in the README. Every password meets the operator password policy. */
+export const DEMO_ACCOUNTS = [
+  { loginId: 'operator@demo.example', password: 'Demo-Operator-2026', type: 0, lastName: '山田', firstName: '太郎', role: 'general operator' },
+  { loginId: 'manager@demo.example', password: 'Demo-Manager-2026', type: 1, lastName: '佐藤', firstName: '花子', role: 'area manager' },
+  { loginId: 'orgadmin@demo.example', password: 'Demo-OrgAdmin-2026', type: 2, lastName: '鈴木', firstName: '一郎', role: 'organization administrator' },
+  { loginId: 'sysadmin@demo.example', password: 'Demo-SysAdmin-2026', type: 9, lastName: 'Admin', firstName: 'System', role: 'system administrator' },
+  { loginId: 'twostep@demo.example', password: 'Demo-TwoStep-2026', type: 0, lastName: '高橋', firstName: '次郎', role: 'general operator, verification code by email', authMode: 'email' },
+  { loginId: 'terms@demo.example', password: 'Demo-Terms-2026', type: 0, lastName: '田中', firstName: '三郎', role: 'general operator who has not yet agreed to the terms', agreed: false },
+] as const;
+
+type Db = Kysely<Database>;
+
+async function ensureSystemOrganization(db: Db, now: string): Promise<number> {
+  const existing = await db.selectFrom('organizations').select('id').where('name', '=', SYSTEM_ORGANIZATION).executeTakeFirst();
+  if (existing) return existing.id;
+  const row = await db
+    .insertInto('organizations')
+    .values({
+      name: SYSTEM_ORGANIZATION,
+      type: 3,
+      level: 0,
+      prefecture: null,
+      city: null,
+      address: null,
+      postal_code: null,
+      status: 1,
+      lab_option: 1,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+const operatorRow = (v: {
+  organizationId: number;
+  buildingId: number | null;
+  loginId: string;
+  hash: string;
+  type: number;
+  lastName: string;
+  firstName: string;
+  authMode?: string;
+  now: string;
+}) => ({
+  organization_id: v.organizationId,
+  building_id: v.buildingId,
+  login_id: v.loginId.toLowerCase(),
+  email: v.loginId.toLowerCase(),
+  password_hash: v.hash,
+  first_name: v.firstName,
+  last_name: v.lastName,
+  type: v.type,
+  flow_edit_restricted: 0,
+  language: null,
+  auth_mode: v.authMode ?? 'none',
+  phone: '',
+  status: 1,
+  failed_login_count: 0,
+  locked_until: null,
+  must_change_password: 0,
+  password_changed_at: v.now,
+  login_count: 0,
+  deleted_at: null,
+  created_at: v.now,
+  updated_at: v.now,
+});
+
+/** ADMIN_EMAIL + ADMIN_PASSWORD: creates a system administrator when the database has none. */
+export async function ensureAdmin(db: Db, admin: { email: string; password: string }, now: Date): Promise<boolean> {
+  const any = await db.selectFrom('operators').select('id').where('type', '=', 9).where('deleted_at', 'is', null).executeTakeFirst();
+  if (any) return false;
+  const at = now.toISOString();
+  const orgId = await ensureSystemOrganization(db, at);
+  await db
+    .insertInto('operators')
+    .values(
+      operatorRow({
+        organizationId: orgId,
+        buildingId: null,
+        loginId: admin.email,
+        hash: await hashPassword(admin.password),
+        type: 9,
+        lastName: 'Administrator',
+        firstName: 'System',
+        now: at,
+      }),
+    )
+    .execute();
+  return true;
+}
+
+export async function isEmpty(db: Db): Promise<boolean> {
+  return !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
+}
+
+const TERMS = {
+  TOS: {
+    ja: ['利用規約', '本規約は、ロボットポータル（以下「本サービス」）の利用条件を定めるものです。'],
+    en: ['Terms of Service', 'These terms set out the conditions for using the Robot Portal (the "Service").'],
+  },
+  PP: {
+    ja: ['プライバシーポリシー', '本サービスは、ログインID、氏名、接続元IPアドレス、操作履歴を、サービスの提供と安全確保のために取り扱います。'],
+    en: ['Privacy Policy', 'The Service processes your login ID, name, source IP address and operation history to provide the Service and keep it secure.'],
+  },
+  MC: {
+    ja: ['保守契約', '保守会社は、契約期間中、ロボットの点検、修理および遠隔保守を行います。'],
+    en: ['Maintenance Contract', 'During the contract period the maintenance company inspects, repairs and remotely maintains the robots.'],
+  },
+} as const;
+
+function longBody(intro: string, lang: 'ja' | 'en'): string {
+  const sections = Array.from({ length: 12 }, (_, i) =>
+    lang === 'ja'
+      ? `第${i + 1}条\n${intro}利用者は、関係法令および本規約を遵守し、ロボットを安全に運用するものとします。`
+      : `Article ${i + 1}\n${intro} The user complies with the applicable laws and these terms and operates the robots safely.`,
+  );
+  return [intro, ...sections].join('\n\n');
+}
+
+/** Demo data on an empty database: one organization, one building with 1F, 2F and B1, one account of each type. */
+export async function seedDemo(db: Db, now: Date): Promise<void> {
+  const at = now.toISOString();
+  const systemOrgId = await ensureSystemOrganization(db, at);
+  await db.transaction().execute(async (trx) => {
+    const org = await trx
+      .insertInto('organizations')
+      .values({
+        name: 'Demo Facilities Co.',
+        type: 0,
+        level: 0,
+        prefecture: '東京都',
+        city: '千代田区',
+        address: '丸の内1-1-1',
+        postal_code: '100-0005',
+        status: 1,
+        lab_option: 1,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('contracts')
+      .values({
+        organization_id: org.id,
+        contract_end_at: addDays(now, 365).toISOString().slice(0, 10),
+        payment_completed: 1,
+        maintenance_company_id: systemOrgId,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const building = await trx
+      .insertInto('buildings')
+      .values({
+        organization_id: org.id,
+        name: 'Demo Tower',
+        prefecture: '東京都',
+        city: '千代田区',
+        address: '丸の内1-1-1',
+        postal_code: '100-0005',
+        latitude: 35.6812,
+        longitude: 139.7671,
+        status: 1,
+        ip_restriction_enabled: 0,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('building_options')
+      .values({
+        building_id: building.id,
+        organization_id: org.id,
+        is_archive: 1,
+        is_mini_asilla: 0,
+        is_lilz: 0,
+        is_hakaru_ai: 1,
+        is_kanriroid: 0,
+        is_auto_guide: 1,
+      })
+      .execute();
+    await trx
+      .insertInto('floors')
+      .values(
+        [
+          { name: '1F', index: 1, type: 'entrance' },
+          { name: '2F', index: 2, type: 'office' },
+          { name: 'B1', index: 0, type: 'parking' },
+        ].map((f) => ({
+          organization_id: org.id,
+          building_id: building.id,
+          name: f.name,
+          type: f.type,
+          index: f.index,
+          img: null,
+          ugomap: null,
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .execute();
+    for (const [table, names] of [
+      ['robot_groups', ['Patrol', 'Reception']],
+      ['flow_groups', ['Daily patrol', 'Night patrol']],
+    ] as const) {
+      await trx
+        .insertInto(table)
+        .values(
+          names.map((name, i) => ({
+            organization_id: org.id,
+            building_id: building.id,
+            name,
+            sort_order: i,
+            created_at: at,
+            updated_at: at,
+          })),
+        )
+        .execute();
+    }
+
+    const docIds: number[] = [];
+    for (const kind of ['TOS', 'PP', 'MC'] as const) {
+      const t = TERMS[kind];
+      const doc = await trx
+        .insertInto('term_documents')
+        .values({
+          kind,
+          version: '1.0',
+          title_ja: t.ja[0],
+          title_en: t.en[0],
+          body_ja: longBody(t.ja[1], 'ja'),
+          body_en: longBody(t.en[1], 'en'),
+          published_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      docIds.push(doc.id);
+    }
+
+    for (const a of DEMO_ACCOUNTS) {
+      const sys = a.type === 9;
+      const op = await trx
+        .insertInto('operators')
+        .values(
+          operatorRow({
+            organizationId: sys ? systemOrgId : org.id,
+            buildingId: sys ? null : building.id,
+            loginId: a.loginId,
+            hash: await hashPassword(a.password),
+            type: a.type,
+            lastName: a.lastName,
+            firstName: a.firstName,
+            authMode: 'authMode' in a ? a.authMode : 'none',
+            now: at,
+          }),
+        )
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (!('agreed' in a)) {
+        await trx
+          .insertInto('term_agreements')
+          .values(docIds.map((id) => ({ operator_id: op.id, document_id: id, agreed_at: at, ip: null })))
+          .execute();
+      }
+      await trx
+        .insertInto('messages')
+        .values({
+          organization_id: sys ? systemOrgId : org.id,
+          operator_id: op.id,
+          level: 0,
+          title: 'Welcome to the Robot Portal / ロボットポータルへようこそ',
+          body: 'Robots of your building appear under Robot control once they connect. / 接続されたロボットは「ロボット操作」に表示されます。',
+          read_at: null,
+          created_at: at,
+        })
+        .execute();
+    }
+
+    await trx
+      .insertInto('announcements')
+      .values({
+        organization_id: null,
+        level: 0,
+        title_ja: 'ロボットポータル 1.14.1 を公開しました',
+        title_en: 'Robot Portal 1.14.1 is out',
+        body_ja: 'ログイン時の二段階認証、端末管理、契約情報の表示に対応しました。',
+        body_en: 'Two-step login, device management and the contract page are available.',
+        published_at: at,
+        created_at: at,
+      })
+      .execute();
+  });
+}

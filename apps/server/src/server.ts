@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { loadConfig, type Config } from './config.ts';
+import { openDatabase, type Db } from './db/database.ts';
+import { migrate } from './db/migrator.ts';
+import { createAudit } from './services/audit.ts';
+import { createMailer, type Mailer } from './services/mailer.ts';
+import { systemClock } from './lib/time.ts';
+import { startEmbeddedBroker, type Broker } from './broker.ts';
+import { DEMO_ACCOUNTS, ensureAdmin, isEmpty, seedDemo } from './seed.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  config: Config;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Opens and migrates the database, seeds, starts the broker, listens. */
+export async function startServer(config: Config = loadConfig()): Promise<RunningServer> {
+  let ready = false;
+  const db: Db = openDatabase(config.database);
+  let mailer: Mailer | null = null;
+  let broker: Broker | null = null;
+  try {
+    await migrate(db.kysely as never, db.dialect);
+    const empty = await isEmpty(db.kysely);
+    const now = systemClock();
+    const createdAdmin = config.admin ? await ensureAdmin(db.kysely, config.admin, now) : false;
+    const seeded = empty && config.seedDemo;
+    if (seeded) await seedDemo(db.kysely, now);
+
+    const audit = createAudit(db.kysely, systemClock);
+    // The mailer needs a logger before the app exists; it gets the app's once built.
+    const ctxBase = { config, db: db.kysely, dialect: db.dialect, dbVersion: db.version, clock: systemClock, audit };
+    let app: FastifyInstance | null = null;
+    const lazyLog = new Proxy({} as FastifyInstance['log'], {
+      get: (_t, prop) => (app ? Reflect.get(app.log, prop) : () => undefined),
+    });
+    mailer = createMailer({ db: db.kysely, clock: systemClock, log: lazyLog, smtpUrl: config.smtpUrl, from: config.mailFrom });
+    app = await buildApp({ ctx: { ...ctxBase, mailer }, isReady: () => ready });
+
+    if (config.mqtt.kind === 'embedded') broker = await startEmbeddedBroker(config.mqtt.port, config.host, app.log);
+    else app.log.info({ url: config.mqtt.url }, 'external MQTT broker configured');
+
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    ready = true;
+    printBanner(url, config, { seeded, createdAdmin });
+
+    const m = mailer;
+    const b = broker;
+    return {
+      app,
+      config,
+      url,
+      async stop() {
+        ready = false;
+        // close() stops accepting connections and waits for in-flight requests to finish.
+        await app.close();
+        await b?.close();
+        await m.drain();
+        m.close();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await broker?.close().catch(() => undefined);
+    mailer?.close();
+    await db.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+function printBanner(url: string, config: Config, info: { seeded: boolean; createdAdmin: boolean }): void {
+  const lines = [
+    '',
+    `  Robot Portal is running at ${url}`,
+    `  API docs: ${url}${config.apiBase}/docs`,
+    `  Database: ${config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL'}`,
+    `  MQTT: ${config.mqtt.kind === 'embedded' ? `embedded broker on port ${config.mqtt.port}` : config.mqtt.url}`,
+    `  Mail: ${config.smtpUrl ? 'sent through SMTP' : 'not sent; kept in the delivery log (System > Delivery log)'}`,
+  ];
+  if (info.createdAdmin && config.admin) lines.push(`  Created system administrator ${config.admin.email}`);
+  if (info.seeded) {
+    lines.push('', '  Demo accounts (login ID / password):');
+    for (const a of DEMO_ACCOUNTS) lines.push(`    ${a.loginId.padEnd(24)} ${a.password.padEnd(20)} ${a.role}`);
+  }
+  lines.push('');
+  process.stdout.write(lines.join('\n') + '\n');
+}
