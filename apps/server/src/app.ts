@@ -36,6 +36,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
   const ctx: AppContext = { ...opts.ctx, log: app.log };
 
+  // Every API route with its access level, for the tests that sweep all routes (roles, tenancy, bad input).
+  const apiRoutes: Array<{ method: string; url: string; access: string }> = [];
+  app.decorate('apiRoutes', apiRoutes);
+  app.addHook('onRoute', (r) => {
+    if (!r.url.startsWith(config.apiBase + '/') || r.url.startsWith(`${config.apiBase}/docs`)) return;
+    for (const method of [r.method].flat()) {
+      if (method === 'HEAD') continue;
+      apiRoutes.push({ method, url: r.url, access: r.config?.access ?? 'user' });
+    }
+  });
+
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

@@ -47,15 +47,6 @@ const envSchema = z
     RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100000).default(30),
     SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(500).default(3),
     PUBLIC_URL: z.string().url().optional(),
-  })
-  .superRefine((e, ctx) => {
-    if (!!e.ADMIN_EMAIL !== !!e.ADMIN_PASSWORD) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [e.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'],
-        message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
-      });
-    }
   });
 
 export interface Config {
@@ -90,9 +81,14 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
+  // Checked apart from the schema so it is reported together with every other problem.
+  if (!!raw.ADMIN_EMAIL !== !!raw.ADMIN_PASSWORD) {
+    problems.push(`${raw.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'}: ADMIN_EMAIL and ADMIN_PASSWORD must be set together`);
   }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
   try {

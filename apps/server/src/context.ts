@@ -40,6 +40,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
+  interface FastifyInstance {
+    apiRoutes: Array<{ method: string; url: string; access: string }>;
+  }
   interface FastifyContextConfig {
     access?: Access;
   }

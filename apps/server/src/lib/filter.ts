@@ -91,7 +91,6 @@ const INT32_MIN = -2_147_483_648;
 const INT32_MAX = 2_147_483_647;
 
 type AnySpec = ResourceFilterSpec<keyof Database>;
-type Scalar = string | number | boolean | null;
 
 /** Thrown inside the parser to stop at once (limits); turned into the one BAD_FILTER error. */
 class StopParsing extends Error {}

@@ -119,7 +119,8 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
         auth_code_attempts: 0,
         created_at: now.toISOString(),
         last_used_at: now.toISOString(),
-        expires_at: twoStep ? codeExpires : addDays(now, SESSION_DAYS).toISOString(),
+        // A pending session outlives its code by an hour so a late code is told "expired", not "unknown".
+        expires_at: twoStep ? addMinutes(now, AUTH_CODE_TTL_MINUTES + 60).toISOString() : addDays(now, SESSION_DAYS).toISOString(),
         revoked_at: null,
       })
       .execute();

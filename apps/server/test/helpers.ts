@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Db } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrator.ts';
+import { createAudit } from '../src/services/audit.ts';
+import { createMailer } from '../src/services/mailer.ts';
+import { seedDemo } from '../src/seed.ts';
+import { DEMO_ACCOUNTS } from '../src/seed.ts';
+
+/**
+ * A real app on a real database: SQLite in a temporary folder, or, when TEST_DATABASE_URL is set
+ * (the PostgreSQL run of `npm test`), a fresh PostgreSQL database of its own. The demo data is
+ * seeded. The clock can be moved forward to test expiry.
+ */
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  advance(minutes: number): void;
+  close(): Promise<void>;
+  inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  login(loginId: string, password: string, extra?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
+  /** Logs a demo account in and answers its bearer header. */
+  as(account: DemoLogin): Promise<{ authorization: string; token: string; id: number }>;
+}
+
+export type DemoLogin = (typeof DEMO_ACCOUNTS)[number]['loginId'];
+
+export const demo = (loginId: DemoLogin) => DEMO_ACCOUNTS.find((a) => a.loginId === loginId)!;
+
+export const usingPostgres = (): boolean => !!process.env.TEST_DATABASE_URL;
+
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> } | null> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return null;
+  const name = `portal_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'portal-test-'));
+  const pgdb = await freshDatabase();
+  const config = loadConfig({
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_LOGIN: '100000',
+    SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+    ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
+    ...env,
+  });
+  const db = openDatabase(config.database);
+  await migrate(db.kysely as never, db.dialect);
+  let offset = 0;
+  const clock = () => new Date(Date.now() + offset);
+  await seedDemo(db.kysely, clock());
+  const audit = createAudit(db.kysely, clock);
+  let app: FastifyInstance | null = null;
+  const silent = new Proxy({} as FastifyInstance['log'], { get: () => () => undefined });
+  const mailer = createMailer({ db: db.kysely, clock, log: silent, smtpUrl: null, from: 'test@localhost' });
+  app = await buildApp({
+    ctx: { config, db: db.kysely, dialect: db.dialect, dbVersion: db.version, clock, audit, mailer },
+    logger: false,
+  });
+  await app.ready();
+  const a = app;
+  const inject = (opts: InjectOptions) => a.inject(opts);
+  const login = (loginId: string, password: string, extra: Partial<InjectOptions> = {}) =>
+    inject({ method: 'POST', url: '/api/operators/login', payload: { loginId, loginPw: password }, ...extra });
+  return {
+    app: a,
+    db,
+    config,
+    inject,
+    login,
+    advance: (minutes) => {
+      offset += minutes * 60_000;
+    },
+    async as(account) {
+      const res = await login(account, demo(account).password);
+      if (res.statusCode !== 200) throw new Error(`login ${account}: ${res.statusCode} ${res.body}`);
+      const body = res.json<{ token: string; id: number }>();
+      return { authorization: `Bearer ${body.token}`, token: body.token, id: body.id };
+    },
+    async close() {
+      await a.close();
+      await db.close();
+      await pgdb?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The latest delivery to a recipient, read straight from the delivery log. */
+export async function lastDelivery(t: TestApp, recipient: string, purpose?: string) {
+  let q = t.db.kysely.selectFrom('outbox').selectAll().where('recipient', '=', recipient);
+  if (purpose) q = q.where('purpose', '=', purpose);
+  return q.orderBy('id', 'desc').executeTakeFirst();
+}
+
+export const codeFrom = (body: string): string => /(\d{6})/.exec(body)?.[1] ?? '';
