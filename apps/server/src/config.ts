@@ -45,7 +45,6 @@ const envSchema = z
     SKYWAY_KEY: z.string().default(''),
     WEB_DIST: z.string().optional(),
     RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100000).default(30),
-    SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(500).default(3),
     PUBLIC_URL: z.string().url().optional(),
   });
 
@@ -67,7 +66,6 @@ export interface Config {
   webDist: string | null;
   /** Login and code attempts per IP per minute. */
   rateLimitLogin: number;
-  simulatedRobots: number;
   publicUrl: string | null;
 }
 
@@ -117,7 +115,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     skywayKey: e.SKYWAY_KEY,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,
-    simulatedRobots: e.SIMULATED_ROBOTS,
     publicUrl: e.PUBLIC_URL ?? null,
   };
 }

@@ -33,26 +33,26 @@ export const meetsPasswordPolicy = (pw: string): boolean => {
 
 export const operatorPasswordSchema = z
   .string({ error: 'validation.required' })
-  .min(1, 'validation.required')
+  .min(1, { error: 'validation.required', abort: true })
   .refine(meetsPasswordPolicy, 'validation.passwordPolicy');
 
 /** Login form (spec section 5): email required and valid; password required, at least 6. */
 export const loginIdSchema = z
   .string({ error: 'validation.required' })
   .trim()
-  .min(1, 'validation.required')
+  .min(1, { error: 'validation.required', abort: true })
   .max(254, 'validation.email')
   .pipe(z.email('validation.email'));
 export const loginPasswordSchema = z
   .string({ error: 'validation.required' })
-  .min(1, 'validation.required')
+  .min(1, { error: 'validation.required', abort: true })
   .min(6, 'validation.passwordMin6')
   .max(256, 'validation.tooLong');
 
 export const personNameSchema = z
   .string({ error: 'validation.required' })
   .trim()
-  .min(1, 'validation.required')
+  .min(1, { error: 'validation.required', abort: true })
   .max(20, 'validation.max20');
 
 /** Japanese phone numbers (0X-XXXX-XXXX, 0XXXXXXXXXX) or E.164 (+81...). Empty means none. */
