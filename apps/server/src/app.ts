@@ -47,9 +47,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     }
   });
 
+  const webDist = resolve(config.webDist ?? join(import.meta.dirname, '../../web/dist'));
+  const spa = existsSync(join(webDist, 'index.html'));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  registerErrorHandling(app, { apiBase: config.apiBase, spa });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -77,18 +79,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     { prefix: config.apiBase },
   );
 
-  const webDist = resolve(config.webDist ?? join(import.meta.dirname, '../../web/dist'));
-  if (existsSync(join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' });
-    // History-mode routing: any other GET outside the API answers the app's index.html.
-    app.setNotFoundHandler((request, reply) => {
-      const path = request.url.split('?')[0] ?? '';
-      if (request.method === 'GET' && !path.startsWith(config.apiBase + '/') && path !== config.apiBase) {
-        return reply.type('text/html').sendFile('index.html');
-      }
-      return reply.code(404).send({
-        error: { statusCode: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${path}` },
-      });
+  if (spa) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: 'index.html',
+      // Hashed assets never change; index.html must always be revalidated.
+      setHeaders: (res, path) => {
+        res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
     });
   }
   return app;

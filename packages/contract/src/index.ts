@@ -6,3 +6,4 @@ export * from './entities.ts';
 export * from './my.ts';
 export * from './init-data.ts';
 export * from './filter.ts';
+export * from './admin.ts';

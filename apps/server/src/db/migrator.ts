@@ -1,5 +1,6 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import * as m001 from './migrations/001-initial.ts';
+import * as m002 from './migrations/002-data-management.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,7 +18,10 @@ interface Migration {
 }
 
 /** Ordered list; never edit a migration that has shipped, add a new one. */
-const migrations: Migration[] = [{ name: '001-initial', up: m001.up }];
+const migrations: Migration[] = [
+  { name: '001-initial', up: m001.up },
+  { name: '002-data-management', up: m002.up },
+];
 
 /**
  * Runs pending migrations in order, each in a transaction, recording them in `schema_migrations`.

@@ -23,6 +23,10 @@ export interface Database {
   announcements: AnnouncementTable;
   outbox: OutboxTable;
   registration_requests: RegistrationRequestTable;
+  notification_targets: NotificationTargetTable;
+  speech_texts: SpeechTextTable;
+  building_links: BuildingLinkTable;
+  files: FileTable;
 }
 
 type Bool = number;
@@ -87,6 +91,11 @@ export interface FloorTable {
   index: number;
   img: string | null;
   ugomap: string | null;
+  img_width: number | null;
+  img_height: number | null;
+  resolution: number | null;
+  origin_x: number | null;
+  origin_y: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -111,6 +120,7 @@ export interface OperatorTable {
   must_change_password: Bool;
   password_changed_at: string | null;
   login_count: number;
+  last_login_at: string | null;
   deleted_at: string | null;
   created_at: string;
   updated_at: string;
@@ -241,3 +251,51 @@ export type SessionRow = Selectable<SessionTable>;
 export type BuildingRow = Selectable<BuildingTable>;
 export type OrganizationRow = Selectable<OrganizationTable>;
 export type FloorRow = Selectable<FloorTable>;
+
+export interface NotificationTargetTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number | null;
+  type: number;
+  level: number;
+  room: string;
+  address: string;
+  address_sealed: Bool;
+  bot_login_id: string;
+  bot_password: string | null;
+  space_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SpeechTextTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number;
+  language: string;
+  text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BuildingLinkTable {
+  building_id: number;
+  organization_id: number;
+  t_spider_url: string;
+  hakaru_ai_login_id: string;
+  hakaru_ai_password: string | null;
+  lilz_token: string | null;
+  kanriroid_token: string | null;
+  updated_at: string;
+}
+
+export interface FileTable {
+  key: string;
+  organization_id: number;
+  building_id: number | null;
+  content_type: string;
+  size: number;
+  sha256: string;
+  purpose: string;
+  created_at: string;
+}

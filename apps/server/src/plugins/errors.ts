@@ -18,7 +18,7 @@ function clientErrorCode(status: number): ErrorCode {
 }
 
 /** One error body everywhere; 5xx bodies never carry internals. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, opts: { apiBase: string; spa: boolean }): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       return reply.code(error.statusCode).send(body(error.statusCode, error.code, error.message, error.details));
@@ -43,7 +43,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.code(500).send(body(500, 'INTERNAL', 'Internal server error'));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(body(404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const inApi = path === opts.apiBase || path.startsWith(opts.apiBase + '/');
+    // History-mode routing: any other GET outside the API answers the web app's index.html.
+    if (opts.spa && request.method === 'GET' && !inApi) return reply.type('text/html').sendFile('index.html');
+    return reply.code(404).send(body(404, 'NOT_FOUND', `No route ${request.method} ${path}`));
+  });
 }

@@ -130,7 +130,12 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
   async function completeLogin(op: Operator, client: ClientInfo, now: Date): Promise<void> {
     await db
       .updateTable('operators')
-      .set((eb) => ({ login_count: eb('login_count', '+', 1), failed_login_count: 0, locked_until: null }))
+      .set((eb) => ({
+        login_count: eb('login_count', '+', 1),
+        failed_login_count: 0,
+        locked_until: null,
+        last_login_at: now.toISOString(),
+      }))
       .where('id', '=', op.id)
       .execute();
     await audit.record({
