@@ -84,6 +84,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       root: webDist,
       wildcard: false,
       index: 'index.html',
+      cacheControl: false,
       // Hashed assets never change; index.html must always be revalidated.
       setHeaders: (res, path) => {
         res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
