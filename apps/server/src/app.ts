@@ -16,6 +16,12 @@ import { myRoutes } from './modules/my/routes.ts';
 import { directoryRoutes } from './modules/directory/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { publicRoutes } from './modules/public/routes.ts';
+import { organizationRoutes } from './modules/organizations/routes.ts';
+import { operatorRoutes } from './modules/operators/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
+import { buildingRoutes } from './modules/buildings/routes.ts';
+import { floorRoutes } from './modules/floors/routes.ts';
+import { fileRoutes } from './modules/files/routes.ts';
 
 export interface BuildOptions {
   ctx: Omit<AppContext, 'log'>;
@@ -75,6 +81,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(myRoutes, { ctx });
       await api.register(directoryRoutes, { ctx });
       await api.register(adminRoutes, { ctx });
+      await api.register(organizationRoutes, { ctx });
+      await api.register(operatorRoutes, { ctx });
+      await api.register(auditRoutes, { ctx });
+      await api.register(buildingRoutes, { ctx });
+      await api.register(floorRoutes, { ctx });
+      await api.register(fileRoutes, { ctx });
     },
     { prefix: config.apiBase },
   );
