@@ -1,0 +1,34 @@
+import { Paper } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { LOGIN_REDIRECT_DELAY_MS, type Session } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { LoginForm } from '@/features/auth/components/login-form';
+import { applyLanguage, i18n } from '@/lib/i18n';
+import { safeRedirect } from '@/lib/safe-redirect';
+import { sessionStore } from '@/lib/session';
+
+export function Component() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  const onSignedIn = (session: Session) => {
+    queryClient.clear();
+    sessionStore.save(session);
+    // The account's language wins over the browser's (product-behaviour.md).
+    if (session.language) applyLanguage(session.language);
+    notifications.show({ id: 'logged-in', color: 'green', message: i18n.t('auth.loggedIn') });
+    const target = safeRedirect(params.get('redirect'));
+    timer.current = window.setTimeout(() => void navigate(target, { replace: true }), LOGIN_REDIRECT_DELAY_MS);
+  };
+
+  return (
+    <Paper withBorder shadow="sm" p="xl" w="100%" maw={440}>
+      <LoginForm onSignedIn={onSignedIn} />
+    </Paper>
+  );
+}

@@ -1,0 +1,5 @@
+import { AnnouncementsList } from '@/features/my/components/announcements-list';
+
+export function Component() {
+  return <AnnouncementsList />;
+}

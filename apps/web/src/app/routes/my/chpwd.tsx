@@ -1,0 +1,5 @@
+import { ChangePasswordForm } from '@/features/my/components/change-password-form';
+
+export function Component() {
+  return <ChangePasswordForm />;
+}

@@ -1,0 +1,5 @@
+import { ProfilePage } from '@/features/my/components/profile-page';
+
+export function Component() {
+  return <ProfilePage />;
+}

@@ -1,0 +1,5 @@
+import { VersionsInfo } from '@/features/my/components/versions-info';
+
+export function Component() {
+  return <VersionsInfo />;
+}

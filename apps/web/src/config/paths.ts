@@ -1,0 +1,171 @@
+/** Every route path of the portal (spec section 2) in one place; screens build URLs only through getHref(). */
+const withQuery = (path: string, query: Record<string, string | number | null | undefined>): string => {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+};
+
+export const paths = {
+  root: { path: '/', getHref: () => '/' },
+  auth: {
+    root: { path: '/auth', getHref: () => '/auth' },
+    login: {
+      path: '/auth/login',
+      getHref: (redirect?: string | null) => withQuery('/auth/login', { redirect }),
+    },
+    register: { path: '/auth/register', getHref: () => '/auth/register' },
+    error: { path: '/auth/error', getHref: (code?: string) => withQuery('/auth/error', { code }) },
+    initData: { path: '/auth/init-data', getHref: () => '/auth/init-data' },
+  },
+  term: {
+    agreement: {
+      path: '/term/agreement',
+      getHref: (redirect?: string | null) => withQuery('/term/agreement', { redirect }),
+    },
+  },
+  dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
+  robot: {
+    control: { path: '/robot/control', getHref: () => '/robot/control' },
+    list: { path: '/robot/list', getHref: () => '/robot/list' },
+  },
+  flow: { settings: { path: '/flow/settings', getHref: () => '/flow/settings' } },
+  workplan: { settings: { path: '/workplan/settings', getHref: () => '/workplan/settings' } },
+  schedule: {
+    root: { path: '/schedule', getHref: () => '/schedule' },
+    calWeek: { path: '/schedule/cal/week', getHref: () => '/schedule/cal/week' },
+  },
+  report: { list: { path: '/report/list/:page', getHref: (page = 1) => `/report/list/${page}` } },
+  archive: { list: { path: '/archive', getHref: () => '/archive' } },
+  checkItem: { list: { path: '/check-item/list', getHref: () => '/check-item/list' } },
+  device: { list: { path: '/device/list', getHref: () => '/device/list' } },
+  organization: { list: { path: '/organization/list', getHref: () => '/organization/list' } },
+  operator: { list: { path: '/operator/list', getHref: () => '/operator/list' } },
+  building: { list: { path: '/building/list', getHref: () => '/building/list' } },
+  command: { list: { path: '/command/list', getHref: () => '/command/list' } },
+  threshold: { list: { path: '/threshold/list', getHref: () => '/threshold/list' } },
+  console: { path: '/console/:serialNo', getHref: (serialNo: string) => `/console/${encodeURIComponent(serialNo)}` },
+  my: {
+    root: { path: '/my', getHref: () => '/my' },
+    profile: { path: '/my/profile', getHref: () => '/my/profile' },
+    devices: { path: '/my/devices', getHref: () => '/my/devices' },
+    messages: { path: '/my/messages/:page', getHref: (page = 1) => `/my/messages/${page}` },
+    auditLogs: { path: '/my/audit-logs/:page', getHref: (page = 1) => `/my/audit-logs/${page}` },
+    announcements: { path: '/my/announcements', getHref: () => '/my/announcements' },
+    versions: { path: '/my/versions', getHref: () => '/my/versions' },
+    chpwd: { path: '/my/chpwd', getHref: () => '/my/chpwd' },
+    contract: { path: '/my/contract', getHref: () => '/my/contract' },
+  },
+  system: {
+    top: { path: '/system', getHref: () => '/system' },
+    deliveries: {
+      path: '/system/deliveries',
+      getHref: (page?: number) => withQuery('/system/deliveries', { page: page && page > 1 ? page : undefined }),
+    },
+  },
+} as const;
+
+/** Sections of the product used to name the screens that later issues implement. */
+export type Section =
+  | 'dashboard'
+  | 'organization'
+  | 'operator'
+  | 'robot'
+  | 'device'
+  | 'building'
+  | 'command'
+  | 'commandMapping'
+  | 'flow'
+  | 'workplan'
+  | 'poseDef'
+  | 'poseNetwork'
+  | 'checkItem'
+  | 'report'
+  | 'waypoint'
+  | 'asilla'
+  | 'system'
+  | 'resource'
+  | 'guide'
+  | 'threshold'
+  | 'archive'
+  | 'schedule'
+  | 'app'
+  | 'console'
+  | 'editor'
+  | 'beta';
+
+const crud = (base: string, section: Section, list = 'list') =>
+  [`${base}/${list}`, `${base}/create`, `${base}/:id`].map((path) => ({ path, section }));
+
+/** Routes of spec section 2 whose screens arrive in later issues (shown as "coming in a later release"). */
+export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
+  { path: '/dashboard', section: 'dashboard' },
+  ...crud('/organization', 'organization'),
+  { path: '/organization/:id/notif-target/create', section: 'organization' },
+  { path: '/organization/:id/notif-target/:ntid', section: 'organization' },
+  ...crud('/operator', 'operator'),
+  ...crud('/robot', 'robot'),
+  { path: '/robot/:id/setting-history', section: 'robot' },
+  ...crud('/device', 'device'),
+  { path: '/device/:id/data', section: 'device' },
+  ...crud('/building', 'building'),
+  { path: '/building/:buildingId/floor/create', section: 'building' },
+  { path: '/building/floor/:id', section: 'building' },
+  { path: '/building/flow-group/create', section: 'building' },
+  { path: '/building/flow-group/:id', section: 'building' },
+  { path: '/building/robot-group/create', section: 'building' },
+  { path: '/building/robot-group/:id', section: 'building' },
+  ...crud('/command', 'command'),
+  { path: '/command/usage/:id', section: 'command' },
+  { path: '/command/list/read-only', section: 'command' },
+  ...crud('/command-mapping', 'commandMapping'),
+  ...crud('/flow', 'flow', 'settings'),
+  ...crud('/workplan', 'workplan', 'settings'),
+  { path: '/workplan/create-template', section: 'workplan' },
+  ...crud('/pose-def', 'poseDef'),
+  ...crud('/pose-network', 'poseNetwork'),
+  ...crud('/check-item', 'checkItem'),
+  { path: '/report/list/:page', section: 'report' },
+  { path: '/report/:id', section: 'report' },
+  { path: '/report/export-history/:page', section: 'report' },
+  { path: '/report/export-template/list/:page', section: 'report' },
+  { path: '/report/export-template/create', section: 'report' },
+  ...crud('/waypoint/:mapId', 'waypoint'),
+  { path: '/asilla/setting/list', section: 'asilla' },
+  { path: '/asilla/setting/:id', section: 'asilla' },
+  { path: '/system', section: 'system' },
+  ...['versions', 'iam/service', 'webhooks', 'config', 'announcements', 'service-package'].flatMap((s) =>
+    crud(`/system/${s}`, 'system'),
+  ),
+  { path: '/system/sync-history/list/:page', section: 'system' },
+  { path: '/system/service-command/create/:packageId/:bundleId', section: 'system' },
+  { path: '/system/service-command/:packageId/:id', section: 'system' },
+  { path: '/system/skyway/list', section: 'system' },
+  { path: '/system/azure/list', section: 'system' },
+  { path: '/system/error-code/list', section: 'system' },
+  ...crud('/resource', 'resource'),
+  { path: '/guide/knowledge-groups/list', section: 'guide' },
+  { path: '/guide/knowledge-groups/:id', section: 'guide' },
+  { path: '/guide/chats/list', section: 'guide' },
+  { path: '/guide/chats/:id', section: 'guide' },
+  { path: '/threshold/list', section: 'threshold' },
+  { path: '/threshold/:id', section: 'threshold' },
+  { path: '/threshold/log/:page', section: 'threshold' },
+  { path: '/archive', section: 'archive' },
+  { path: '/archive/:serialNo/:date/:hour/:minute', section: 'archive' },
+  { path: '/archive/robot/:serialNo/:date', section: 'archive' },
+  { path: '/archive/cloud/:buildingId/:date', section: 'archive' },
+  { path: '/schedule/cal/:type', section: 'schedule' },
+  { path: '/schedule/list', section: 'schedule' },
+  { path: '/schedule/create', section: 'schedule' },
+  { path: '/schedule/:id', section: 'schedule' },
+  { path: '/schedule/log/:page', section: 'schedule' },
+  { path: '/app/basic/:serialNo', section: 'app' },
+  { path: '/app/tele-ope/:mode/:serialNo', section: 'app' },
+  { path: '/editor/floor/:id', section: 'editor' },
+  { path: '/editor/floor/:id/partial', section: 'editor' },
+  { path: '/editor/pose', section: 'editor' },
+  { path: '/editor/v2/:id/floor', section: 'editor' },
+  { path: '/editor/v1_5/:id/floor', section: 'editor' },
+  { path: '/beta/spatial-ui', section: 'beta' },
+];

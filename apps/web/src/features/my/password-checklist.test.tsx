@@ -1,0 +1,32 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { PasswordChecklist } from './components/password-checklist';
+
+const state = (rule: string) => screen.getByTestId(`password-rule-${rule}`).getAttribute('data-met');
+
+describe('password checklist', () => {
+  it('follows the policy rules live', () => {
+    const { rerender } = render(
+      <MantineProvider env="test">
+        <PasswordChecklist password="abc" />
+      </MantineProvider>,
+    );
+    expect(state('length')).toBe('false');
+    expect(state('lower')).toBe('true');
+    expect(state('upper')).toBe('false');
+    expect(state('threeKinds')).toBe('false');
+    expect(screen.getByTestId('password-rule-length')).toHaveTextContent('10 to 32 characters (not met)');
+
+    rerender(
+      <MantineProvider env="test">
+        <PasswordChecklist password="Abcdefgh12" />
+      </MantineProvider>,
+    );
+    expect(state('length')).toBe('true');
+    expect(state('upper')).toBe('true');
+    expect(state('digit')).toBe('true');
+    expect(state('special')).toBe('false');
+    expect(state('threeKinds')).toBe('true');
+  });
+});

@@ -1,0 +1,57 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeContract, makeSession, signedInRoutes, termDoc } from '@/testing/fixtures';
+import { mockApi, noContent } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+
+// jsdom does no layout: give the scroll area a viewport of 100px over 1000px of content.
+const proto = window.HTMLElement.prototype;
+const saved = {
+  scrollHeight: Object.getOwnPropertyDescriptor(proto, 'scrollHeight'),
+  clientHeight: Object.getOwnPropertyDescriptor(proto, 'clientHeight'),
+};
+beforeEach(() => {
+  Object.defineProperty(proto, 'scrollHeight', { configurable: true, get: () => 1000 });
+  Object.defineProperty(proto, 'clientHeight', { configurable: true, get: () => 100 });
+});
+afterEach(() => {
+  if (saved.scrollHeight) Object.defineProperty(proto, 'scrollHeight', saved.scrollHeight);
+  if (saved.clientHeight) Object.defineProperty(proto, 'clientHeight', saved.clientHeight);
+});
+
+describe('term agreement', () => {
+  it('enables Agree only at the end of the documents and agrees to what it showed', async () => {
+    const terms = { TOS: termDoc('TOS', 1), PP: termDoc('PP', 2), MC: termDoc('MC', 3) };
+    let agreed = false;
+    const api = mockApi({
+      ...signedInRoutes({ terms, contract: makeContract() }),
+      'GET /api/my/term-agreements/check': () =>
+        new Response(JSON.stringify(agreed ? { TOS: null, PP: null, MC: terms.MC } : terms), { status: 200 }),
+      'POST /api/my/term-agreements': () => {
+        agreed = true;
+        return noContent();
+      },
+    });
+    const app = renderApp('/my/profile', { session: makeSession() });
+
+    const agree = await screen.findByTestId('terms-agree');
+    expect(screen.getByText('TOS document')).toBeInTheDocument();
+    expect(screen.getByText('PP document')).toBeInTheDocument();
+    // Not the owner of the maintenance company: MC is neither shown nor agreed.
+    expect(screen.queryByText('MC document')).toBeNull();
+    expect(agree).toBeDisabled();
+
+    const area = screen.getByTestId('terms-scroll');
+    area.scrollTop = 500;
+    fireEvent.scroll(area);
+    expect(agree).toBeDisabled();
+
+    area.scrollTop = 900;
+    fireEvent.scroll(area);
+    await waitFor(() => expect(agree).toBeEnabled());
+
+    await app.user.click(agree);
+    await waitFor(() => expect(app.location()).toBe('/my/profile'));
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ documentIds: [1, 2] });
+  });
+});

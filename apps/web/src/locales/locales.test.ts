@@ -1,0 +1,74 @@
+import { errorCodes } from '@portal/contract';
+import { describe, expect, it } from 'vitest';
+import { en } from './en';
+import { ja } from './ja';
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else for (const [kk, vv] of flatten(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const enKeys = flatten(en);
+const jaKeys = flatten(ja);
+
+/** Every `validation.*` message the contract can produce, read from its source. */
+function contractValidationKeys(): string[] {
+  const sources = import.meta.glob<string>('../../../../packages/contract/src/*.ts', {
+    query: '?raw',
+    import: 'default',
+    eager: true,
+  });
+  const keys = new Set<string>();
+  for (const src of Object.values(sources)) {
+    for (const m of src.matchAll(/'validation\.([A-Za-z0-9]+)'/g)) keys.add(`validation.${m[1]}`);
+    // Helpers such as optionalText(n) build `validation.max${n}`.
+    for (const m of src.matchAll(/\b(?:optionalText|optText|requiredName)\((\d+)\)/g))
+      keys.add(`validation.max${m[1]}`);
+  }
+  return [...keys];
+}
+
+describe('translations', () => {
+  it('have exactly the same keys in ja and en', () => {
+    const missingInJa = [...enKeys.keys()].filter((k) => !jaKeys.has(k));
+    const missingInEn = [...jaKeys.keys()].filter((k) => !enKeys.has(k));
+    expect(missingInJa).toEqual([]);
+    expect(missingInEn).toEqual([]);
+  });
+
+  it('have no empty text', () => {
+    const empty = [...enKeys, ...jaKeys].filter(([, v]) => v.trim() === '').map(([k]) => k);
+    expect(empty).toEqual([]);
+  });
+
+  it('translate every error code of the contract', () => {
+    const missing = errorCodes.filter((c) => !enKeys.has(`errors.${c}`) || !jaKeys.has(`errors.${c}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('translate every validation message of the contract', () => {
+    const keys = contractValidationKeys();
+    expect(keys.length).toBeGreaterThan(10);
+    expect(keys.filter((k) => !enKeys.has(k) || !jaKeys.has(k))).toEqual([]);
+  });
+
+  it('give the spec texts of section 8', () => {
+    expect(en.errors.IP_NOT_ALLOWED).toBe('Connection error: please access from an allowed network');
+    expect(en.errors.ACCOUNT_LOCKED).toBe(
+      'Login failed: maximum permitted login attempts exceeded, account locked for 10 minutes',
+    );
+    expect(en.auth.failed).toBe('Login failed. Check your email and password');
+    expect(en.errors.AUTH_CODE_EXPIRED).toBe('Verification code has expired');
+    expect(en.errors.AUTH_CODE_MISMATCH).toBe('Verification codes did not match');
+    expect(en.auth.loggedIn).toBe('Logged in');
+    expect(en.errors.CONTRACT_ENDED).toBe('The contract has ended, so you cannot log in');
+    expect(en.errors.PAYMENT_INCOMPLETE).toBe('Payment has not been completed, so you cannot log in');
+  });
+});

@@ -1,0 +1,50 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { busyStore } from '@/lib/busy';
+import { initI18n } from '@/lib/i18n';
+import { sessionStore } from '@/lib/session';
+
+// jsdom lacks what Mantine measures with.
+if (!window.matchMedia) {
+  window.matchMedia = (query: string): MediaQueryList => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  });
+}
+class NoopResizeObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+if (!('ResizeObserver' in globalThis)) Object.assign(globalThis, { ResizeObserver: NoopResizeObserver });
+window.HTMLElement.prototype.scrollIntoView = () => undefined;
+window.scrollTo = () => undefined;
+
+let consoleErrors: unknown[][] = [];
+
+beforeEach(() => {
+  window.localStorage.clear();
+  sessionStore.reload();
+  initI18n('en');
+  consoleErrors = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    consoleErrors.push(args);
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+  while (busyStore.isBusy()) busyStore.end();
+  // "No console errors" is part of the product's quality bar.
+  if (consoleErrors.length > 0) throw new Error(`console.error was called: ${JSON.stringify(consoleErrors[0])}`);
+});
