@@ -1,0 +1,130 @@
+import type {
+  Delivery,
+  ErrorBody,
+  InitData,
+  LoginChallenge,
+  Session,
+  TermCheck,
+  initDataResultSchema,
+} from '@portal/contract';
+import { baseUrl } from './state.ts';
+
+/** Small typed client of the API for the end-to-end tests; it speaks the contract's types. */
+
+export type InitDataResult = ReturnType<typeof initDataResultSchema.parse>;
+export type Page<T> = { items: T[]; total: number; page: number; perPage: number };
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | null,
+    method: string,
+    path: string,
+  ) {
+    super(`${method} ${path} answered ${status}${body ? ` ${body.error.code}: ${body.error.message}` : ''}`);
+  }
+  get code(): string | undefined {
+    return this.body?.error.code;
+  }
+}
+
+interface CallOptions {
+  token?: string;
+  body?: unknown;
+}
+
+/** Sends one request; returns the status and parsed JSON body (null when empty) without throwing. */
+export async function call(
+  method: string,
+  path: string,
+  { token, body }: CallOptions = {},
+): Promise<{ status: number; body: unknown }> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${baseUrl()}/api${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+}
+
+/** Like `call`, but any status outside `ok` throws an ApiError carrying the error body. */
+async function request<T>(method: string, path: string, ok: number[], options: CallOptions = {}): Promise<T> {
+  const res = await call(method, path, options);
+  if (!ok.includes(res.status)) throw new ApiError(res.status, res.body as ErrorBody | null, method, path);
+  return res.body as T;
+}
+
+export type LoginResult = { kind: 'session'; session: Session } | { kind: 'challenge'; challenge: LoginChallenge };
+
+/** POST /operators/login: a session (200) or a verification-code challenge (202). */
+export async function login(loginId: string, password: string): Promise<LoginResult> {
+  const res = await call('POST', '/operators/login', { body: { loginId, loginPw: password } });
+  if (res.status === 200) return { kind: 'session', session: res.body as Session };
+  if (res.status === 202) return { kind: 'challenge', challenge: res.body as LoginChallenge };
+  throw new ApiError(res.status, res.body as ErrorBody | null, 'POST', '/operators/login');
+}
+
+/** Signs in an account without a verification code and returns its session token. */
+export async function tokenFor(loginId: string, password: string): Promise<string> {
+  const result = await login(loginId, password);
+  if (result.kind !== 'session') throw new Error(`${loginId} needs a verification code; use login()`);
+  return result.session.token;
+}
+
+/** POST /operators/assertAuthCode with the pending token of the challenge. */
+export function assertAuthCode(pendingToken: string, authDigits: string): Promise<Session> {
+  return request<Session>('POST', '/operators/assertAuthCode', [200], { token: pendingToken, body: { authDigits } });
+}
+
+/** GET /deliveries (system administrators): the delivery log, newest first. */
+export function getDeliveries(adminToken: string, page = 1, perPage = 20): Promise<Page<Delivery>> {
+  return request<Page<Delivery>>('GET', `/deliveries?page=${page}&perPage=${perPage}`, [200], { token: adminToken });
+}
+
+/** POST /init-data (system administrators): one organization with buildings and operators. */
+export function importInitData(adminToken: string, data: InitData): Promise<InitDataResult> {
+  return request<InitDataResult>('POST', '/init-data', [201], { token: adminToken, body: data });
+}
+
+/** GET /my/term-agreements/check: the pending term documents of the signed-in operator. */
+export function checkTerms(token: string): Promise<TermCheck> {
+  return request<TermCheck>('GET', '/my/term-agreements/check', [200], { token });
+}
+
+/** POST /operators/logout. */
+export async function logout(token: string): Promise<void> {
+  await request<null>('POST', '/operators/logout', [204], { token });
+}
+
+/**
+ * The newest verification code mailed to `recipient` (purpose 'auth-code'), read from the delivery
+ * log. `after` skips deliveries created before that id, so a resent code is not confused with an old one.
+ */
+export async function latestAuthCode(
+  adminToken: string,
+  recipient: string,
+  after = 0,
+): Promise<{ id: number; code: string }> {
+  const { items } = await getDeliveries(adminToken, 1, 50);
+  const mail = items.find(
+    (d) =>
+      d.channel === 'email' &&
+      d.purpose === 'auth-code' &&
+      d.recipient.toLowerCase() === recipient.toLowerCase() &&
+      d.id > after,
+  );
+  if (!mail) throw new Error(`no auth-code mail to ${recipient} in the delivery log (after id ${after})`);
+  const code = /\b(\d{6})\b/.exec(mail.body)?.[1];
+  if (!code) throw new Error(`no 6-digit code in delivery ${mail.id}: ${mail.body}`);
+  return { id: mail.id, code };
+}
+
+/** Id of the newest delivery (0 when the log is empty), to find mails sent after a point. */
+export async function latestDeliveryId(adminToken: string): Promise<number> {
+  const { items } = await getDeliveries(adminToken, 1, 1);
+  return items[0]?.id ?? 0;
+}
