@@ -1,5 +1,4 @@
 import { Anchor } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { QueryClient } from '@tanstack/react-query';
 import type { createBrowserRouter } from 'react-router';
 import { contractHelpHref } from '@/config/links';
@@ -7,6 +6,7 @@ import { paths } from '@/config/paths';
 import { setAuthFailureHandlers, type ApiError } from '@/lib/api-client';
 import { i18n } from '@/lib/i18n';
 import { sessionStore } from '@/lib/session';
+import { showNotification } from '@/lib/notify';
 
 type AppRouter = Pick<ReturnType<typeof createBrowserRouter>, 'navigate' | 'state'>;
 
@@ -28,11 +28,11 @@ export function registerAuthHandlers(router: AppRouter, queryClient: QueryClient
       const hadSession = sessionStore.get() !== null;
       toLogin();
       if (hadSession)
-        notifications.show({ id: 'session-ended', color: 'orange', message: i18n.t('errors.UNAUTHENTICATED') });
+        showNotification({ id: 'session-ended', color: 'orange', message: i18n.t('errors.UNAUTHENTICATED') });
     },
     onPasswordChangeRequired: () => {
       if (router.state.location.pathname === paths.my.chpwd.path) return;
-      notifications.show({
+      showNotification({
         id: 'password-change',
         color: 'orange',
         message: i18n.t('errors.PASSWORD_CHANGE_REQUIRED'),
@@ -42,7 +42,7 @@ export function registerAuthHandlers(router: AppRouter, queryClient: QueryClient
     onContractBlocked: (error: ApiError) => {
       const code = error.status === 498 ? 'PAYMENT_INCOMPLETE' : 'CONTRACT_ENDED';
       toLogin();
-      notifications.show({
+      showNotification({
         id: 'contract-blocked',
         color: 'red',
         autoClose: false,

@@ -1,8 +1,8 @@
 import { localStorageColorSchemeManager, MantineProvider, createTheme } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { GlobalBusyOverlay } from '@/components/global-busy-overlay';
+import { NotificationsHost } from '@/components/notifications-host';
 import { storageKeys } from '@/lib/storage';
 
 const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
@@ -17,8 +17,16 @@ interface AppProviderProps {
 
 export function AppProvider({ queryClient, children, env = 'default' }: AppProviderProps) {
   return (
-    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light" env={env}>
-      <Notifications position="top-right" />
+    // deduplicateCssVariables={false}: the provider writes all theme variables, so the first screen
+    // does not need @mantine/core/styles/default-css-variables.css (styles/base.ts).
+    <MantineProvider
+      theme={theme}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="light"
+      deduplicateCssVariables={false}
+      env={env}
+    >
+      <NotificationsHost />
       <QueryClientProvider client={queryClient}>
         {children}
         <GlobalBusyOverlay />

@@ -1,10 +1,20 @@
-import { LoadingOverlay } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
 import { useBusy } from '@/lib/busy';
+import { useSession } from '@/lib/session';
+
+// A lazy chunk: the login screen does not download the overlay until its first write (sign-in).
+const BusyOverlay = lazy(() => import('./busy-overlay'));
 
 /** Shown while any POST/PATCH/PUT/DELETE is in flight (spec section 7). */
 export function GlobalBusyOverlay() {
   const busy = useBusy();
+  const session = useSession();
+  const [needed, setNeeded] = useState(false);
+  if ((busy || session) && !needed) setNeeded(true);
+  if (!needed) return null;
   return (
-    <LoadingOverlay visible={busy} pos="fixed" zIndex={3000} overlayProps={{ blur: 1 }} data-testid="global-busy" />
+    <Suspense fallback={null}>
+      <BusyOverlay visible={busy} />
+    </Suspense>
   );
 }

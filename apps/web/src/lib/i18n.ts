@@ -2,15 +2,14 @@ import { languageSchema, type ErrorCode, type Language } from '@portal/contract'
 import i18n from 'i18next';
 import { useCallback } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
-import { en } from '@/locales/en';
-import { ja } from '@/locales/ja';
+import type { Messages } from '@/locales/en';
 import { isApiError } from './api-client';
 import { readItem, storageKeys, writeItem } from './storage';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: Messages };
   }
 }
 
@@ -37,10 +36,30 @@ const syncHtmlLang = (lng: string) => {
   if (typeof document !== 'undefined') document.documentElement.lang = lng;
 };
 
-export function initI18n(lng: Language = detectLanguage()): typeof i18n {
+/** Each language's texts live in their own chunk: only the active one is downloaded. */
+const loaders: Record<Language, () => Promise<Messages>> = {
+  ja: () => import('@/locales/ja').then((m) => m.ja),
+  en: () => import('@/locales/en').then((m) => m.en),
+};
+
+/** Downloads (once) the texts of `lng` and adds them to i18next. */
+export async function loadLanguage(lng: Language): Promise<void> {
+  if (i18n.hasResourceBundle(lng, 'translation')) return;
+  const messages = await loaders[lng]();
+  i18n.addResourceBundle(lng, 'translation', messages, true, true);
+}
+
+/**
+ * Initialises i18next synchronously with the texts given (tests pass both languages); the app
+ * calls {@link startI18n}, which loads the active language first.
+ */
+export function initI18n(
+  lng: Language = detectLanguage(),
+  resources: Partial<Record<Language, Messages>> = {},
+): typeof i18n {
   if (!i18n.isInitialized) {
     void i18n.use(initReactI18next).init({
-      resources: { ja: { translation: ja }, en: { translation: en } },
+      resources: Object.fromEntries(Object.entries(resources).map(([l, translation]) => [l, { translation }])),
       lng,
       fallbackLng: 'en',
       supportedLngs: ['ja', 'en'],
@@ -48,21 +67,42 @@ export function initI18n(lng: Language = detectLanguage()): typeof i18n {
       initAsync: false,
     });
     i18n.on('languageChanged', syncHtmlLang);
-  } else if (i18n.language !== lng) {
-    void i18n.changeLanguage(lng);
+  } else {
+    for (const [l, messages] of Object.entries(resources))
+      if (!i18n.hasResourceBundle(l, 'translation')) i18n.addResourceBundle(l, 'translation', messages);
+    if (i18n.language !== lng) void i18n.changeLanguage(lng);
   }
   syncHtmlLang(i18n.language);
   return i18n;
 }
 
-/** Switches the UI language and remembers it in the browser. */
-export function applyLanguage(lng: Language): void {
-  writeItem(storageKeys.language, lng);
-  if (i18n.language !== lng) void i18n.changeLanguage(lng);
+/** Before the first render: detects the language and loads only its texts. */
+export async function startI18n(lng: Language = detectLanguage()): Promise<void> {
+  try {
+    initI18n(lng, { [lng]: await loaders[lng]() });
+  } catch {
+    initI18n(lng); // The texts could not be downloaded: render anyway (keys) rather than a blank page.
+  }
 }
 
-type ValidationKey = keyof typeof en.validation;
-const isValidationKey = (k: string): k is ValidationKey => Object.hasOwn(en.validation, k);
+let wanted: Language | null = null;
+
+/** Switches the UI language (loading its texts if needed) and remembers it in the browser. */
+export async function applyLanguage(lng: Language): Promise<void> {
+  writeItem(storageKeys.language, lng);
+  wanted = lng;
+  if (i18n.language === lng) return;
+  try {
+    await loadLanguage(lng);
+  } catch {
+    return; // Offline: keep the current language; the stored choice applies on the next visit.
+  }
+  // A later switch wins over this one.
+  if (wanted === lng && i18n.language !== lng) await i18n.changeLanguage(lng);
+}
+
+type ValidationKey = keyof Messages['validation'];
+const isValidationKey = (k: string): k is ValidationKey => i18n.exists(`validation.${k}`);
 
 /** Translates a contract validation message (`validation.required`) in the current language. */
 export function useMessageText(): (message: string | undefined) => string | undefined {

@@ -4,6 +4,8 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import { busyStore } from '@/lib/busy';
 import { initI18n } from '@/lib/i18n';
 import { sessionStore } from '@/lib/session';
+import { en } from '@/locales/en';
+import { ja } from '@/locales/ja';
 
 // jsdom lacks what Mantine measures with.
 if (!window.matchMedia) {
@@ -32,7 +34,8 @@ let consoleErrors: unknown[][] = [];
 beforeEach(() => {
   window.localStorage.clear();
   sessionStore.reload();
-  initI18n('en');
+  // The app downloads one language at a time; tests have both at hand.
+  initI18n('en', { en, ja });
   consoleErrors = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
     consoleErrors.push(args);

@@ -1,3 +1,4 @@
+import '@/styles/full';
 import { useQueryClient } from '@tanstack/react-query';
 import { Outlet, useNavigate } from 'react-router';
 import { LanguageSwitch } from '@/components/language-switch';

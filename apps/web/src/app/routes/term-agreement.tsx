@@ -1,3 +1,4 @@
+import '@/styles/full';
 import { Box, Container } from '@mantine/core';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { PageLoader } from '@/components/page-loader';

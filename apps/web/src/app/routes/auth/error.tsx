@@ -1,3 +1,4 @@
+import '@/styles/full';
 import { Paper } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { AuthErrorInfo } from '@/features/auth/components/auth-error-info';

@@ -1,3 +1,4 @@
+import '@/styles/full';
 import { Paper } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { InitDataImport } from '@/features/init-data/components/init-data-import';

@@ -1,5 +1,4 @@
 import { Paper } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { LOGIN_REDIRECT_DELAY_MS, type Session } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -8,6 +7,7 @@ import { LoginForm } from '@/features/auth/components/login-form';
 import { applyLanguage, i18n } from '@/lib/i18n';
 import { safeRedirect } from '@/lib/safe-redirect';
 import { sessionStore } from '@/lib/session';
+import { showNotification } from '@/lib/notify';
 
 export function Component() {
   const navigate = useNavigate();
@@ -16,12 +16,12 @@ export function Component() {
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
-  const onSignedIn = (session: Session) => {
+  const onSignedIn = async (session: Session) => {
     queryClient.clear();
     sessionStore.save(session);
-    // The account's language wins over the browser's (product-behaviour.md).
-    if (session.language) applyLanguage(session.language);
-    notifications.show({ id: 'logged-in', color: 'green', message: i18n.t('auth.loggedIn') });
+    // The account's language wins over the browser's (product-behaviour.md); its texts may need loading.
+    if (session.language) await applyLanguage(session.language);
+    showNotification({ id: 'logged-in', color: 'green', message: i18n.t('auth.loggedIn') });
     const target = safeRedirect(params.get('redirect'));
     timer.current = window.setTimeout(() => void navigate(target, { replace: true }), LOGIN_REDIRECT_DELAY_MS);
   };

@@ -1,3 +1,4 @@
+import '@/styles/full';
 import { Paper } from '@mantine/core';
 import { RegisterForm } from '@/features/auth/components/register-form';
 

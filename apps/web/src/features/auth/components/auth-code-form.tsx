@@ -1,17 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
-import {
-  assertAuthCodeBodySchema,
-  type AssertAuthCodeBody,
-  type ErrorCode,
-  type LoginChallenge,
-  type Session,
-} from '@portal/contract';
+import { assertAuthCodeBodySchema, type ErrorCode, type LoginChallenge, type Session } from '@portal/contract';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/lib/api-client';
 import { useErrorText, useMessageText } from '@/lib/i18n';
+import { useSchemaForm } from '@/lib/use-schema-form';
 import { useAssertAuthCode } from '../api/assert-auth-code';
 import { formatMinSec, useCountdown } from '../hooks/use-countdown';
 
@@ -29,10 +22,7 @@ export function AuthCodeForm({ challenge, onSignedIn, onRestart }: AuthCodeFormP
   const secondsLeft = useCountdown(challenge.authCodeExpiredAt);
   const [problem, setProblem] = useState<unknown>(null);
   const assert = useAssertAuthCode();
-  const form = useForm<AssertAuthCodeBody>({
-    resolver: zodResolver(assertAuthCodeBodySchema),
-    defaultValues: { authDigits: '' },
-  });
+  const form = useSchemaForm(assertAuthCodeBodySchema, { authDigits: '' });
 
   const onSubmit = form.handleSubmit(async (body) => {
     setProblem(null);
@@ -75,8 +65,8 @@ export function AuthCodeForm({ challenge, onSignedIn, onRestart }: AuthCodeFormP
           autoComplete="one-time-code"
           maxLength={6}
           data-testid="auth-code-input"
-          error={messageText(form.formState.errors.authDigits?.message)}
-          {...form.register('authDigits')}
+          error={messageText(form.errors.authDigits)}
+          {...form.field('authDigits')}
         />
         <Button type="submit" loading={assert.isPending} data-testid="auth-code-submit">
           {t('auth.code.submit')}

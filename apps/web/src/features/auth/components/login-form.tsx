@@ -1,12 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { loginBodySchema, type LoginBody, type LoginChallenge, type Session } from '@portal/contract';
+import { loginBodySchema, type LoginChallenge, type Session } from '@portal/contract';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { useMessageText } from '@/lib/i18n';
+import { useSchemaForm } from '@/lib/use-schema-form';
 import { useLogin } from '../api/login';
 import { loginProblem, type LoginProblem } from '../login-error';
 import { AuthCodeForm } from './auth-code-form';
@@ -22,11 +21,8 @@ export function LoginForm({ onSignedIn }: LoginFormProps) {
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
   const [problem, setProblem] = useState<LoginProblem | null>(null);
   const loginMutation = useLogin();
-  const form = useForm<LoginBody>({
-    resolver: zodResolver(loginBodySchema),
-    defaultValues: { loginId: '', loginPw: '' },
-  });
-  const { errors } = form.formState;
+  const form = useSchemaForm(loginBodySchema, { loginId: '', loginPw: '' });
+  const { errors } = form;
 
   const onSubmit = form.handleSubmit(async (body) => {
     setProblem(null);
@@ -65,15 +61,15 @@ export function LoginForm({ onSignedIn }: LoginFormProps) {
           type="email"
           autoComplete="username"
           data-testid="login-email"
-          error={messageText(errors.loginId?.message)}
-          {...form.register('loginId')}
+          error={messageText(errors.loginId)}
+          {...form.field('loginId')}
         />
         <PasswordInput
           label={t('auth.password')}
           autoComplete="current-password"
           data-testid="login-password"
-          error={messageText(errors.loginPw?.message)}
-          {...form.register('loginPw')}
+          error={messageText(errors.loginPw)}
+          {...form.field('loginPw')}
         />
         <Button type="submit" loading={loginMutation.isPending} data-testid="login-submit">
           {t('auth.submit')}

@@ -1,5 +1,4 @@
 import { Alert, Button, Group, Radio, ScrollArea, Stack } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageLoader } from '@/components/page-loader';
@@ -7,6 +6,7 @@ import { QueryError } from '@/components/query-error';
 import { useErrorText } from '@/lib/i18n';
 import { useChangeLocation } from '../api/change-location';
 import { useCurrentBuilding } from '../use-current-building';
+import { showNotification } from '@/lib/notify';
 
 /** Administrators choose the current building among the active ones (POST /my/location). */
 export function BuildingSwitcher({ onDone }: { onDone?: () => void }) {
@@ -25,7 +25,7 @@ export function BuildingSwitcher({ onDone }: { onDone?: () => void }) {
     if (!target) return;
     change.mutate(target.id, {
       onSuccess: () => {
-        notifications.show({ color: 'green', message: t('location.changed', { name: target.name ?? '' }) });
+        showNotification({ color: 'green', message: t('location.changed', { name: target.name ?? '' }) });
         onDone?.();
       },
     });

@@ -1,5 +1,4 @@
 import { Alert, Badge, Button, Group, Stack, Table, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
@@ -8,6 +7,7 @@ import { useErrorText } from '@/lib/i18n';
 import { useDevices } from '../api/get-devices';
 import { useRevokeDevice } from '../api/revoke-device';
 import { useRevokeOtherDevices } from '../api/revoke-other-devices';
+import { showNotification } from '@/lib/notify';
 
 export function DevicesList() {
   const { t } = useTranslation();
@@ -16,7 +16,7 @@ export function DevicesList() {
   const devices = useDevices();
   const revoke = useRevokeDevice();
   const revokeOthers = useRevokeOtherDevices();
-  const done = () => notifications.show({ color: 'green', message: t('my.devices.revoked') });
+  const done = () => showNotification({ color: 'green', message: t('my.devices.revoked') });
   const mutationError = revoke.error ?? revokeOthers.error;
 
   return (

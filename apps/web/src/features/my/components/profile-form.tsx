@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { languageSchema, updateProfileBodySchema, type Profile, type UpdateProfileBody } from '@portal/contract';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/lib/api-client';
 import { applyLanguage, useErrorText, useMessageText } from '@/lib/i18n';
 import { useUpdateProfile } from '../api/update-profile';
+import { showNotification } from '@/lib/notify';
 
 interface ProfileFormProps {
   profile: Profile;
@@ -36,8 +36,8 @@ export function ProfileForm({ profile, onReload }: ProfileFormProps) {
   const onSubmit = form.handleSubmit((body) =>
     update.mutate(body, {
       onSuccess: (saved) => {
-        if (saved.language) applyLanguage(saved.language);
-        notifications.show({ color: 'green', message: t('common.saved') });
+        if (saved.language) void applyLanguage(saved.language);
+        showNotification({ color: 'green', message: t('common.saved') });
       },
     }),
   );
