@@ -39,8 +39,10 @@ export function RobotControlOverview({ buildingId, buildingName }: RobotControlO
             <Group gap="xs" data-testid="floor-list" role="list">
               {floors.data.map((f) => (
                 <Badge key={f.id} variant="light" size="lg" role="listitem">
-                  {typeof f.index === 'number' ? `${floorLabel(f.index)} ` : ''}
-                  {f.name}
+                  {/* The 1F/B1 label, then the name when it says more than the label does. */}
+                  {[typeof f.index === 'number' ? floorLabel(f.index) : null, f.name]
+                    .filter((part, i, parts) => part && (i === 0 || part !== parts[0]))
+                    .join(' ')}
                 </Badge>
               ))}
             </Group>
