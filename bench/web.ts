@@ -49,7 +49,15 @@ const port = typeof address === 'object' && address ? address.port : 0;
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   const page = await browser.newPage();
@@ -69,7 +77,12 @@ try {
   const total = sum(null, 'gzip');
   console.log('\nFiles the login route loaded:');
   console.table(
-    [...assets.entries()].map(([path, a]) => ({ file: path, kind: a.kind, 'raw KB': +(a.raw / 1024).toFixed(1), 'gzip KB': +(a.gzip / 1024).toFixed(1) })),
+    [...assets.entries()].map(([path, a]) => ({
+      file: path,
+      kind: a.kind,
+      'raw KB': +(a.raw / 1024).toFixed(1),
+      'gzip KB': +(a.gzip / 1024).toFixed(1),
+    })),
   );
   writeResults('web', [
     { name: 'login route JS (gzip)', value: sum('js', 'gzip'), unit: 'KB' },

@@ -10,43 +10,42 @@ const boolish = z
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 /** Environment variables and their defaults (README "Configuration"). */
-const envSchema = z
-  .object({
-    PORT: port.default(8080),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    DATA_DIR: z.string().min(1).default('./data'),
-    DATABASE_URL: z
-      .string()
-      .refine((v) => /^(postgres(ql)?:\/\/|sqlite:)/.test(v), 'must start with postgres://, postgresql:// or sqlite:')
-      .optional(),
-    API_BASE: z
-      .string()
-      .regex(/^\/[A-Za-z0-9_\-/]*[A-Za-z0-9_-]$/, 'must be a path such as /api')
-      .default('/api'),
-    MQTT_PORT: port.default(1883),
-    MQTT_URL: z
-      .string()
-      .regex(/^(mqtts?|wss?|tcp):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
-      .optional(),
-    SMTP_URL: z
-      .string()
-      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
-      .optional(),
-    MAIL_FROM: z.string().default('Robot Portal <no-reply@localhost>'),
-    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    ADMIN_EMAIL: z.email('must be an email address').optional(),
-    ADMIN_PASSWORD: z
-      .string()
-      .refine(meetsPasswordPolicy, 'must be 10 to 32 characters with three of uppercase, lowercase, digit, special')
-      .optional(),
-    TRUST_PROXY: boolish.default(false),
-    SEED_DEMO: boolish.default(true),
-    SKYWAY_KEY: z.string().default(''),
-    WEB_DIST: z.string().optional(),
-    RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100000).default(30),
-    PUBLIC_URL: z.string().url().optional(),
-  });
+const envSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^(postgres(ql)?:\/\/|sqlite:)/.test(v), 'must start with postgres://, postgresql:// or sqlite:')
+    .optional(),
+  API_BASE: z
+    .string()
+    .regex(/^\/[A-Za-z0-9_\-/]*[A-Za-z0-9_-]$/, 'must be a path such as /api')
+    .default('/api'),
+  MQTT_PORT: port.default(1883),
+  MQTT_URL: z
+    .string()
+    .regex(/^(mqtts?|wss?|tcp):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().default('Robot Portal <no-reply@localhost>'),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_EMAIL: z.email('must be an email address').optional(),
+  ADMIN_PASSWORD: z
+    .string()
+    .refine(meetsPasswordPolicy, 'must be 10 to 32 characters with three of uppercase, lowercase, digit, special')
+    .optional(),
+  TRUST_PROXY: boolish.default(false),
+  SEED_DEMO: boolish.default(true),
+  SKYWAY_KEY: z.string().default(''),
+  WEB_DIST: z.string().optional(),
+  RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100000).default(30),
+  PUBLIC_URL: z.string().url().optional(),
+});
 
 export interface Config {
   port: number;
@@ -84,7 +83,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     : parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
   // Checked apart from the schema so it is reported together with every other problem.
   if (!!raw.ADMIN_EMAIL !== !!raw.ADMIN_PASSWORD) {
-    problems.push(`${raw.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'}: ADMIN_EMAIL and ADMIN_PASSWORD must be set together`);
+    problems.push(
+      `${raw.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'}: ADMIN_EMAIL and ADMIN_PASSWORD must be set together`,
+    );
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;

@@ -8,18 +8,66 @@ export const SYSTEM_ORGANIZATION = 'Portal Operations';
 
 /** Demo accounts, listed in the README. Every password meets the operator password policy. */
 export const DEMO_ACCOUNTS = [
-  { loginId: 'operator@demo.example', password: 'Demo-Operator-2026', type: 0, lastName: '山田', firstName: '太郎', role: 'general operator' },
-  { loginId: 'manager@demo.example', password: 'Demo-Manager-2026', type: 1, lastName: '佐藤', firstName: '花子', role: 'area manager' },
-  { loginId: 'orgadmin@demo.example', password: 'Demo-OrgAdmin-2026', type: 2, lastName: '鈴木', firstName: '一郎', role: 'organization administrator' },
-  { loginId: 'sysadmin@demo.example', password: 'Demo-SysAdmin-2026', type: 9, lastName: 'Admin', firstName: 'System', role: 'system administrator' },
-  { loginId: 'twostep@demo.example', password: 'Demo-TwoStep-2026', type: 0, lastName: '高橋', firstName: '次郎', role: 'general operator, verification code by email', authMode: 'email' },
-  { loginId: 'terms@demo.example', password: 'Demo-Terms-2026', type: 0, lastName: '田中', firstName: '三郎', role: 'general operator who has not yet agreed to the terms', agreed: false },
+  {
+    loginId: 'operator@demo.example',
+    password: 'Demo-Operator-2026',
+    type: 0,
+    lastName: '山田',
+    firstName: '太郎',
+    role: 'general operator',
+  },
+  {
+    loginId: 'manager@demo.example',
+    password: 'Demo-Manager-2026',
+    type: 1,
+    lastName: '佐藤',
+    firstName: '花子',
+    role: 'area manager',
+  },
+  {
+    loginId: 'orgadmin@demo.example',
+    password: 'Demo-OrgAdmin-2026',
+    type: 2,
+    lastName: '鈴木',
+    firstName: '一郎',
+    role: 'organization administrator',
+  },
+  {
+    loginId: 'sysadmin@demo.example',
+    password: 'Demo-SysAdmin-2026',
+    type: 9,
+    lastName: 'Admin',
+    firstName: 'System',
+    role: 'system administrator',
+  },
+  {
+    loginId: 'twostep@demo.example',
+    password: 'Demo-TwoStep-2026',
+    type: 0,
+    lastName: '高橋',
+    firstName: '次郎',
+    role: 'general operator, verification code by email',
+    authMode: 'email',
+  },
+  {
+    loginId: 'terms@demo.example',
+    password: 'Demo-Terms-2026',
+    type: 0,
+    lastName: '田中',
+    firstName: '三郎',
+    role: 'general operator who has not yet agreed to the terms',
+    agreed: false,
+  },
 ] as const;
 
 type Db = Kysely<Database>;
 
 async function ensureSystemOrganization(db: Db, now: string): Promise<number> {
-  const existing = await db.selectFrom('organizations').select('id').where('name', '=', SYSTEM_ORGANIZATION).executeTakeFirst();
+  const existing = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('name', '=', SYSTEM_ORGANIZATION)
+    .executeTakeFirst();
   if (existing) return existing.id;
   const row = await db
     .insertInto('organizations')
@@ -77,7 +125,12 @@ const operatorRow = (v: {
 
 /** ADMIN_EMAIL + ADMIN_PASSWORD: creates a system administrator when the database has none. */
 export async function ensureAdmin(db: Db, admin: { email: string; password: string }, now: Date): Promise<boolean> {
-  const any = await db.selectFrom('operators').select('id').where('type', '=', 9).where('deleted_at', 'is', null).executeTakeFirst();
+  const any = await db
+    .selectFrom('operators')
+    .select('id')
+    .where('type', '=', 9)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (any) return false;
   const at = now.toISOString();
   const orgId = await ensureSystemOrganization(db, at);
@@ -109,12 +162,21 @@ const TERMS = {
     en: ['Terms of Service', 'These terms set out the conditions for using the Robot Portal (the "Service").'],
   },
   PP: {
-    ja: ['プライバシーポリシー', '本サービスは、ログインID、氏名、接続元IPアドレス、操作履歴を、サービスの提供と安全確保のために取り扱います。'],
-    en: ['Privacy Policy', 'The Service processes your login ID, name, source IP address and operation history to provide the Service and keep it secure.'],
+    ja: [
+      'プライバシーポリシー',
+      '本サービスは、ログインID、氏名、接続元IPアドレス、操作履歴を、サービスの提供と安全確保のために取り扱います。',
+    ],
+    en: [
+      'Privacy Policy',
+      'The Service processes your login ID, name, source IP address and operation history to provide the Service and keep it secure.',
+    ],
   },
   MC: {
     ja: ['保守契約', '保守会社は、契約期間中、ロボットの点検、修理および遠隔保守を行います。'],
-    en: ['Maintenance Contract', 'During the contract period the maintenance company inspects, repairs and remotely maintains the robots.'],
+    en: [
+      'Maintenance Contract',
+      'During the contract period the maintenance company inspects, repairs and remotely maintains the robots.',
+    ],
   },
 } as const;
 

@@ -43,12 +43,20 @@ describe('POST /api/operators/login', () => {
     expect(unknown.statusCode).toBe(401);
     expect(errorCode(wrong)).toBe('INVALID_CREDENTIALS');
     expect(errorCode(unknown)).toBe('INVALID_CREDENTIALS');
-    const failed = await t.db.kysely.selectFrom('audit_logs').selectAll().where('action', '=', 'login.failed').execute();
+    const failed = await t.db.kysely
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('action', '=', 'login.failed')
+      .execute();
     expect(failed).toHaveLength(2);
   });
 
   it('validates the body with localized keys and never creates a session', async () => {
-    const res = await t.inject({ method: 'POST', url: '/api/operators/login', payload: { loginId: 'x', loginPw: '123' } });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/operators/login',
+      payload: { loginId: 'x', loginPw: '123' },
+    });
     expect(res.statusCode).toBe(400);
     const body = errorBodySchema.parse(res.json());
     expect(body.error.code).toBe('VALIDATION_FAILED');
@@ -94,7 +102,13 @@ describe('IP allow-list', () => {
     for (const address of rules) {
       await t.db.kysely
         .insertInto('building_ip_rules')
-        .values({ building_id: b.id, organization_id: b.organization_id, address, description: '', created_at: new Date().toISOString() })
+        .values({
+          building_id: b.id,
+          organization_id: b.organization_id,
+          address,
+          description: '',
+          created_at: new Date().toISOString(),
+        })
         .execute();
     }
   }
@@ -104,9 +118,13 @@ describe('IP allow-list', () => {
     const res = await t.login('operator@demo.example', demo('operator@demo.example').password);
     expect(res.statusCode).toBe(403);
     expect(errorCode(res)).toBe('IP_NOT_ALLOWED');
-    const ok = await t.login('operator@demo.example', demo('operator@demo.example').password, { remoteAddress: '10.1.2.3' });
+    const ok = await t.login('operator@demo.example', demo('operator@demo.example').password, {
+      remoteAddress: '10.1.2.3',
+    });
     expect(ok.statusCode).toBe(200);
-    const v6 = await t.login('operator@demo.example', demo('operator@demo.example').password, { remoteAddress: '2001:db8::5' });
+    const v6 = await t.login('operator@demo.example', demo('operator@demo.example').password, {
+      remoteAddress: '2001:db8::5',
+    });
     expect(v6.statusCode).toBe(200);
   });
 
@@ -126,10 +144,19 @@ describe('IP allow-list', () => {
     const proxied = await createTestAppWith({ TRUST_PROXY: '1' });
     try {
       await proxied.db.kysely.updateTable('buildings').set({ ip_restriction_enabled: 1 }).execute();
-      const b = await proxied.db.kysely.selectFrom('buildings').select(['id', 'organization_id']).executeTakeFirstOrThrow();
+      const b = await proxied.db.kysely
+        .selectFrom('buildings')
+        .select(['id', 'organization_id'])
+        .executeTakeFirstOrThrow();
       await proxied.db.kysely
         .insertInto('building_ip_rules')
-        .values({ building_id: b.id, organization_id: b.organization_id, address: '10.0.0.0/8', description: '', created_at: new Date().toISOString() })
+        .values({
+          building_id: b.id,
+          organization_id: b.organization_id,
+          address: '10.0.0.0/8',
+          description: '',
+          created_at: new Date().toISOString(),
+        })
         .execute();
       expect((await proxied.login('operator@demo.example', password, { headers })).statusCode).toBe(200);
       expect((await proxied.login('operator@demo.example', password)).statusCode).toBe(403);
@@ -159,7 +186,9 @@ describe('contract states', () => {
     expect(ended.statusCode).toBe(499);
     expect(errorCode(ended)).toBe('CONTRACT_ENDED');
     // A session opened before the end is refused too.
-    expect((await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).statusCode).toBe(499);
+    expect((await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).statusCode).toBe(
+      499,
+    );
     await t.db.kysely.updateTable('contracts').set({ contract_end_at: '2999-12-31', payment_completed: 0 }).execute();
     const unpaid = await t.login('operator@demo.example', password);
     expect(unpaid.statusCode).toBe(498);
@@ -184,7 +213,12 @@ describe('two-step login', () => {
     return { challenge, code: codeFrom(mail!.body), authorization: `Bearer ${challenge.token}` };
   }
   const assert = (authorization: string, authDigits: string) =>
-    t.inject({ method: 'POST', url: '/api/operators/assertAuthCode', headers: { authorization }, payload: { authDigits } });
+    t.inject({
+      method: 'POST',
+      url: '/api/operators/assertAuthCode',
+      headers: { authorization },
+      payload: { authDigits },
+    });
 
   it('answers 202 with the mode and expiry, then the code completes the login', async () => {
     const { challenge, code, authorization } = await start();
@@ -192,11 +226,17 @@ describe('two-step login', () => {
     expect(Date.parse(challenge.authCodeExpiredAt)).toBeGreaterThan(Date.now());
     expect(code).toMatch(/^\d{6}$/);
     // The pending token opens nothing else.
-    expect((await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).statusCode).toBe(401);
+    expect((await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).statusCode).toBe(
+      401,
+    );
     const ok = await assert(authorization, code);
     expect(ok.statusCode).toBe(200);
     const session = sessionSchema.parse(ok.json());
-    const profile = await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization: `Bearer ${session.token}` } });
+    const profile = await t.inject({
+      method: 'GET',
+      url: '/api/my/profile',
+      headers: { authorization: `Bearer ${session.token}` },
+    });
     expect(profile.statusCode).toBe(200);
     // Single use: the code and the pending token are spent.
     expect((await assert(authorization, code)).statusCode).toBe(401);
@@ -237,14 +277,20 @@ describe('logout and sessions', () => {
     const { authorization } = await t.as('operator@demo.example');
     const out = await t.inject({ method: 'POST', url: '/api/operators/logout', headers: { authorization } });
     expect(out.statusCode).toBe(204);
-    expect((await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).statusCode).toBe(401);
+    expect((await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).statusCode).toBe(
+      401,
+    );
     const audit = await t.db.kysely.selectFrom('audit_logs').select('action').where('action', '=', 'logout').execute();
     expect(audit).toHaveLength(1);
   });
 
   it('answers 401 with the one error body for a missing or malformed token', async () => {
     for (const authorization of [undefined, 'Bearer', 'Basic abc', 'Bearer ' + 'x'.repeat(43)]) {
-      const res = await t.inject({ method: 'GET', url: '/api/my/profile', headers: authorization ? { authorization } : {} });
+      const res = await t.inject({
+        method: 'GET',
+        url: '/api/my/profile',
+        headers: authorization ? { authorization } : {},
+      });
       expect(res.statusCode).toBe(401);
       expect(errorCode(res)).toBe('UNAUTHENTICATED');
     }
@@ -252,7 +298,13 @@ describe('logout and sessions', () => {
 
   it('ends a deleted operator session at once', async () => {
     const { authorization, id } = await t.as('operator@demo.example');
-    await t.db.kysely.updateTable('operators').set({ deleted_at: new Date().toISOString() }).where('id', '=', id).execute();
-    expect((await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).statusCode).toBe(401);
+    await t.db.kysely
+      .updateTable('operators')
+      .set({ deleted_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
+    expect((await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).statusCode).toBe(
+      401,
+    );
   });
 });

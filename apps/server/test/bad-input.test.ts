@@ -19,13 +19,22 @@ const expectClientAnswer = (res: { statusCode: number; body: string; json: () =>
   if (!ok.includes(res.statusCode)) expect(errorBodySchema.safeParse(res.json()).success).toBe(true);
 };
 
-const jsonish = fc.oneof(fc.json(), fc.string(), fc.jsonValue().map((v) => JSON.stringify(v)));
+const jsonish = fc.oneof(
+  fc.json(),
+  fc.string(),
+  fc.jsonValue().map((v) => JSON.stringify(v)),
+);
 
 describe('POST /api/operators/login with arbitrary input', () => {
   it('answers 400 or 401, never 5xx, for any JSON body', async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue(), async (body) => {
-        const res = await t.inject({ method: 'POST', url: '/api/operators/login', payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        const res = await t.inject({
+          method: 'POST',
+          url: '/api/operators/login',
+          payload: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        });
         expectClientAnswer(res, []);
         expect([400, 401, 403]).toContain(res.statusCode);
       }),
@@ -37,9 +46,20 @@ describe('POST /api/operators/login with arbitrary input', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.string({ maxLength: 300 }),
-        fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/json; charset=utf-16'),
+        fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data',
+          'application/json; charset=utf-16',
+        ),
         async (payload, contentType) => {
-          const res = await t.inject({ method: 'POST', url: '/api/operators/login', payload, headers: { 'content-type': contentType } });
+          const res = await t.inject({
+            method: 'POST',
+            url: '/api/operators/login',
+            payload,
+            headers: { 'content-type': contentType },
+          });
           expectClientAnswer(res, []);
         },
       ),
@@ -62,11 +82,16 @@ describe('POST /api/operators/login with arbitrary input', () => {
 describe('GET list endpoints with arbitrary filters', () => {
   it('answers 200 or 400 BAD_FILTER for any filter string', async () => {
     await fc.assert(
-      fc.asyncProperty(jsonish, fc.constantFrom('/api/buildings', '/api/organizations', '/api/buildings/1/floors'), async (filter, path) => {
-        const res = await t.inject({ method: 'GET', url: path, query: { filter }, headers: { authorization } });
-        expectClientAnswer(res, [200]);
-        if (res.statusCode !== 200) expect(['BAD_FILTER', 'VALIDATION_FAILED']).toContain(errorBodySchema.parse(res.json()).error.code);
-      }),
+      fc.asyncProperty(
+        jsonish,
+        fc.constantFrom('/api/buildings', '/api/organizations', '/api/buildings/1/floors'),
+        async (filter, path) => {
+          const res = await t.inject({ method: 'GET', url: path, query: { filter }, headers: { authorization } });
+          expectClientAnswer(res, [200]);
+          if (res.statusCode !== 200)
+            expect(['BAD_FILTER', 'VALIDATION_FAILED']).toContain(errorBodySchema.parse(res.json()).error.code);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -74,12 +99,23 @@ describe('GET list endpoints with arbitrary filters', () => {
   it('answers 200 or 400 for structured filters built from real field names and operators', async () => {
     const field = fc.constantFrom('id', 'name', 'status', 'updatedAt', 'organizationId', 'latitude', 'groups', 'bogus');
     const op = fc.constantFrom('eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'inq', 'nin', 'like', 'between', 'regexp');
-    const value = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.boolean(), fc.constant(null), fc.array(fc.oneof(fc.integer(), fc.string()), { maxLength: 3 }), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()));
+    const value = fc.oneof(
+      fc.integer(),
+      fc.double(),
+      fc.string(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.oneof(fc.integer(), fc.string()), { maxLength: 3 }),
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+    );
     const where = fc.dictionary(field, fc.oneof(value, fc.dictionary(op, value, { maxKeys: 2 })), { maxKeys: 3 });
     const filter = fc.record(
       {
         where: fc.oneof(where, fc.record({ or: fc.array(where, { maxLength: 3 }) })),
-        order: fc.oneof(fc.constantFrom('name ASC', 'updatedAt DESC', 'id desc', 'name sideways'), fc.array(fc.constantFrom('id', 'name DESC', 'x'), { maxLength: 2 })),
+        order: fc.oneof(
+          fc.constantFrom('name ASC', 'updatedAt DESC', 'id desc', 'name sideways'),
+          fc.array(fc.constantFrom('id', 'name DESC', 'x'), { maxLength: 2 }),
+        ),
         fields: fc.array(field, { maxLength: 3 }),
         include: fc.array(fc.constantFrom('groups', 'flowGroups', 'operators'), { maxLength: 2 }),
         limit: fc.integer({ min: -5, max: 2000 }),
@@ -89,7 +125,12 @@ describe('GET list endpoints with arbitrary filters', () => {
     );
     await fc.assert(
       fc.asyncProperty(filter, async (f) => {
-        const res = await t.inject({ method: 'GET', url: '/api/buildings', query: { filter: JSON.stringify(f) }, headers: { authorization } });
+        const res = await t.inject({
+          method: 'GET',
+          url: '/api/buildings',
+          query: { filter: JSON.stringify(f) },
+          headers: { authorization },
+        });
         expectClientAnswer(res, [200]);
       }),
       { numRuns: 200 },
@@ -101,16 +142,26 @@ describe('every route with junk', () => {
   it('never answers 5xx to junk params, query and bodies', async () => {
     const routes = t.app.apiRoutes;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes), fc.string({ maxLength: 30 }), fc.jsonValue(), async (route, param, body) => {
-        const url = route.url.replace(/:(\w+)/g, encodeURIComponent(param) || 'x') + `?page=${encodeURIComponent(param)}&filter=${encodeURIComponent(param)}`;
-        const res = await t.inject({
-          method: route.method as 'POST',
-          url,
-          headers: { authorization, 'content-type': 'application/json' },
-          payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : JSON.stringify(body),
-        });
-        expect({ route: `${route.method} ${route.url}`, status: res.statusCode < 500 }).toEqual({ route: `${route.method} ${route.url}`, status: true });
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        fc.string({ maxLength: 30 }),
+        fc.jsonValue(),
+        async (route, param, body) => {
+          const url =
+            route.url.replace(/:(\w+)/g, encodeURIComponent(param) || 'x') +
+            `?page=${encodeURIComponent(param)}&filter=${encodeURIComponent(param)}`;
+          const res = await t.inject({
+            method: route.method as 'POST',
+            url,
+            headers: { authorization, 'content-type': 'application/json' },
+            payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : JSON.stringify(body),
+          });
+          expect({ route: `${route.method} ${route.url}`, status: res.statusCode < 500 }).toEqual({
+            route: `${route.method} ${route.url}`,
+            status: true,
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -37,17 +37,29 @@ describe('loadConfig', () => {
   it('lists every problem at once', () => {
     let error: unknown;
     try {
-      loadConfig({ DATA_DIR: tmp(), PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', ADMIN_EMAIL: 'root@example.com', SMTP_URL: 'http://mail' });
+      loadConfig({
+        DATA_DIR: tmp(),
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+        ADMIN_EMAIL: 'root@example.com',
+        SMTP_URL: 'http://mail',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'ADMIN_PASSWORD', 'SMTP_URL']) expect(problems).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'ADMIN_PASSWORD', 'SMTP_URL'])
+      expect(problems).toContain(name);
   });
 
   it('refuses an admin password that breaks the operator password policy', () => {
-    expect(() => loadConfig({ DATA_DIR: tmp(), ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'password' })).toThrow(/ADMIN_PASSWORD/);
-    expect(loadConfig({ DATA_DIR: tmp(), ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'Strong-Pass-2026' }).admin?.email).toBe('root@example.com');
+    expect(() => loadConfig({ DATA_DIR: tmp(), ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'password' })).toThrow(
+      /ADMIN_PASSWORD/,
+    );
+    expect(
+      loadConfig({ DATA_DIR: tmp(), ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'Strong-Pass-2026' }).admin?.email,
+    ).toBe('root@example.com');
   });
 });

@@ -13,17 +13,44 @@ afterEach(async () => {
 const data = (over: Partial<InitData> = {}): InitData => ({
   organization: { name: 'Imported Co.', type: 0, labOption: false, postalCode: '150-0001' },
   buildings: [
-    { name: 'HQ', floors: [{ name: '1F', index: 1, type: 'office' }, { name: 'B1', index: 0, type: 'parking' }] },
+    {
+      name: 'HQ',
+      floors: [
+        { name: '1F', index: 1, type: 'office' },
+        { name: 'B1', index: 0, type: 'parking' },
+      ],
+    },
     { name: 'Warehouse', floors: [] },
   ],
-  operators: [{ loginId: 'new.op@imported.example', firstName: 'Ken', lastName: 'Ito', password: 'Imported-Pass-1', type: 0, building: 1 }],
+  operators: [
+    {
+      loginId: 'new.op@imported.example',
+      firstName: 'Ken',
+      lastName: 'Ito',
+      password: 'Imported-Pass-1',
+      type: 0,
+      building: 1,
+    },
+  ],
   ...over,
 });
 
 const counts = async () => {
   const n = async (table: 'organizations' | 'buildings' | 'floors' | 'operators') =>
-    Number((await t.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return { orgs: await n('organizations'), buildings: await n('buildings'), floors: await n('floors'), operators: await n('operators') };
+    Number(
+      (
+        await t.db.kysely
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    orgs: await n('organizations'),
+    buildings: await n('buildings'),
+    floors: await n('floors'),
+    operators: await n('operators'),
+  };
 };
 
 describe('POST /api/init-data', () => {
@@ -35,7 +62,11 @@ describe('POST /api/init-data', () => {
     const login = await t.login('new.op@imported.example', 'Imported-Pass-1');
     expect(login.statusCode).toBe(200);
     const session = login.json<{ buildingId: number }>();
-    const b = await t.db.kysely.selectFrom('buildings').select('name').where('id', '=', session.buildingId).executeTakeFirstOrThrow();
+    const b = await t.db.kysely
+      .selectFrom('buildings')
+      .select('name')
+      .where('id', '=', session.buildingId)
+      .executeTakeFirstOrThrow();
     expect(b.name).toBe('Warehouse');
   });
 
@@ -46,17 +77,38 @@ describe('POST /api/init-data', () => {
       method: 'POST',
       url: '/api/init-data',
       headers: { authorization },
-      payload: data({ operators: [{ loginId: 'operator@demo.example', firstName: 'A', lastName: 'B', password: 'Imported-Pass-1', type: 0, building: 0 }] }),
+      payload: data({
+        operators: [
+          {
+            loginId: 'operator@demo.example',
+            firstName: 'A',
+            lastName: 'B',
+            password: 'Imported-Pass-1',
+            type: 0,
+            building: 0,
+          },
+        ],
+      }),
     });
     expect(clash.statusCode).toBe(409);
-    expect(errorBodySchema.parse(clash.json()).error.details).toEqual([{ path: 'operators.0.loginId', message: 'validation.duplicate' }]);
-    const dupOrg = await t.inject({ method: 'POST', url: '/api/init-data', headers: { authorization }, payload: data({ organization: { name: 'demo facilities co.', type: 0, labOption: false } }) });
+    expect(errorBodySchema.parse(clash.json()).error.details).toEqual([
+      { path: 'operators.0.loginId', message: 'validation.duplicate' },
+    ]);
+    const dupOrg = await t.inject({
+      method: 'POST',
+      url: '/api/init-data',
+      headers: { authorization },
+      payload: data({ organization: { name: 'demo facilities co.', type: 0, labOption: false } }),
+    });
     expect(dupOrg.statusCode).toBe(409);
     const invalid = await t.inject({
       method: 'POST',
       url: '/api/init-data',
       headers: { authorization },
-      payload: { ...data(), operators: [{ loginId: 'x@y.example', firstName: 'A', lastName: 'B', password: 'short', type: 0, building: 5 }] },
+      payload: {
+        ...data(),
+        operators: [{ loginId: 'x@y.example', firstName: 'A', lastName: 'B', password: 'short', type: 0, building: 5 }],
+      },
     });
     expect(invalid.statusCode).toBe(400);
     const details = errorBodySchema.parse(invalid.json()).error.details?.map((d) => d.path);

@@ -35,7 +35,14 @@ describe('startServer', () => {
       const { port } = new URL(server.url);
       const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
         const req = request(
-          { host: '127.0.0.1', port, path: '/api/operators/login', method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/operators/login',
+            method: 'POST',
+            agent: false,
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
           (res) => {
             let text = '';
             res.on('data', (c: Buffer) => (text += c.toString()));
@@ -57,8 +64,16 @@ describe('startServer', () => {
       await expect(fetch(`${server.url}/api/health`)).rejects.toThrow();
 
       const again = await startServer(loadConfig(env));
-      const login = await again.app.inject({ method: 'POST', url: '/api/operators/login', payload: { loginId: 'root@example.com', loginPw: 'Root-Password-2026' } });
-      const orgs = await again.app.inject({ method: 'GET', url: '/api/organizations', headers: { authorization: `Bearer ${login.json<{ token: string }>().token}` } });
+      const login = await again.app.inject({
+        method: 'POST',
+        url: '/api/operators/login',
+        payload: { loginId: 'root@example.com', loginPw: 'Root-Password-2026' },
+      });
+      const orgs = await again.app.inject({
+        method: 'GET',
+        url: '/api/organizations',
+        headers: { authorization: `Bearer ${login.json<{ token: string }>().token}` },
+      });
       // Portal Operations and the demo organization, not seeded a second time.
       expect(orgs.headers['x-total-count']).toBe('2');
       await again.stop();

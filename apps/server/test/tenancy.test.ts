@@ -15,8 +15,22 @@ const otherData: InitData = {
   organization: { name: 'Other Org', type: 0, labOption: false },
   buildings: [{ name: 'Other Building', floors: [{ name: '1F', index: 1, type: 'office' }] }],
   operators: [
-    { loginId: 'admin@other.example', firstName: 'A', lastName: 'Other', password: 'Other-Admin-2026', type: 2, building: 0 },
-    { loginId: 'ops@other.example', firstName: 'B', lastName: 'Other', password: 'Other-Ops-2026x', type: 0, building: 0 },
+    {
+      loginId: 'admin@other.example',
+      firstName: 'A',
+      lastName: 'Other',
+      password: 'Other-Admin-2026',
+      type: 2,
+      building: 0,
+    },
+    {
+      loginId: 'ops@other.example',
+      firstName: 'B',
+      lastName: 'Other',
+      password: 'Other-Ops-2026x',
+      type: 0,
+      building: 0,
+    },
   ],
 };
 
@@ -29,17 +43,30 @@ async function bearer(loginId: string, password: string) {
 beforeAll(async () => {
   t = await createTestApp();
   const sys = await t.as('sysadmin@demo.example');
-  const imported = await t.inject({ method: 'POST', url: '/api/init-data', headers: { authorization: sys.authorization }, payload: otherData });
+  const imported = await t.inject({
+    method: 'POST',
+    url: '/api/init-data',
+    headers: { authorization: sys.authorization },
+    payload: otherData,
+  });
   expect(imported.statusCode).toBe(201);
   const orgId = imported.json<{ organizationId: number }>().organizationId;
-  const b = await t.db.kysely.selectFrom('buildings').select('id').where('organization_id', '=', orgId).executeTakeFirstOrThrow();
+  const b = await t.db.kysely
+    .selectFrom('buildings')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .executeTakeFirstOrThrow();
   other = {
     orgId,
     buildingId: b.id,
     admin: await bearer('admin@other.example', 'Other-Admin-2026'),
     general: await bearer('ops@other.example', 'Other-Ops-2026x'),
   };
-  const demoB = await t.db.kysely.selectFrom('buildings').select(['id', 'organization_id']).where('name', '=', 'Demo Tower').executeTakeFirstOrThrow();
+  const demoB = await t.db.kysely
+    .selectFrom('buildings')
+    .select(['id', 'organization_id'])
+    .where('name', '=', 'Demo Tower')
+    .executeTakeFirstOrThrow();
   demoBuildingId = demoB.id;
   demoOrgId = demoB.organization_id;
 });
@@ -55,12 +82,16 @@ describe('tenancy', () => {
     expect(orgs.map((o) => o.id)).toEqual([other.orgId]);
     const buildings = (await get('/api/buildings', other.admin)).json<Array<{ id: number }>>();
     expect(buildings.map((b) => b.id)).toEqual([other.buildingId]);
-    const asDemo = (await get('/api/buildings', (await t.as('orgadmin@demo.example')).authorization)).json<Array<{ organizationId: number }>>();
+    const asDemo = (await get('/api/buildings', (await t.as('orgadmin@demo.example')).authorization)).json<
+      Array<{ organizationId: number }>
+    >();
     expect(asDemo.every((b) => b.organizationId === demoOrgId)).toBe(true);
   });
 
   it('cannot reach another organization’s data through a filter', async () => {
-    const filter = encodeURIComponent(JSON.stringify({ where: { or: [{ organizationId: demoOrgId }, { id: demoBuildingId }] } }));
+    const filter = encodeURIComponent(
+      JSON.stringify({ where: { or: [{ organizationId: demoOrgId }, { id: demoBuildingId }] } }),
+    );
     const res = await get(`/api/buildings?filter=${filter}`, other.admin);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([]);
@@ -80,7 +111,20 @@ describe('tenancy', () => {
     const now = new Date().toISOString();
     const second = await t.db.kysely
       .insertInto('buildings')
-      .values({ organization_id: demoOrgId, name: 'Annex', prefecture: null, city: null, address: null, postal_code: null, latitude: null, longitude: null, status: 1, ip_restriction_enabled: 0, created_at: now, updated_at: now })
+      .values({
+        organization_id: demoOrgId,
+        name: 'Annex',
+        prefecture: null,
+        city: null,
+        address: null,
+        postal_code: null,
+        latitude: null,
+        longitude: null,
+        status: 1,
+        ip_restriction_enabled: 0,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const general = await t.as('operator@demo.example');
@@ -103,16 +147,36 @@ describe('tenancy', () => {
 
   it('cannot revoke another operator’s session or read their messages', async () => {
     const victim = await t.as('operator@demo.example');
-    const sessions = await t.db.kysely.selectFrom('sessions').select('id').where('operator_id', '=', victim.id).execute();
+    const sessions = await t.db.kysely
+      .selectFrom('sessions')
+      .select('id')
+      .where('operator_id', '=', victim.id)
+      .execute();
     for (const s of sessions) {
-      const res = await t.inject({ method: 'DELETE', url: `/api/my/devices/${s.id}`, headers: { authorization: other.general } });
+      const res = await t.inject({
+        method: 'DELETE',
+        url: `/api/my/devices/${s.id}`,
+        headers: { authorization: other.general },
+      });
       expect(res.statusCode).toBe(404);
     }
     expect((await get('/api/my/profile', victim.authorization)).statusCode).toBe(200);
-    const msg = await t.db.kysely.selectFrom('messages').select('id').where('operator_id', '=', victim.id).executeTakeFirstOrThrow();
-    const read = await t.inject({ method: 'POST', url: `/api/my/messages/${msg.id}/read`, headers: { authorization: other.general } });
+    const msg = await t.db.kysely
+      .selectFrom('messages')
+      .select('id')
+      .where('operator_id', '=', victim.id)
+      .executeTakeFirstOrThrow();
+    const read = await t.inject({
+      method: 'POST',
+      url: `/api/my/messages/${msg.id}/read`,
+      headers: { authorization: other.general },
+    });
     expect(read.statusCode).toBe(404);
-    const after = await t.db.kysely.selectFrom('messages').select('read_at').where('id', '=', msg.id).executeTakeFirstOrThrow();
+    const after = await t.db.kysely
+      .selectFrom('messages')
+      .select('read_at')
+      .where('id', '=', msg.id)
+      .executeTakeFirstOrThrow();
     expect(after.read_at).toBeNull();
     const mine = (await get('/api/my/messages', other.general)).json<{ items: unknown[] }>();
     expect(mine.items).toHaveLength(0);
@@ -125,23 +189,41 @@ describe('every route', () => {
     expect(routes.length).toBeGreaterThan(15);
     for (const r of routes) {
       const url = r.url.replace(/:(\w+)/g, '1');
-      const res = await t.inject({ method: r.method as 'GET', url, payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
-      expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({ route: `${r.method} ${r.url}`, status: 401 });
+      const res = await t.inject({
+        method: r.method as 'GET',
+        url,
+        payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      });
+      expect({ route: `${r.method} ${r.url}`, status: res.statusCode }).toEqual({
+        route: `${r.method} ${r.url}`,
+        status: 401,
+      });
     }
   });
 
   it('answers 403 to system routes for every other role, and changes nothing', async () => {
     const routes = t.app.apiRoutes.filter((r) => r.access === 'system');
     expect(routes.map((r) => r.url)).toEqual(expect.arrayContaining(['/api/deliveries', '/api/init-data']));
-    const before = await t.db.kysely.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.db.kysely
+      .selectFrom('organizations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     for (const who of ['operator@demo.example', 'manager@demo.example', 'orgadmin@demo.example'] as const) {
       const { authorization } = await t.as(who);
       for (const r of routes) {
-        const res = await t.inject({ method: r.method as 'GET', url: r.url, headers: { authorization }, payload: r.method === 'GET' ? undefined : otherData });
+        const res = await t.inject({
+          method: r.method as 'GET',
+          url: r.url,
+          headers: { authorization },
+          payload: r.method === 'GET' ? undefined : otherData,
+        });
         expect({ who, route: r.url, status: res.statusCode }).toEqual({ who, route: r.url, status: 403 });
       }
     }
-    const after = await t.db.kysely.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db.kysely
+      .selectFrom('organizations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 });

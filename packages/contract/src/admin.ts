@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { floorTypeSchema, levelSchema, operatorTypeSchema, organizationTypeSchema, recordStatusSchema } from './codes.ts';
+import {
+  floorTypeSchema,
+  levelSchema,
+  operatorTypeSchema,
+  organizationTypeSchema,
+  recordStatusSchema,
+} from './codes.ts';
 import { loginIdSchema, operatorPasswordSchema, personNameSchema, POSTAL_CODE_PATTERN } from './validation.ts';
 
 /**
@@ -29,7 +35,11 @@ const version = z.string({ error: 'validation.required' }).min(1, 'validation.re
 export const organizationInputSchema = z.object({
   name: requiredName(48),
   type: organizationTypeSchema,
-  level: z.number({ error: 'validation.number' }).int('validation.integer').min(0, 'validation.range').max(99, 'validation.range'),
+  level: z
+    .number({ error: 'validation.number' })
+    .int('validation.integer')
+    .min(0, 'validation.range')
+    .max(99, 'validation.range'),
   prefecture: optText(40),
   city: optText(40),
   address: optText(120),
@@ -157,8 +167,16 @@ export const buildingInputSchema = z.object({
   city: optText(40),
   address: optText(120),
   postalCode: postalCodeSchema,
-  latitude: z.number({ error: 'validation.number' }).min(-90, 'validation.latitude').max(90, 'validation.latitude').nullable(),
-  longitude: z.number({ error: 'validation.number' }).min(-180, 'validation.longitude').max(180, 'validation.longitude').nullable(),
+  latitude: z
+    .number({ error: 'validation.number' })
+    .min(-90, 'validation.latitude')
+    .max(90, 'validation.latitude')
+    .nullable(),
+  longitude: z
+    .number({ error: 'validation.number' })
+    .min(-180, 'validation.longitude')
+    .max(180, 'validation.longitude')
+    .nullable(),
   organizationId: id,
   status: recordStatusSchema,
 });
@@ -168,7 +186,14 @@ export const updateBuildingBodySchema = buildingInputSchema.extend({ updatedAt: 
 /** Robot groups and flow groups: names max 48 (they are always linked to a building). */
 export const groupInputSchema = z.object({ buildingId: id, name: requiredName(48) });
 export const updateGroupBodySchema = z.object({ name: requiredName(48), updatedAt: version });
-export const groupSchema = z.object({ id, buildingId: id, name: z.string(), sortOrder: z.number().int(), createdAt: isoDate, updatedAt: isoDate });
+export const groupSchema = z.object({
+  id,
+  buildingId: id,
+  name: z.string(),
+  sortOrder: z.number().int(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
 export type Group = z.infer<typeof groupSchema>;
 export const reorderBodySchema = z.object({ ids: z.array(id).min(1).max(500) });
 
@@ -178,14 +203,27 @@ export const speechTextInputSchema = z.object({
   language: voiceLanguageSchema,
   text: z.string().trim().min(1, { error: 'validation.required', abort: true }).max(500, 'validation.max500'),
 });
-export const speechTextSchema = z.object({ id, buildingId: id, language: voiceLanguageSchema, text: z.string(), createdAt: isoDate, updatedAt: isoDate });
+export const speechTextSchema = z.object({
+  id,
+  buildingId: id,
+  language: voiceLanguageSchema,
+  text: z.string(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
 export type SpeechText = z.infer<typeof speechTextSchema>;
 
 export const ipRuleInputSchema = z.object({
   address: z.string().trim().min(1, { error: 'validation.required', abort: true }).max(64, 'validation.ipAddress'),
   description: optText(200),
 });
-export const ipRuleSchema = z.object({ id, buildingId: id, address: z.string(), description: z.string(), createdAt: isoDate });
+export const ipRuleSchema = z.object({
+  id,
+  buildingId: id,
+  address: z.string(),
+  description: z.string(),
+  createdAt: isoDate,
+});
 export type IpRule = z.infer<typeof ipRuleSchema>;
 /** The building's IP restriction, with whether the caller's own address is on the list (to warn). */
 export const ipRestrictionSchema = z.object({
@@ -226,11 +264,27 @@ export const floorInputSchema = z.object({
   name: requiredName(40),
   type: floorTypeSchema,
   /** 1F=1, B1=0, B2=-1. */
-  index: z.number({ error: 'validation.number' }).int('validation.integer').min(-20, 'validation.range').max(200, 'validation.range'),
+  index: z
+    .number({ error: 'validation.number' })
+    .int('validation.integer')
+    .min(-20, 'validation.range')
+    .max(200, 'validation.range'),
   /** Map metadata for the maps capability: metres per pixel and the pixel (0,0) origin in metres. */
-  resolution: z.number({ error: 'validation.number' }).positive('validation.range').max(10, 'validation.range').nullable(),
-  originX: z.number({ error: 'validation.number' }).min(-100000, 'validation.range').max(100000, 'validation.range').nullable(),
-  originY: z.number({ error: 'validation.number' }).min(-100000, 'validation.range').max(100000, 'validation.range').nullable(),
+  resolution: z
+    .number({ error: 'validation.number' })
+    .positive('validation.range')
+    .max(10, 'validation.range')
+    .nullable(),
+  originX: z
+    .number({ error: 'validation.number' })
+    .min(-100000, 'validation.range')
+    .max(100000, 'validation.range')
+    .nullable(),
+  originY: z
+    .number({ error: 'validation.number' })
+    .min(-100000, 'validation.range')
+    .max(100000, 'validation.range')
+    .nullable(),
 });
 export type FloorInput = z.infer<typeof floorInputSchema>;
 export const updateFloorBodySchema = floorInputSchema.extend({ updatedAt: version });

@@ -17,6 +17,8 @@ export const sessionSchema = z.object({
   labsEnabled: z.boolean(),
   skywayKey: z.string(),
   language: z.enum(['ja', 'en']).nullable(),
+  /** True when an administrator requires a new password: only the password change is open until then. */
+  mustChangePassword: z.boolean().optional(),
 });
 export type Session = z.infer<typeof sessionSchema>;
 

@@ -65,7 +65,8 @@ export const initDataSchema = z
         ctx.addIssue({ code: 'custom', path: ['operators', i, 'building'], message: 'validation.unknownBuilding' });
       }
       const key = op.loginId.toLowerCase();
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['operators', i, 'loginId'], message: 'validation.duplicate' });
+      if (seen.has(key))
+        ctx.addIssue({ code: 'custom', path: ['operators', i, 'loginId'], message: 'validation.duplicate' });
       seen.add(key);
     });
   });

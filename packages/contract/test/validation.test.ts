@@ -29,8 +29,22 @@ describe('operator password policy (spec section 5)', () => {
   });
 
   it('reports each rule for the live checklist', () => {
-    expect(passwordRules('abc')).toEqual({ length: false, upper: false, lower: true, digit: false, special: false, threeKinds: false });
-    expect(passwordRules('Abc-12345x')).toMatchObject({ length: true, upper: true, lower: true, digit: true, special: true, threeKinds: true });
+    expect(passwordRules('abc')).toEqual({
+      length: false,
+      upper: false,
+      lower: true,
+      digit: false,
+      special: false,
+      threeKinds: false,
+    });
+    expect(passwordRules('Abc-12345x')).toMatchObject({
+      length: true,
+      upper: true,
+      lower: true,
+      digit: true,
+      special: true,
+      threeKinds: true,
+    });
   });
 
   it('never accepts a password shorter than 10 or longer than 32 (property)', () => {
@@ -42,7 +56,11 @@ describe('operator password policy (spec section 5)', () => {
   });
 
   it('asks for the new password twice', () => {
-    const r = changePasswordBodySchema.safeParse({ oldPassword: 'x', newPassword: 'Abcdefgh12', confirmPassword: 'Abcdefgh13' });
+    const r = changePasswordBodySchema.safeParse({
+      oldPassword: 'x',
+      newPassword: 'Abcdefgh12',
+      confirmPassword: 'Abcdefgh13',
+    });
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]).toMatchObject({ path: ['confirmPassword'], message: 'validation.passwordMismatch' });
   });
@@ -50,9 +68,16 @@ describe('operator password policy (spec section 5)', () => {
 
 describe('login form rules', () => {
   it('requires a valid email and a password of at least 6', () => {
-    const messages = (v: unknown) => loginBodySchema.safeParse(v).error?.issues.map((i) => `${i.path.join('.')}:${i.message}`) ?? [];
-    expect(messages({ loginId: '', loginPw: '' })).toEqual(['loginId:validation.required', 'loginPw:validation.required']);
-    expect(messages({ loginId: 'no-at-sign', loginPw: '12345' })).toEqual(['loginId:validation.email', 'loginPw:validation.passwordMin6']);
+    const messages = (v: unknown) =>
+      loginBodySchema.safeParse(v).error?.issues.map((i) => `${i.path.join('.')}:${i.message}`) ?? [];
+    expect(messages({ loginId: '', loginPw: '' })).toEqual([
+      'loginId:validation.required',
+      'loginPw:validation.required',
+    ]);
+    expect(messages({ loginId: 'no-at-sign', loginPw: '12345' })).toEqual([
+      'loginId:validation.email',
+      'loginPw:validation.passwordMin6',
+    ]);
     expect(messages({ loginId: 'a@b.example', loginPw: '123456' })).toEqual([]);
   });
 });
@@ -63,7 +88,15 @@ describe('profile rules', () => {
     expect(phoneSchema.safeParse('+819012345678').success).toBe(true);
     expect(phoneSchema.safeParse('').success).toBe(true);
     expect(phoneSchema.safeParse('phone').success).toBe(false);
-    const base = { firstName: 'A', lastName: 'B', email: 'a@b.example', phone: '', language: null, authMode: 'sms', updatedAt: 'x' };
+    const base = {
+      firstName: 'A',
+      lastName: 'B',
+      email: 'a@b.example',
+      phone: '',
+      language: null,
+      authMode: 'sms',
+      updatedAt: 'x',
+    };
     expect(updateProfileBodySchema.safeParse(base).error?.issues[0]?.message).toBe('validation.phoneRequiredForSms');
   });
 });
@@ -100,7 +133,9 @@ describe('init data', () => {
     const r = initDataSchema.safeParse({
       organization: { name: 'X' },
       buildings: [{ name: 'B' }],
-      operators: [{ loginId: 'a@x.example', firstName: 'A', lastName: 'A', password: 'Abcdefgh12', type: 9, building: 0 }],
+      operators: [
+        { loginId: 'a@x.example', firstName: 'A', lastName: 'A', password: 'Abcdefgh12', type: 9, building: 0 },
+      ],
     });
     expect(r.success).toBe(false);
   });

@@ -13,7 +13,8 @@ export function isValidIpRule(address: string): boolean {
 }
 
 /** Strips the IPv4-mapped IPv6 prefix so `::ffff:10.0.0.1` matches a rule for `10.0.0.1`. */
-export const normalizeIp = (ip: string): string => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);
+export const normalizeIp = (ip: string): string =>
+  ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
 
 /** True when `ip` matches one of the allow-list rules. */
 export function ipAllowed(ip: string, rules: readonly string[]): boolean {

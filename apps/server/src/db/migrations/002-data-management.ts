@@ -20,7 +20,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
     .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('notification_targets_org').on('notification_targets').columns(['organization_id', 'building_id']).execute();
+  await db.schema
+    .createIndex('notification_targets_org')
+    .on('notification_targets')
+    .columns(['organization_id', 'building_id'])
+    .execute();
 
   await id(db.schema.createTable('speech_texts'))
     .addColumn('organization_id', 'integer', (c) => c.notNull().references('organizations.id'))

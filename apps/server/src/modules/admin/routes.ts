@@ -1,5 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { deliverySchema, errorBodySchema, initDataResultSchema, initDataSchema, paged, pageQuerySchema, type Delivery } from '@portal/contract';
+import {
+  deliverySchema,
+  errorBodySchema,
+  initDataResultSchema,
+  initDataSchema,
+  paged,
+  pageQuerySchema,
+  type Delivery,
+} from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { toOffset } from '../../lib/pagination.ts';
@@ -26,7 +34,10 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const { limit, offset } = toOffset(page, perPage);
       const [rows, total] = await Promise.all([
         ctx.db.selectFrom('outbox').selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-        ctx.db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        ctx.db
+          .selectFrom('outbox')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
       ]);
       const items: Delivery[] = rows.map((r) => ({
         id: r.id,

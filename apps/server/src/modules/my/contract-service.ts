@@ -1,4 +1,12 @@
-import { isAdmin, OperatorType, type Contract, type Session, type TermCheck, type TermDocument, type TermKind } from '@portal/contract';
+import {
+  isAdmin,
+  OperatorType,
+  type Contract,
+  type Session,
+  type TermCheck,
+  type TermDocument,
+  type TermKind,
+} from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { canSeeBuilding } from '../../lib/scope.ts';
@@ -134,7 +142,10 @@ export function contractService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' |
       const c = await contractRow(p.organizationId);
       for (const id of documentIds) {
         const kind = byId.get(id);
-        if (!kind) throw new AppError('VALIDATION_FAILED', 'Not a current term document', [{ path: 'documentIds', message: 'validation.invalid' }]);
+        if (!kind)
+          throw new AppError('VALIDATION_FAILED', 'Not a current term document', [
+            { path: 'documentIds', message: 'validation.invalid' },
+          ]);
         if (kind === 'MC' && !isMcOwner(p, c?.maintenance_company_id != null)) {
           throw new AppError('TERMS_NOT_APPLICABLE', 'Only the maintenance contract owner agrees to it');
         }
@@ -149,7 +160,10 @@ export function contractService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' |
             .where('document_id', '=', id)
             .executeTakeFirst();
           if (exists) continue;
-          await trx.insertInto('term_agreements').values({ operator_id: p.operatorId, document_id: id, agreed_at: now, ip }).execute();
+          await trx
+            .insertInto('term_agreements')
+            .values({ operator_id: p.operatorId, document_id: id, agreed_at: now, ip })
+            .execute();
           await audit.record(
             {
               operatorId: p.operatorId,

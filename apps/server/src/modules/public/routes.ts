@@ -20,7 +20,11 @@ export const publicRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; isReady: () 
     '/health',
     {
       config: { access: 'public' },
-      schema: { operationId: 'health', tags: ['system'], response: { 200: z.object({ status: z.literal('ok') }), 503: errorBodySchema } },
+      schema: {
+        operationId: 'health',
+        tags: ['system'],
+        response: { 200: z.object({ status: z.literal('ok') }), 503: errorBodySchema },
+      },
     },
     async (_req, reply) =>
       isReady()
@@ -85,7 +89,13 @@ export const publicRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; isReady: () 
 
   app.get(
     '/keys/skyway',
-    { schema: { operationId: 'getSkywayKey', tags: ['keys'], response: { 200: skywayKeySchema, '4xx': errorBodySchema } } },
+    {
+      schema: {
+        operationId: 'getSkywayKey',
+        tags: ['keys'],
+        response: { 200: skywayKeySchema, '4xx': errorBodySchema },
+      },
+    },
     async () => ({ key: ctx.config.skywayKey }),
   );
 };
