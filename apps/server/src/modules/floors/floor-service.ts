@@ -1,0 +1,191 @@
+import { MAP_IMAGE_MAX_BYTES, MAP_IMAGE_TYPES, type FloorDetail, type FloorInput } from '@portal/contract';
+import type { Selectable } from 'kysely';
+import type { AppContext, Principal } from '../../context.ts';
+import type { FloorTable } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { assertRowInScope, buildingInScope, nextVersion, recorder, requireManager, staleUpdate } from '../buildings/common.ts';
+import { fileKeyOfUrl, signFileUrl } from '../files/signed-url.ts';
+import { readImageHeader } from './image-header.ts';
+
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'config' | 'fileStore'>;
+
+/** An uploaded file as received: its bytes and the type the client declared. */
+export interface Upload {
+  bytes: Buffer;
+  declaredType: string;
+}
+
+const unsupported = () =>
+  new AppError('UNSUPPORTED_FILE_TYPE', 'The map image must be a PNG or JPEG file', [{ path: 'file', message: 'validation.imageType' }]);
+
+/** Floors of a building and their map images (stored through the file store). */
+export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
+  const record = recorder(audit);
+
+  async function find(p: Principal, id: number) {
+    const row = await db.selectFrom('floors').selectAll().where('id', '=', id).executeTakeFirst();
+    return assertRowInScope(p, row, 'Floor');
+  }
+
+  /** The stored image URL becomes a signed one, so `<img src>` works without a bearer header. */
+  function toDetail(r: Selectable<FloorTable>): FloorDetail {
+    const key = fileKeyOfUrl(config.apiBase, r.img);
+    return {
+      id: r.id,
+      name: r.name,
+      buildingId: r.building_id,
+      organizationId: r.organization_id,
+      type: r.type as FloorDetail['type'],
+      index: r.index,
+      img: key ? signFileUrl(config.secretKey, config.apiBase, key, clock()) : r.img,
+      imgWidth: r.img_width,
+      imgHeight: r.img_height,
+      ugomap: r.ugomap,
+      resolution: r.resolution,
+      originX: r.origin_x,
+      originY: r.origin_y,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    };
+  }
+
+  const columns = (body: FloorInput) => ({
+    name: body.name.trim(),
+    type: body.type,
+    index: body.index,
+    resolution: body.resolution,
+    origin_x: body.originX,
+    origin_y: body.originY,
+  });
+
+  /** Replaces (or clears) the floor's image; the previous file is deleted once committed. */
+  async function setImage(
+    p: Principal,
+    floor: Selectable<FloorTable>,
+    image: { key: string; width: number; height: number } | null,
+    ip: string,
+  ): Promise<void> {
+    const previous = fileKeyOfUrl(config.apiBase, floor.img);
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('floors')
+        .set({
+          img: image ? `${config.apiBase}/files/${image.key}` : null,
+          img_width: image?.width ?? null,
+          img_height: image?.height ?? null,
+          updated_at: nextVersion(clock(), floor.updated_at),
+        })
+        .where('id', '=', floor.id)
+        .execute();
+      if (previous) await fileStore.removeRow(previous, trx);
+      await record(
+        p,
+        ip,
+        image ? 'floor.map-image' : 'floor.map-image.delete',
+        { type: 'floor', id: floor.id },
+        image ? { file: image.key, width: image.width, height: image.height } : undefined,
+        trx,
+      );
+    });
+    if (previous) await fileStore.discard(previous);
+  }
+
+  return {
+    async get(p: Principal, id: number): Promise<FloorDetail> {
+      return toDetail(await find(p, id));
+    },
+
+    async create(p: Principal, buildingId: number, body: FloorInput, ip: string): Promise<FloorDetail> {
+      requireManager(p);
+      const b = await buildingInScope(db, p, buildingId);
+      const now = clock().toISOString();
+      const id = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('floors')
+          .values({
+            ...columns(body),
+            organization_id: b.organizationId,
+            building_id: b.id,
+            img: null,
+            ugomap: null,
+            img_width: null,
+            img_height: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await record(p, ip, 'floor.create', { type: 'floor', id: row.id }, { buildingId: b.id, name: body.name }, trx);
+        return row.id;
+      });
+      return toDetail(await find(p, id));
+    },
+
+    async update(p: Principal, id: number, body: FloorInput & { updatedAt: string }, ip: string): Promise<FloorDetail> {
+      requireManager(p);
+      await find(p, id);
+      await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('floors')
+          .set({ ...columns(body), updated_at: nextVersion(clock(), body.updatedAt) })
+          .where('id', '=', id)
+          .where('updated_at', '=', body.updatedAt)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) throw staleUpdate('floor');
+        await record(p, ip, 'floor.update', { type: 'floor', id }, undefined, trx);
+      });
+      return toDetail(await find(p, id));
+    },
+
+    async remove(p: Principal, id: number, ip: string): Promise<void> {
+      requireManager(p);
+      const floor = await find(p, id);
+      const image = fileKeyOfUrl(config.apiBase, floor.img);
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('floors').where('id', '=', id).execute();
+        if (image) await fileStore.removeRow(image, trx);
+        await record(p, ip, 'floor.delete', { type: 'floor', id }, { name: floor.name }, trx);
+      });
+      if (image) await fileStore.discard(image);
+    },
+
+    /**
+     * PNG or JPEG, judged by the bytes; the size comes from the image header. Permission and scope
+     * are checked before the upload is read.
+     */
+    async setMapImage(p: Principal, id: number, read: () => Promise<Upload>, ip: string): Promise<FloorDetail> {
+      requireManager(p);
+      const floor = await find(p, id);
+      const upload = await read();
+      if (upload.bytes.length > MAP_IMAGE_MAX_BYTES) throw tooLarge();
+      const header = readImageHeader(upload.bytes);
+      if (!header || !(MAP_IMAGE_TYPES as readonly string[]).includes(upload.declaredType)) throw unsupported();
+      const stored = await fileStore.save({
+        bytes: upload.bytes,
+        contentType: header.contentType,
+        organizationId: floor.organization_id,
+        buildingId: floor.building_id,
+        purpose: 'floor-map',
+      });
+      try {
+        await setImage(p, floor, { key: stored.key, width: header.width, height: header.height }, ip);
+      } catch (err) {
+        await fileStore.removeRow(stored.key).catch(() => undefined);
+        await fileStore.discard(stored.key);
+        throw err;
+      }
+      return toDetail(await find(p, id));
+    },
+
+    async deleteMapImage(p: Principal, id: number, ip: string): Promise<void> {
+      requireManager(p);
+      const floor = await find(p, id);
+      await setImage(p, floor, null, ip);
+    },
+  };
+}
+
+export const tooLarge = () =>
+  new AppError('PAYLOAD_TOO_LARGE', `The map image is larger than ${MAP_IMAGE_MAX_BYTES / 1024 / 1024} MB; make it smaller and try again`, [
+    { path: 'file', message: 'validation.fileTooLarge' },
+  ]);

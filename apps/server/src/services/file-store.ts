@@ -1,0 +1,122 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/time.ts';
+
+/** A stored file's row in `files`; the bytes live in the store under the same key. */
+export interface StoredFile {
+  key: string;
+  organizationId: number;
+  buildingId: number | null;
+  contentType: string;
+  size: number;
+  sha256: string;
+  purpose: string;
+  createdAt: string;
+}
+
+export interface NewFile {
+  bytes: Buffer;
+  contentType: string;
+  organizationId: number;
+  buildingId: number | null;
+  purpose: string;
+}
+
+export type FileStore = ReturnType<typeof createFileStore>;
+
+/** Keys are 128 random bits in hex: unguessable and safe as a file name. */
+export const FILE_KEY_PATTERN = /^[0-9a-f]{32}$/;
+
+/**
+ * Stored files (map images now; photos, exports, recordings later): bytes under `dir`
+ * (DATA_DIR/files), metadata in the `files` table. The bytes are behind put/read/remove only, so an
+ * S3-compatible store can replace the folder without touching callers.
+ */
+export function createFileStore({ dir, db, clock }: { dir: string; db: Kysely<Database>; clock: Clock }) {
+  mkdirSync(dir, { recursive: true });
+  const pathOf = (key: string) => {
+    if (!FILE_KEY_PATTERN.test(key)) throw new Error('Invalid file key');
+    return join(dir, key);
+  };
+
+  return {
+    /**
+     * Writes the bytes, then the row (inside `trx` when given). When the caller's transaction
+     * fails afterwards it must call `discard(key)` so no orphaned bytes remain.
+     */
+    async save(file: NewFile, trx: Kysely<Database> = db): Promise<StoredFile> {
+      const key = randomBytes(16).toString('hex');
+      const stored: StoredFile = {
+        key,
+        organizationId: file.organizationId,
+        buildingId: file.buildingId,
+        contentType: file.contentType,
+        size: file.bytes.length,
+        sha256: createHash('sha256').update(file.bytes).digest('hex'),
+        purpose: file.purpose,
+        createdAt: clock().toISOString(),
+      };
+      await writeFile(pathOf(key), file.bytes, { flag: 'wx', mode: 0o600 });
+      try {
+        await trx
+          .insertInto('files')
+          .values({
+            key,
+            organization_id: stored.organizationId,
+            building_id: stored.buildingId,
+            content_type: stored.contentType,
+            size: stored.size,
+            sha256: stored.sha256,
+            purpose: stored.purpose,
+            created_at: stored.createdAt,
+          })
+          .execute();
+      } catch (err) {
+        await rm(pathOf(key), { force: true });
+        throw err;
+      }
+      return stored;
+    },
+
+    async find(key: string): Promise<StoredFile | null> {
+      if (!FILE_KEY_PATTERN.test(key)) return null;
+      const r = await db.selectFrom('files').selectAll().where('key', '=', key).executeTakeFirst();
+      return r
+        ? {
+            key: r.key,
+            organizationId: r.organization_id,
+            buildingId: r.building_id,
+            contentType: r.content_type,
+            size: r.size,
+            sha256: r.sha256,
+            purpose: r.purpose,
+            createdAt: r.created_at,
+          }
+        : null;
+    },
+
+    /** The bytes of a stored file, or null when they are gone. */
+    async read(key: string): Promise<Buffer | null> {
+      try {
+        return await readFile(pathOf(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    },
+
+    /** Deletes the row (inside `trx` when given); call `discard` for the bytes once committed. */
+    async removeRow(key: string, trx: Kysely<Database> = db): Promise<void> {
+      await trx.deleteFrom('files').where('key', '=', key).execute();
+    },
+
+    /** Deletes the bytes; a missing file is not an error. */
+    async discard(key: string): Promise<void> {
+      if (FILE_KEY_PATTERN.test(key)) await rm(pathOf(key), { force: true });
+    },
+  };
+}
