@@ -116,15 +116,17 @@ describe('buildings', () => {
 
     const patched = await call('PATCH', `/buildings/${created.id}`, auth.orgAdmin, {
       ...newBuilding(demoOrgId, 'Renamed'),
-      latitude: 35.5,
-      longitude: 139.5,
+      // Coordinates keep full double precision on SQLite and PostgreSQL alike.
+      latitude: 35.681236,
+      longitude: 139.767125,
       postalCode: '100-0005',
       updatedAt: created.updatedAt,
     });
     expect(patched.statusCode).toBe(200);
     const updated = buildingSchema.parse(patched.json());
     expect(updated).toMatchObject({ name: 'Renamed', postalCode: '100-0005' });
-    expect(updated.latitude).toBeCloseTo(35.5);
+    expect(updated.latitude).toBe(35.681236);
+    expect(updated.longitude).toBe(139.767125);
     expect(updated.updatedAt > created.updatedAt).toBe(true);
 
     expect((await call('DELETE', `/buildings/${created.id}`, auth.orgAdmin)).statusCode).toBe(204);

@@ -63,8 +63,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
 
   await db.schema.alterTable('floors').addColumn('img_width', 'integer').execute();
   await db.schema.alterTable('floors').addColumn('img_height', 'integer').execute();
-  await db.schema.alterTable('floors').addColumn('resolution', 'real').execute();
-  await db.schema.alterTable('floors').addColumn('origin_x', 'real').execute();
-  await db.schema.alterTable('floors').addColumn('origin_y', 'real').execute();
+  await db.schema.alterTable('floors').addColumn('resolution', 'double precision').execute();
+  await db.schema.alterTable('floors').addColumn('origin_x', 'double precision').execute();
+  await db.schema.alterTable('floors').addColumn('origin_y', 'double precision').execute();
   await db.schema.alterTable('operators').addColumn('last_login_at', 'varchar(32)').execute();
 }
