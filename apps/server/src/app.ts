@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { APP_VERSION } from '@portal/contract';
+import { APP_VERSION, MAP_IMAGE_MAX_BYTES } from '@portal/contract';
 import type { AppContext } from './context.ts';
 import { AppError } from './lib/errors.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -72,6 +73,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     global: false,
     errorResponseBuilder: () => new AppError('RATE_LIMITED', 'Too many requests; try again in a minute'),
   });
+
+  await app.register(fastifyMultipart, { limits: { fileSize: MAP_IMAGE_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
 
   await app.register(
     async (api) => {

@@ -5,6 +5,7 @@ import type { Database } from './db/schema.ts';
 import type { Dialect } from './db/migrator.ts';
 import type { Clock } from './lib/time.ts';
 import type { Audit } from './services/audit.ts';
+import type { FileStore } from './services/file-store.ts';
 import type { Mailer } from './services/mailer.ts';
 
 /** What services receive; each takes only the parts it uses. */
@@ -16,6 +17,7 @@ export interface AppContext {
   clock: Clock;
   audit: Audit;
   mailer: Mailer;
+  fileStore: FileStore;
   log: FastifyBaseLogger;
 }
 
@@ -45,5 +47,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /** Reachable while the operator must change their password (profile, password, logout, ...). */
+    allowDuringPasswordChange?: boolean;
   }
 }

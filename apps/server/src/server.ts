@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -5,6 +6,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { migrate } from './db/migrator.ts';
 import { createAudit } from './services/audit.ts';
 import { createMailer, type Mailer } from './services/mailer.ts';
+import { createFileStore } from './services/file-store.ts';
 import { systemClock } from './lib/time.ts';
 import { startEmbeddedBroker, type Broker } from './broker.ts';
 import { DEMO_ACCOUNTS, ensureAdmin, isEmpty, seedDemo } from './seed.ts';
@@ -38,7 +40,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
       get: (_t, prop) => (app ? Reflect.get(app.log, prop) : () => undefined),
     });
     mailer = createMailer({ db: db.kysely, clock: systemClock, log: lazyLog, smtpUrl: config.smtpUrl, from: config.mailFrom });
-    app = await buildApp({ ctx: { ...ctxBase, mailer }, isReady: () => ready });
+    const fileStore = createFileStore({ dir: join(config.dataDir, 'files'), db: db.kysely, clock: systemClock });
+    app = await buildApp({ ctx: { ...ctxBase, mailer, fileStore }, isReady: () => ready });
 
     if (config.mqtt.kind === 'embedded') broker = await startEmbeddedBroker(config.mqtt.port, config.host, app.log);
     else app.log.info({ url: config.mqtt.url }, 'external MQTT broker configured');

@@ -1,8 +1,10 @@
-import SQLite from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { Kysely, SqliteDialect } from 'kysely';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILTER_DEFAULT_LIMIT, whereOperators } from '@portal/contract';
+import { openDatabase, type Db } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrator.ts';
 import type { Database } from '../src/db/schema.ts';
 import { AppError } from '../src/lib/errors.ts';
@@ -108,10 +110,36 @@ const rows: Row[] = [
 ];
 
 let db: Kysely<Database>;
+let handle: Db;
+let dropDatabase: (() => Promise<void>) | null = null;
+
+/**
+ * SQLite in memory; or, when TEST_DATABASE_URL is set (`npm run test:server:pg`), a fresh
+ * PostgreSQL database of its own, so every query below also runs on PostgreSQL.
+ */
+async function openTestDatabase(): Promise<Db> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return openDatabase({ kind: 'sqlite', file: ':memory:' });
+  const name = `portal_filter_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  };
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return openDatabase({ kind: 'postgres', url: url.toString() });
+}
 
 beforeAll(async () => {
-  db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
-  await migrate(db as unknown as Kysely<unknown>, 'sqlite');
+  handle = await openTestDatabase();
+  db = handle.kysely;
+  await migrate(db as unknown as Kysely<unknown>, handle.dialect);
   const now = '2024-01-01T00:00:00.000Z';
   await db
     .insertInto('organizations')
@@ -124,7 +152,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await db?.destroy();
+  await handle?.close();
+  await dropDatabase?.();
 });
 
 const query = (f: ParsedFilter) => applyFilter(db.selectFrom('buildings').selectAll(), f);
@@ -208,6 +237,8 @@ describe('where operators on SQLite', () => {
     expect(await sorted({ where: { prefecture: { inq: ['Osaka', 'Aichi'] } } })).toEqual([3, 5]);
     expect(await sorted({ where: { id: { inq: [] } } })).toEqual([]);
     expect(await sorted({ where: { id: { nin: [] } } })).toEqual([1, 2, 3, 4, 5]);
+    expect(await sorted({ where: { city: { nin: [] } } })).toEqual([1, 2, 3, 4, 5]);
+    expect(await sorted({ where: { city: { nin: ['Naka'] } } })).toEqual([1, 3]);
     expect(await sorted({ where: { id: { inq: Array.from({ length: 200 }, (_, i) => i) } } })).toEqual([1, 2, 3, 4, 5]);
   });
 
@@ -415,6 +446,11 @@ describe('BAD_FILTER', () => {
     bad({ where: { id: 2 ** 31 } });
     bad({ where: { id: true } });
     bad({ where: { latitude: '35' } });
+    bad({ where: { latitude: 1e300 } }); // out of range for PostgreSQL real
+    bad({ where: { latitude: { gt: -3.5e38 } } });
+    bad({ where: { latitude: { lt: 5e-324 } } });
+    expect(parseFilter('{"where":{"latitude":{"between":[-3.4e38,3.4e38]}}}', spec).where).not.toBeNull();
+    expect(parseFilter('{"where":{"latitude":{"inq":[0,-0,1e-37]}}}', spec).where).not.toBeNull();
     bad({ where: { name: 5 } });
     bad({ where: { name: true } });
     bad({ where: { name: 'a\u0000b' } });
@@ -537,13 +573,14 @@ function checkParsed(f: ParsedFilter): void {
   if (f.where) checkNode(f.where);
 }
 
-// A JavaScript model of LoopBack's where on SQLite (ASCII LIKE is case-insensitive).
+// A JavaScript model of LoopBack's where: SQLite's LIKE ignores ASCII case, PostgreSQL's does not;
+// PostgreSQL `real` is a 32-bit float; both compare text by code point (the test cluster is C.UTF-8).
 type DbRow = Record<string, string | number | null>;
-function likeRegex(pattern: string): RegExp {
+function likeRegex(pattern: string, caseInsensitive: boolean): RegExp {
   const body = [...pattern]
     .map((ch) => (ch === '%' ? '[\\s\\S]*' : ch === '_' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))
     .join('');
-  return new RegExp(`^${body}$`, 'i');
+  return new RegExp(`^${body}$`, caseInsensitive ? 'i' : '');
 }
 function cmp(a: string | number, b: string | number): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
@@ -554,10 +591,13 @@ function cmp(a: string | number, b: string | number): number {
 /** What a LoopBack where means for one row, computed from the filter as sent (not from the parser's output). */
 function matchesWhere(where: Record<string, unknown>, row: DbRow): boolean {
   return Object.entries(where).every(([key, cond]) => {
+    if (cond === undefined) return true; // as if absent, which it is in JSON
     if (key === 'and') return (cond as Array<Record<string, unknown>>).every((w) => matchesWhere(w, row));
     if (key === 'or') return (cond as Array<Record<string, unknown>>).some((w) => matchesWhere(w, row));
     const field = spec.fields[key]!;
-    const v = row[field.column] ?? null;
+    const float32 = handle.dialect === 'postgres' && field.type === 'number';
+    const cell = row[field.column] ?? null;
+    const v = float32 && typeof cell === 'number' ? Math.fround(cell) : cell;
     const stored = (x: unknown): string | number =>
       field.type === 'boolean'
         ? x === true || x === 1
@@ -565,10 +605,14 @@ function matchesWhere(where: Record<string, unknown>, row: DbRow): boolean {
           : 0
         : field.type === 'date'
           ? new Date(x as string).toISOString()
-          : (x as string | number);
+          : float32
+            ? Math.fround(x as number)
+            : (x as string | number);
     const holds = (op: string, operand: unknown): boolean => {
       if (op === 'eq' && operand === null) return v === null;
       if (op === 'neq' && operand === null) return v !== null;
+      // Nothing is in an empty list, not even null (SQLite's rule for `not in ()` too).
+      if (op === 'nin' && Array.isArray(operand) && operand.length === 0) return true;
       if (v === null) return false;
       const list = operand as unknown[];
       switch (op) {
@@ -591,7 +635,7 @@ function matchesWhere(where: Record<string, unknown>, row: DbRow): boolean {
         case 'between':
           return cmp(v, stored(list[0])) >= 0 && cmp(v, stored(list[1])) <= 0;
         case 'like':
-          return typeof v === 'string' && likeRegex(operand as string).test(v);
+          return typeof v === 'string' && likeRegex(operand as string, handle.dialect === 'sqlite').test(v);
         default:
           throw new Error(`operator ${op} was accepted`);
       }

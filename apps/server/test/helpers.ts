@@ -10,6 +10,7 @@ import { openDatabase, type Db } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { createAudit } from '../src/services/audit.ts';
 import { createMailer } from '../src/services/mailer.ts';
+import { createFileStore } from '../src/services/file-store.ts';
 import { seedDemo } from '../src/seed.ts';
 import { DEMO_ACCOUNTS } from '../src/seed.ts';
 
@@ -78,7 +79,16 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const silent = new Proxy({} as FastifyInstance['log'], { get: () => () => undefined });
   const mailer = createMailer({ db: db.kysely, clock, log: silent, smtpUrl: null, from: 'test@localhost' });
   app = await buildApp({
-    ctx: { config, db: db.kysely, dialect: db.dialect, dbVersion: db.version, clock, audit, mailer },
+    ctx: {
+      config,
+      db: db.kysely,
+      dialect: db.dialect,
+      dbVersion: db.version,
+      clock,
+      audit,
+      mailer,
+      fileStore: createFileStore({ dir: join(config.dataDir, 'files'), db: db.kysely, clock }),
+    },
     logger: false,
   });
   await app.ready();

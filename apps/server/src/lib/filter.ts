@@ -36,7 +36,8 @@ export interface FilterField<TB extends keyof Database = keyof Database> {
   column: Extract<keyof Database[TB], string>;
   /**
    * `integer` checks whole numbers within 32 bits (PostgreSQL `integer` columns would fail on
-   * anything else); `number` accepts any finite number (for `real` columns).
+   * anything else); `number` accepts finite numbers within the range of PostgreSQL `real`
+   * (|x| ≤ 3.4e38, and 0 or |x| ≥ 1e-37).
    */
   type: FilterFieldType;
 }
@@ -89,6 +90,8 @@ export const FILTER_MAX_LIST = 200;
 const MAX_DETAILS = 20;
 const INT32_MIN = -2_147_483_648;
 const INT32_MAX = 2_147_483_647;
+const REAL_MAX = 3.4e38;
+const REAL_MIN = 1e-37;
 
 type AnySpec = ResourceFilterSpec<keyof Database>;
 
@@ -366,7 +369,13 @@ function fieldValue(raw: unknown, field: FilterField, path: string, issues: Issu
   };
   switch (field.type) {
     case 'number':
-      return typeof raw === 'number' && Number.isFinite(raw) ? raw : wrong('a number');
+      if (typeof raw !== 'number' || !Number.isFinite(raw)) return wrong('a number');
+      // PostgreSQL `real` columns refuse a parameter out of the 32-bit float range (22003).
+      if (raw !== 0 && (Math.abs(raw) > REAL_MAX || Math.abs(raw) < REAL_MIN)) {
+        issues.add(path, `Expected a number of at most ${REAL_MAX} and at least ${REAL_MIN} in size (or 0)`);
+        return undefined;
+      }
+      return raw;
     case 'integer':
       return typeof raw === 'number' && Number.isInteger(raw) && raw >= INT32_MIN && raw <= INT32_MAX
         ? raw

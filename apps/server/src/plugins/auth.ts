@@ -39,6 +39,10 @@ export const authPlugin = fp<{ ctx: AppContext }>(async (app, { ctx }) => {
     if (facts.operatorStatus !== 1) throw new AppError('ACCOUNT_DISABLED', 'This account is disabled');
     await checkIpAllowList(facts, request.ip, sessions.ipRules);
     checkContract(facts, now);
+    // An operator told to change their password reaches only what changing it needs.
+    if (facts.mustChangePassword === 1 && request.routeOptions.config?.allowDuringPasswordChange !== true) {
+      throw new AppError('PASSWORD_CHANGE_REQUIRED', 'Change your password before continuing');
+    }
     if (access === 'admin' && !isAdmin(facts.type)) throw forbidden();
     if (access === 'system' && !isSystemAdmin(facts.type)) throw forbidden();
     if (now.getTime() - Date.parse(facts.lastUsedAt) > TOUCH_INTERVAL_MS) {

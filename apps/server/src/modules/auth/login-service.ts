@@ -53,6 +53,7 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
         'o.status',
         'o.failed_login_count as failedLoginCount',
         'o.locked_until as lockedUntil',
+        'o.must_change_password as mustChangePassword',
         'org.lab_option as labOption',
         'b.ip_restriction_enabled as ipRestricted',
         'c.contract_end_at as contractEndAt',
@@ -74,6 +75,7 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
     labsEnabled: op.labOption === 1,
     skywayKey: ctx.config.skywayKey,
     language: op.language === 'ja' || op.language === 'en' ? op.language : null,
+    mustChangePassword: op.mustChangePassword === 1,
   });
 
   async function recordFailure(op: Operator, client: ClientInfo, reason: string): Promise<boolean> {

@@ -50,6 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post(
     '/operators/logout',
     {
+      config: { allowDuringPasswordChange: true },
       schema: { operationId: 'logout', tags: ['auth'], response: { 204: z.null(), '4xx': errorBodySchema } },
     },
     async (req, reply) => {

@@ -31,6 +31,7 @@ export function sessionRepo(db: Kysely<Database>) {
           'o.last_name as lastName',
           'o.status as operatorStatus',
           'o.deleted_at as deletedAt',
+          'o.must_change_password as mustChangePassword',
           'org.lab_option as labOption',
           'org.status as organizationStatus',
           'b.ip_restriction_enabled as ipRestricted',

@@ -44,7 +44,7 @@ export const myRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, 
 
   app.get(
     '/my/profile',
-    { schema: { operationId: 'getProfile', tags, response: { 200: profileSchema, ...errors } } },
+    { config: { allowDuringPasswordChange: true }, schema: { operationId: 'getProfile', tags, response: { 200: profileSchema, ...errors } } },
     async (req) => profile.get(principalOf(req)),
   );
   app.patch(
@@ -56,7 +56,7 @@ export const myRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, 
   );
   app.put(
     '/my/language',
-    { schema: { operationId: 'setLanguage', tags, body: languageBodySchema, response: { 204: z.null(), ...errors } } },
+    { config: { allowDuringPasswordChange: true }, schema: { operationId: 'setLanguage', tags, body: languageBodySchema, response: { 204: z.null(), ...errors } } },
     async (req, reply) => {
       await profile.setLanguage(principalOf(req), req.body.language, req.ip);
       return reply.code(204).send(null);
@@ -65,7 +65,7 @@ export const myRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, 
   app.post(
     '/my/password',
     {
-      config: { rateLimit: { max: ctx.config.rateLimitLogin, timeWindow: '1 minute' } },
+      config: { allowDuringPasswordChange: true, rateLimit: { max: ctx.config.rateLimitLogin, timeWindow: '1 minute' } },
       schema: { operationId: 'changePassword', tags, body: changePasswordBodySchema, response: { 204: z.null(), ...errors } },
     },
     async (req, reply) => {
@@ -139,7 +139,7 @@ export const myRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, 
 
   app.get(
     '/my/contract',
-    { schema: { operationId: 'getContract', tags, response: { 200: contractSchema, ...errors } } },
+    { config: { allowDuringPasswordChange: true }, schema: { operationId: 'getContract', tags, response: { 200: contractSchema, ...errors } } },
     async (req) => contract.contract(principalOf(req)),
   );
   app.post(
@@ -150,7 +150,7 @@ export const myRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, 
   );
   app.get(
     '/my/term-agreements/check',
-    { schema: { operationId: 'checkTermAgreements', tags, querystring: langQuery, response: { 200: termCheckSchema, ...errors } } },
+    { config: { allowDuringPasswordChange: true }, schema: { operationId: 'checkTermAgreements', tags, querystring: langQuery, response: { 200: termCheckSchema, ...errors } } },
     async (req) => contract.termCheck(principalOf(req), langOf(req)),
   );
   app.post(

@@ -1,0 +1,88 @@
+import { OperatorType, type AuditLogEntry } from '@portal/contract';
+import type { AppContext, Principal } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { applyFilter, applyWhere, parseFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import { assertAdministrator } from '../organizations/admin-rules.ts';
+
+/** Allow-list of `GET /audit-logs?filter=`. */
+export const auditLogFilter: ResourceFilterSpec<'audit_logs'> = {
+  table: 'audit_logs',
+  fields: {
+    id: { column: 'id', type: 'integer' },
+    at: { column: 'at', type: 'date' },
+    operatorId: { column: 'operator_id', type: 'integer' },
+    organizationId: { column: 'organization_id', type: 'integer' },
+    action: { column: 'action', type: 'string' },
+    targetType: { column: 'target_type', type: 'string' },
+    targetId: { column: 'target_id', type: 'string' },
+    ip: { column: 'ip', type: 'string' },
+  },
+  defaultOrder: 'at DESC',
+};
+
+/** The stored detail (JSON text) as an object; anything else (absent, unreadable, not an object) is null. */
+export function parseDetail(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The audit log of an administrator's scope: organization administrators see the entries of their
+ * organization, system administrators all (including failed logins of unknown login IDs).
+ */
+export function auditLogService({ db }: Pick<AppContext, 'db'>) {
+  return {
+    async list(p: Principal, rawFilter: string | undefined): Promise<{ items: AuditLogEntry[]; total: number }> {
+      assertAdministrator(p);
+      const f = parseFilter(rawFilter, auditLogFilter);
+      if (f.fields) {
+        throw new AppError('BAD_FILTER', 'Invalid filter: fields is not supported for the audit log', [
+          { path: 'fields', message: 'fields is not supported here; every entry is answered whole' },
+        ]);
+      }
+      const scoped = db
+        .selectFrom('audit_logs')
+        .leftJoin('operators', 'operators.id', 'audit_logs.operator_id')
+        .$if(p.type !== OperatorType.systemAdmin, (q) => q.where('audit_logs.organization_id', '=', p.organizationId));
+      const [rows, count] = await Promise.all([
+        applyFilter(
+          scoped.select([
+            'audit_logs.id',
+            'audit_logs.at',
+            'audit_logs.operator_id',
+            'operators.last_name',
+            'operators.first_name',
+            'audit_logs.organization_id',
+            'audit_logs.action',
+            'audit_logs.target_type',
+            'audit_logs.target_id',
+            'audit_logs.ip',
+            'audit_logs.detail',
+          ]),
+          f,
+        ).execute(),
+        applyWhere(scoped, f.where)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      const items = rows.map((r) => ({
+        id: r.id,
+        at: r.at,
+        operatorId: r.operator_id,
+        operatorName: r.last_name === null || r.first_name === null ? null : `${r.last_name} ${r.first_name}`,
+        organizationId: r.organization_id,
+        action: r.action,
+        targetType: r.target_type,
+        targetId: r.target_id,
+        ip: r.ip,
+        detail: parseDetail(r.detail),
+      }));
+      return { items, total: Number(count.n) };
+    },
+  };
+}

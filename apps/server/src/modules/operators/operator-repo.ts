@@ -1,0 +1,134 @@
+import type { Operator } from '@portal/contract';
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import { scopeWhere } from '../../lib/scope.ts';
+
+/** Allow-list of `GET /operators?filter=` (ARCHITECTURE.md "API"). */
+export const operatorFilter: ResourceFilterSpec<'operators'> = {
+  table: 'operators',
+  fields: {
+    id: { column: 'id', type: 'integer' },
+    loginId: { column: 'login_id', type: 'string' },
+    firstName: { column: 'first_name', type: 'string' },
+    lastName: { column: 'last_name', type: 'string' },
+    type: { column: 'type', type: 'integer' },
+    organizationId: { column: 'organization_id', type: 'integer' },
+    buildingId: { column: 'building_id', type: 'integer' },
+    status: { column: 'status', type: 'integer' },
+    flowEditRestricted: { column: 'flow_edit_restricted', type: 'boolean' },
+    lockedUntil: { column: 'locked_until', type: 'date' },
+    lastLoginAt: { column: 'last_login_at', type: 'date' },
+    createdAt: { column: 'created_at', type: 'date' },
+    updatedAt: { column: 'updated_at', type: 'date' },
+  },
+  defaultOrder: 'lastName ASC',
+};
+
+const COLUMNS = [
+  'operators.id',
+  'operators.login_id',
+  'operators.first_name',
+  'operators.last_name',
+  'operators.type',
+  'operators.organization_id',
+  'organizations.name as organization_name',
+  'operators.building_id',
+  'buildings.name as building_name',
+  'operators.flow_edit_restricted',
+  'operators.status',
+  'operators.auth_mode',
+  'operators.locked_until',
+  'operators.must_change_password',
+  'operators.last_login_at',
+  'operators.created_at',
+  'operators.updated_at',
+] as const;
+
+/** SQL of operator management. Deleted operators (soft delete) are never seen here. */
+export function operatorRepo(db: Kysely<Database>) {
+  /** Live operators of the caller's scope, with their organization and building names. */
+  const scoped = (p: Principal, trx: Kysely<Database> = db) =>
+    trx
+      .selectFrom('operators')
+      .innerJoin('organizations', 'organizations.id', 'operators.organization_id')
+      .leftJoin('buildings', 'buildings.id', 'operators.building_id')
+      .where('operators.deleted_at', 'is', null)
+      .where((eb) => scopeWhere(p, eb, { organization: 'operators.organization_id' }));
+
+  return {
+    async list(p: Principal, f: ParsedFilter) {
+      const [rows, count] = await Promise.all([
+        applyFilter(scoped(p).select(COLUMNS), f).execute(),
+        applyWhere(scoped(p), f.where)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+    find(p: Principal, id: number, trx: Kysely<Database> = db) {
+      return scoped(p, trx)
+        .select(COLUMNS)
+        .select('operators.password_hash')
+        .where('operators.id', '=', id)
+        .executeTakeFirst();
+    },
+    /** Whether the live operator is still there: after a failed versioned update, 409 stale vs 404. */
+    async exists(p: Principal, id: number) {
+      return !!(await scoped(p).select('operators.id').where('operators.id', '=', id).executeTakeFirst());
+    },
+    loginIdTaken(loginId: string, exceptId: number | null) {
+      let q = db.selectFrom('operators').select('id').where('login_id', '=', loginId);
+      if (exceptId !== null) q = q.where('id', '!=', exceptId);
+      return q.executeTakeFirst().then((r) => !!r);
+    },
+    organizationExists(id: number) {
+      return db
+        .selectFrom('organizations')
+        .select('id')
+        .where('id', '=', id)
+        .executeTakeFirst()
+        .then((r) => !!r);
+    },
+    buildingOf(buildingId: number) {
+      return db
+        .selectFrom('buildings')
+        .select(['id', 'organization_id'])
+        .where('id', '=', buildingId)
+        .executeTakeFirst();
+    },
+    /** Ends every session of the operator (all at once), except one kept when given. */
+    revokeSessions(trx: Kysely<Database>, operatorId: number, at: string, keepSessionId?: number) {
+      let q = trx
+        .updateTable('sessions')
+        .set({ revoked_at: at })
+        .where('operator_id', '=', operatorId)
+        .where('revoked_at', 'is', null);
+      if (keepSessionId !== undefined) q = q.where('id', '!=', keepSessionId);
+      return q.execute();
+    },
+  };
+}
+export type OperatorRepo = ReturnType<typeof operatorRepo>;
+export type OperatorListRow = Awaited<ReturnType<OperatorRepo['list']>>['rows'][number];
+
+export const toOperator = (r: OperatorListRow): Operator => ({
+  id: r.id,
+  loginId: r.login_id,
+  firstName: r.first_name,
+  lastName: r.last_name,
+  type: r.type as Operator['type'],
+  organizationId: r.organization_id,
+  organizationName: r.organization_name,
+  buildingId: r.building_id,
+  buildingName: r.building_name,
+  flowEditRestricted: r.flow_edit_restricted === 1,
+  status: r.status as Operator['status'],
+  authMode: r.auth_mode === 'email' || r.auth_mode === 'sms' ? r.auth_mode : 'none',
+  lockedUntil: r.locked_until,
+  mustChangePassword: r.must_change_password === 1,
+  lastLoginAt: r.last_login_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});

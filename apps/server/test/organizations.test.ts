@@ -1,0 +1,627 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import {
+  errorBodySchema,
+  notifTargetSchema,
+  organizationSchema,
+  testNotificationResultSchema,
+  type InitData,
+} from '@portal/contract';
+import { isUniqueViolation } from '../src/modules/organizations/admin-rules.ts';
+import { createNotifier } from '../src/services/notifier.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
+
+/** Organizations and notification targets: roles, tenancy, concurrency, secrets and the test notification. */
+let t: TestApp;
+let sys: string;
+let orgAdmin: string;
+let manager: string;
+let general: string;
+let otherAdmin: string;
+let demoOrgId: number;
+let demoBuildingId: number;
+let other: { orgId: number; buildingId: number };
+
+const SLACK_URL = 'https://hooks.slack.com/services/T000/B000/SecretSlackToken42';
+const BOT_URL = 'https://chatbot.example/api/v1/secret-bot-path-77';
+const BOT_PASSWORD = 'Bot-Pass-Secret-9931';
+
+const otherData: InitData = {
+  organization: { name: 'Other Org', type: 0, labOption: false },
+  buildings: [{ name: 'Other Building', floors: [{ name: '1F', index: 1, type: 'office' }] }],
+  operators: [
+    {
+      loginId: 'admin@other.example',
+      firstName: 'A',
+      lastName: 'Other',
+      password: 'Other-Admin-2026',
+      type: 2,
+      building: 0,
+    },
+  ],
+};
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+const call = (method: Method, url: string, authorization: string, payload?: unknown) =>
+  t.inject({
+    method,
+    url: `/api${url}`,
+    headers: { authorization },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+const codeOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error.code;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  sys = (await t.as('sysadmin@demo.example')).authorization;
+  orgAdmin = (await t.as('orgadmin@demo.example')).authorization;
+  manager = (await t.as('manager@demo.example')).authorization;
+  general = (await t.as('operator@demo.example')).authorization;
+  const imported = await call('POST', '/init-data', sys, otherData);
+  expect(imported.statusCode).toBe(201);
+  const orgId = imported.json<{ organizationId: number }>().organizationId;
+  const ob = await t.db.kysely
+    .selectFrom('buildings')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  other = { orgId, buildingId: ob.id };
+  const login = await t.login('admin@other.example', 'Other-Admin-2026');
+  otherAdmin = `Bearer ${login.json<{ token: string }>().token}`;
+  const b = await t.db.kysely
+    .selectFrom('buildings')
+    .select(['id', 'organization_id'])
+    .where('name', '=', 'Demo Tower')
+    .executeTakeFirstOrThrow();
+  demoBuildingId = b.id;
+  demoOrgId = b.organization_id;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const orgBody = (name: string) => ({
+  name,
+  type: 0,
+  level: 1,
+  prefecture: '',
+  city: 'Chiyoda',
+  address: '',
+  postalCode: '100-0001',
+  status: 1,
+  labOption: false,
+});
+const current = async (id: number) => organizationSchema.parse((await call('GET', `/organizations/${id}`, sys)).json());
+const editable = (o: z.infer<typeof organizationSchema>) => ({
+  name: o.name,
+  type: o.type,
+  level: o.level,
+  prefecture: o.prefecture ?? '',
+  city: o.city ?? '',
+  address: o.address ?? '',
+  postalCode: o.postalCode ?? '',
+  status: o.status,
+  labOption: o.labOption,
+  updatedAt: o.updatedAt,
+});
+
+describe('organizations', () => {
+  it('shows an organization to its own administrator and to system administrators only', async () => {
+    const own = await call('GET', `/organizations/${demoOrgId}`, orgAdmin);
+    expect(own.statusCode).toBe(200);
+    expect(organizationSchema.parse(own.json()).id).toBe(demoOrgId);
+    expect((await call('GET', `/organizations/${other.orgId}`, sys)).statusCode).toBe(200);
+    // Another tenant's organization does not exist for them.
+    const foreign = await call('GET', `/organizations/${other.orgId}`, orgAdmin);
+    expect(foreign.statusCode).toBe(404);
+    expect(codeOf(foreign)).toBe('NOT_FOUND');
+    expect((await call('GET', `/organizations/${demoOrgId}`, otherAdmin)).statusCode).toBe(404);
+    expect((await call('GET', '/organizations/999999', sys)).statusCode).toBe(404);
+    for (const who of [general, manager]) {
+      const res = await call('GET', `/organizations/${demoOrgId}`, who);
+      expect(res.statusCode).toBe(403);
+      expect(codeOf(res)).toBe('FORBIDDEN');
+    }
+    for (const bad of ['abc', '0', '-1', '2147483648', '1.5']) {
+      expect((await call('GET', `/organizations/${bad}`, sys)).statusCode).toBe(400);
+    }
+  });
+
+  it('lets only system administrators create one; empty texts are stored as null; names are unique regardless of case', async () => {
+    const created = await call('POST', '/organizations', sys, orgBody('New Customer'));
+    expect(created.statusCode).toBe(201);
+    const org = organizationSchema.parse(created.json());
+    expect(org).toMatchObject({
+      name: 'New Customer',
+      prefecture: null,
+      address: null,
+      city: 'Chiyoda',
+      labOption: false,
+    });
+    const contract = await t.db.kysely
+      .selectFrom('contracts')
+      .selectAll()
+      .where('organization_id', '=', org.id)
+      .executeTakeFirst();
+    expect(contract).toBeDefined();
+    const dup = await call('POST', '/organizations', sys, orgBody('  new CUSTOMER '));
+    expect(dup.statusCode).toBe(409);
+    expect(errorBodySchema.parse(dup.json()).error).toMatchObject({
+      code: 'DUPLICATE',
+      details: [{ path: 'name', message: 'validation.duplicate' }],
+    });
+    for (const who of [orgAdmin, otherAdmin, manager, general]) {
+      const res = await call('POST', '/organizations', who, orgBody('Refused Org'));
+      expect(res.statusCode).toBe(403);
+    }
+    expect((await call('POST', '/organizations', sys, { ...orgBody(''), level: 'x' })).statusCode).toBe(400);
+    expect((await call('POST', '/organizations', sys, orgBody('x'.repeat(49)))).statusCode).toBe(400);
+    const audit = await t.db.kysely
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('action', '=', 'organization.create')
+      .where('target_id', '=', String(org.id))
+      .executeTakeFirst();
+    expect(audit?.ip).toBeTruthy();
+  });
+
+  it('lets an organization administrator edit names and address of their own organization, but not type, level, status or Lab option', async () => {
+    const before = await current(demoOrgId);
+    const ok = await call('PATCH', `/organizations/${demoOrgId}`, orgAdmin, {
+      ...editable(before),
+      name: 'Demo Company Renamed',
+      address: '1-1 Marunouchi',
+      city: '',
+    });
+    expect(ok.statusCode).toBe(200);
+    const after = organizationSchema.parse(ok.json());
+    expect(after).toMatchObject({ name: 'Demo Company Renamed', address: '1-1 Marunouchi', city: null });
+    expect(after.updatedAt).not.toBe(before.updatedAt);
+    for (const change of [{ type: 1 }, { level: 7 }, { status: 0 }, { labOption: !after.labOption }]) {
+      const res = await call('PATCH', `/organizations/${demoOrgId}`, orgAdmin, { ...editable(after), ...change });
+      expect({ change, status: res.statusCode, code: codeOf(res) }).toEqual({ change, status: 403, code: 'FORBIDDEN' });
+    }
+    expect(await current(demoOrgId)).toEqual(after);
+    // System administrators may change them.
+    const bySys = await call('PATCH', `/organizations/${demoOrgId}`, sys, { ...editable(after), level: 3 });
+    expect(bySys.statusCode).toBe(200);
+    await call('PATCH', `/organizations/${demoOrgId}`, sys, {
+      ...editable(organizationSchema.parse(bySys.json())),
+      level: before.level,
+      name: before.name,
+    });
+  });
+
+  it('refuses edits from other tenants, general operators and area managers', async () => {
+    const o = await current(demoOrgId);
+    expect((await call('PATCH', `/organizations/${demoOrgId}`, otherAdmin, editable(o))).statusCode).toBe(404);
+    expect(
+      (await call('PATCH', `/organizations/${other.orgId}`, orgAdmin, editable(await current(other.orgId)))).statusCode,
+    ).toBe(404);
+    for (const who of [general, manager])
+      expect((await call('PATCH', `/organizations/${demoOrgId}`, who, editable(o))).statusCode).toBe(403);
+    expect((await call('PATCH', '/organizations/999999', sys, editable(o))).statusCode).toBe(404);
+    expect(await current(demoOrgId)).toEqual(o);
+  });
+
+  it('answers a second edit from the same version with 409 STALE_UPDATE and keeps the first', async () => {
+    const base = await current(other.orgId);
+    const first = await call('PATCH', `/organizations/${other.orgId}`, otherAdmin, {
+      ...editable(base),
+      city: 'First',
+    });
+    expect(first.statusCode).toBe(200);
+    const second = await call('PATCH', `/organizations/${other.orgId}`, sys, { ...editable(base), city: 'Second' });
+    expect(second.statusCode).toBe(409);
+    expect(codeOf(second)).toBe('STALE_UPDATE');
+    expect((await current(other.orgId)).city).toBe('First');
+  });
+
+  it('refuses a rename to an existing name (any case)', async () => {
+    const o = await current(other.orgId);
+    const res = await call('PATCH', `/organizations/${other.orgId}`, otherAdmin, {
+      ...editable(o),
+      name: 'NEW customer',
+    });
+    expect(res.statusCode).toBe(409);
+    expect(errorBodySchema.parse(res.json()).error.details).toEqual([
+      { path: 'name', message: 'validation.duplicate' },
+    ]);
+    // Keeping one's own name is not a duplicate.
+    expect((await call('PATCH', `/organizations/${other.orgId}`, otherAdmin, editable(o))).statusCode).toBe(200);
+  });
+
+  it('answers concurrent creates of one name with one 201 and 409 DUPLICATE for the rest, never 500', async () => {
+    const answers = await Promise.all([1, 2, 3].map(() => call('POST', '/organizations', sys, orgBody('Racing Org'))));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
+    for (const r of answers.filter((a) => a.statusCode === 409)) expect(codeOf(r)).toBe('DUPLICATE');
+  });
+
+  it('recognises the database’s own unique violation (the race the check cannot see) on this engine', async () => {
+    const now = new Date().toISOString();
+    const row = {
+      name: 'RACING ORG',
+      type: 0,
+      level: 0,
+      prefecture: null,
+      city: null,
+      address: null,
+      postal_code: null,
+      status: 1,
+      lab_option: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    const err = await t.db.kysely
+      .insertInto('organizations')
+      .values(row)
+      .execute()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(isUniqueViolation(err)).toBe(true);
+    expect(isUniqueViolation(new Error('other'))).toBe(false);
+  });
+
+  it('deletes only empty organizations, and only for system administrators', async () => {
+    const inUse = await call('DELETE', `/organizations/${other.orgId}`, sys);
+    expect(inUse.statusCode).toBe(409);
+    const err = errorBodySchema.parse(inUse.json()).error;
+    expect(err.code).toBe('IN_USE');
+    expect(err.details?.map((d) => d.path).sort()).toEqual(['buildings', 'operators']);
+    const empty = organizationSchema.parse((await call('POST', '/organizations', sys, orgBody('Short Lived'))).json());
+    for (const who of [orgAdmin, manager, general, otherAdmin])
+      expect((await call('DELETE', `/organizations/${empty.id}`, who)).statusCode).toBe(403);
+    expect((await call('DELETE', `/organizations/${empty.id}`, sys)).statusCode).toBe(204);
+    expect((await call('GET', `/organizations/${empty.id}`, sys)).statusCode).toBe(404);
+    expect((await call('DELETE', `/organizations/${empty.id}`, sys)).statusCode).toBe(404);
+    const logged = await t.db.kysely
+      .selectFrom('audit_logs')
+      .select('action')
+      .where('action', '=', 'organization.delete')
+      .where('target_id', '=', String(empty.id))
+      .executeTakeFirst();
+    expect(logged).toBeDefined();
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// notification targets
+
+const emailTarget = {
+  type: 0,
+  level: 5,
+  buildingId: null,
+  room: '',
+  address: 'alerts@demo.example',
+  botLoginId: '',
+  spaceId: '',
+};
+const slackTarget = {
+  type: 1,
+  level: 9,
+  buildingId: null,
+  room: 'ops',
+  address: SLACK_URL,
+  botLoginId: '',
+  spaceId: '',
+};
+const botTarget = {
+  type: 6,
+  level: 0,
+  buildingId: null,
+  room: '',
+  address: BOT_URL,
+  botLoginId: 'portal-bot',
+  botPassword: BOT_PASSWORD,
+  spaceId: 'space-1',
+};
+
+const expectNoSecrets = (body: string) => {
+  for (const secret of [SLACK_URL, 'SecretSlackToken42', BOT_URL, 'secret-bot-path', BOT_PASSWORD])
+    expect(body).not.toContain(secret);
+};
+
+describe('notification targets', () => {
+  const base = () => `/organizations/${demoOrgId}/notif-targets`;
+
+  it('stores webhook URLs and bot passwords sealed and never answers them in full', async () => {
+    const bodies: string[] = [];
+    const slack = await call('POST', base(), orgAdmin, { ...slackTarget, buildingId: demoBuildingId });
+    expect(slack.statusCode).toBe(201);
+    bodies.push(slack.body);
+    const s = notifTargetSchema.parse(slack.json());
+    expect(s.address).toBe('••••••en42');
+    const bot = await call('POST', base(), orgAdmin, botTarget);
+    expect(bot.statusCode).toBe(201);
+    bodies.push(bot.body);
+    const b = notifTargetSchema.parse(bot.json());
+    expect(b.botPassword).toBe('••••••9931');
+    const email = notifTargetSchema.parse((await call('POST', base(), orgAdmin, emailTarget)).json());
+    expect(email.address).toBe('alerts@demo.example');
+    expect(email.botPassword).toBeNull();
+    bodies.push(
+      (await call('GET', base(), orgAdmin)).body,
+      (await call('GET', `${base()}/${b.id}`, orgAdmin)).body,
+      (await call('GET', `${base()}/${s.id}`, sys)).body,
+    );
+    bodies.forEach(expectNoSecrets);
+    const rows = await t.db.kysely
+      .selectFrom('notification_targets')
+      .selectAll()
+      .where('id', 'in', [s.id, b.id])
+      .execute();
+    for (const r of rows) {
+      expect(r.address_sealed).toBe(1);
+      expectNoSecrets(JSON.stringify(r));
+    }
+  });
+
+  it('keeps the bot password when the update omits it, clears it with an empty string, and refuses stale versions', async () => {
+    const created = notifTargetSchema.parse((await call('POST', base(), orgAdmin, botTarget)).json());
+    const { botPassword: _omit, ...withoutPassword } = botTarget;
+    const kept = await call('PATCH', `${base()}/${created.id}`, orgAdmin, {
+      ...withoutPassword,
+      room: 'Lobby',
+      updatedAt: created.updatedAt,
+    });
+    expect(kept.statusCode).toBe(200);
+    const k = notifTargetSchema.parse(kept.json());
+    expect(k).toMatchObject({ room: 'Lobby', botPassword: '••••••9931' });
+    expectNoSecrets(kept.body);
+    // A second edit based on the same (old) version loses.
+    const stale = await call('PATCH', `${base()}/${created.id}`, sys, {
+      ...withoutPassword,
+      room: 'Stale',
+      updatedAt: created.updatedAt,
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(codeOf(stale)).toBe('STALE_UPDATE');
+    expect(notifTargetSchema.parse((await call('GET', `${base()}/${created.id}`, orgAdmin)).json()).room).toBe('Lobby');
+    const cleared = await call('PATCH', `${base()}/${created.id}`, orgAdmin, {
+      ...withoutPassword,
+      botPassword: '',
+      updatedAt: k.updatedAt,
+    });
+    expect(notifTargetSchema.parse(cleared.json()).botPassword).toBeNull();
+    expect(
+      (await call('PATCH', `${base()}/999999`, orgAdmin, { ...withoutPassword, updatedAt: k.updatedAt })).statusCode,
+    ).toBe(404);
+  });
+
+  it('refuses the disabled types, invalid addresses and a building of another organization', async () => {
+    for (const type of [2, 3]) {
+      const res = await call('POST', base(), orgAdmin, { ...emailTarget, type });
+      expect(res.statusCode).toBe(400);
+      expect(errorBodySchema.parse(res.json()).error.details?.some((d) => d.path === 'type')).toBe(true);
+    }
+    expect(
+      (await call('POST', base(), orgAdmin, { ...slackTarget, address: 'https://evil.example/hook' })).statusCode,
+    ).toBe(400);
+    expect((await call('POST', base(), orgAdmin, { ...emailTarget, address: '' })).statusCode).toBe(400);
+    const foreign = await call('POST', base(), orgAdmin, { ...emailTarget, buildingId: other.buildingId });
+    expect(foreign.statusCode).toBe(400);
+    expect(errorBodySchema.parse(foreign.json()).error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ path: 'buildingId' }],
+    });
+    expect((await call('POST', base(), orgAdmin, { ...emailTarget, buildingId: 999999 })).statusCode).toBe(400);
+  });
+
+  it('answers 404 on every route to another tenant and 403 to general operators and area managers', async () => {
+    const target = notifTargetSchema.parse((await call('POST', base(), orgAdmin, emailTarget)).json());
+    const update = { ...emailTarget, updatedAt: target.updatedAt };
+    const routes: Array<[Method, string, unknown?]> = [
+      ['GET', base()],
+      ['GET', `${base()}/${target.id}`],
+      ['POST', base(), emailTarget],
+      ['PATCH', `${base()}/${target.id}`, update],
+      ['DELETE', `${base()}/${target.id}`],
+      ['POST', `${base()}/${target.id}/test`],
+    ];
+    for (const [method, url, payload] of routes) {
+      const res = await call(method, url, otherAdmin, payload);
+      expect({ method, url, status: res.statusCode }).toEqual({ method, url, status: 404 });
+      for (const who of [general, manager]) {
+        const r = await call(method, url, who, payload);
+        expect({ method, url, status: r.statusCode, code: codeOf(r) }).toEqual({
+          method,
+          url,
+          status: 403,
+          code: 'FORBIDDEN',
+        });
+      }
+    }
+    // Reaching the demo target through the other organization's own path is not possible either.
+    const sideways = `/organizations/${other.orgId}/notif-targets/${target.id}`;
+    expect((await call('GET', sideways, otherAdmin)).statusCode).toBe(404);
+    expect((await call('DELETE', sideways, otherAdmin)).statusCode).toBe(404);
+    expect((await call('PATCH', sideways, otherAdmin, update)).statusCode).toBe(404);
+    expect((await call('GET', `${base()}/${target.id}`, orgAdmin)).statusCode).toBe(200);
+    expect((await call('DELETE', `${base()}/${target.id}`, orgAdmin)).statusCode).toBe(204);
+    expect((await call('GET', `${base()}/${target.id}`, orgAdmin)).statusCode).toBe(404);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// the test notification, against a local mock of Slack and of a chat bot
+
+interface Received {
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+}
+const slackBody = z.object({ text: z.string().min(1) }).strict();
+const botBody = z.object({ spaceId: z.string(), botLoginId: z.string(), text: z.string().min(1) }).strict();
+
+describe('test notification', () => {
+  let mock: Server;
+  let mockBase: string;
+  const received: Received[] = [];
+  let failNext = false;
+
+  const readBody = (req: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let data = '';
+      req.on('data', (c: Buffer) => (data += c.toString('utf8')));
+      req.on('end', () => resolve(data));
+    });
+
+  beforeAll(async () => {
+    mock = createServer((req, res) => {
+      void readBody(req).then((raw) => {
+        let body: unknown = null;
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          body = raw;
+        }
+        received.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
+        // The mock edge validates what it receives, as Slack and the bot would.
+        const schema = req.url?.startsWith('/services/') ? slackBody : botBody;
+        const ok =
+          req.method === 'POST' && req.headers['content-type'] === 'application/json' && schema.safeParse(body).success;
+        const status = failNext ? 500 : ok ? 200 : 400;
+        failNext = false;
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'invalid_payload');
+      });
+    });
+    await new Promise<void>((resolve) => mock.listen(0, '127.0.0.1', resolve));
+    mockBase = `http://127.0.0.1:${(mock.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => mock.close(() => resolve()));
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** Sends the app's outgoing HTTPS calls for the Slack and bot hosts to the local mock instead. */
+  const realFetch = globalThis.fetch;
+  const toMock: typeof fetch = (input, init) => {
+    const url = new URL(String(input));
+    return realFetch(`${mockBase}${url.pathname}${url.search}`, init);
+  };
+
+  it('posts { text } to the Slack webhook, records the attempt in the delivery log and answers its status', async () => {
+    vi.stubGlobal('fetch', toMock);
+    const target = notifTargetSchema.parse(
+      (
+        await call('POST', `/organizations/${demoOrgId}/notif-targets`, orgAdmin, {
+          ...slackTarget,
+          buildingId: demoBuildingId,
+        })
+      ).json(),
+    );
+    const res = await call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, orgAdmin);
+    expect(res.statusCode).toBe(200);
+    expectNoSecrets(res.body);
+    const result = testNotificationResultSchema.parse(res.json());
+    expect(result).toMatchObject({ status: 'sent', error: null });
+    const hit = received.at(-1)!;
+    expect(hit.path).toBe('/services/T000/B000/SecretSlackToken42');
+    const text = slackBody.parse(hit.body).text;
+    expect(text).toContain('Demo Tower');
+    expect(text).toContain('テスト通知');
+    expect(text).toContain('Test notification');
+    const row = await t.db.kysely
+      .selectFrom('outbox')
+      .selectAll()
+      .where('id', '=', result.deliveryId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      channel: 'slack',
+      recipient: '••••••en42',
+      status: 'sent',
+      purpose: 'test-notification',
+      organization_id: demoOrgId,
+    });
+    expect(row.sent_at).not.toBeNull();
+    const audit = await t.db.kysely
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('action', '=', 'notif-target.test')
+      .where('target_id', '=', String(target.id))
+      .executeTakeFirstOrThrow();
+    expect(audit.target_type).toBe('notif-target');
+    // The delivery log shows it to system administrators without the secret.
+    const log = await call('GET', '/deliveries', sys);
+    expect(log.statusCode).toBe(200);
+    expectNoSecrets(log.body);
+
+    failNext = true;
+    const failed = testNotificationResultSchema.parse(
+      (await call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, orgAdmin)).json(),
+    );
+    expect(failed).toMatchObject({ status: 'failed', error: 'HTTP 500' });
+    const failedRow = await t.db.kysely
+      .selectFrom('outbox')
+      .selectAll()
+      .where('id', '=', failed.deliveryId)
+      .executeTakeFirstOrThrow();
+    expect(failedRow).toMatchObject({ status: 'failed', error: 'HTTP 500', sent_at: null });
+  });
+
+  it('posts { spaceId, botLoginId, text } with basic auth to a chat bot', async () => {
+    vi.stubGlobal('fetch', toMock);
+    const target = notifTargetSchema.parse(
+      (await call('POST', `/organizations/${demoOrgId}/notif-targets`, sys, botTarget)).json(),
+    );
+    const res = await call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, sys);
+    expect(res.statusCode).toBe(200);
+    expectNoSecrets(res.body);
+    expect(testNotificationResultSchema.parse(res.json()).status).toBe('sent');
+    const hit = received.at(-1)!;
+    expect(hit.path).toBe('/api/v1/secret-bot-path-77');
+    expect(botBody.parse(hit.body)).toMatchObject({ spaceId: 'space-1', botLoginId: 'portal-bot' });
+    expect(hit.authorization).toBe(`Basic ${Buffer.from(`portal-bot:${BOT_PASSWORD}`).toString('base64')}`);
+  });
+
+  it('reports an unreachable webhook as failed, not as an error of the portal', async () => {
+    vi.stubGlobal('fetch', ((input, init) => realFetch('http://127.0.0.1:1/unreachable', init)) as typeof fetch);
+    const target = notifTargetSchema.parse(
+      (await call('POST', `/organizations/${demoOrgId}/notif-targets`, orgAdmin, slackTarget)).json(),
+    );
+    const res = await call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, orgAdmin);
+    expect(res.statusCode).toBe(200);
+    expect(testNotificationResultSchema.parse(res.json())).toMatchObject({
+      status: 'failed',
+      error: 'The request could not be sent',
+    });
+  });
+
+  it('mails an email target through the outbox in Japanese and English', async () => {
+    const target = notifTargetSchema.parse(
+      (await call('POST', `/organizations/${demoOrgId}/notif-targets`, orgAdmin, emailTarget)).json(),
+    );
+    const res = await call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, orgAdmin);
+    const result = testNotificationResultSchema.parse(res.json());
+    expect(result.status).toBe('stored');
+    const row = await t.db.kysely
+      .selectFrom('outbox')
+      .selectAll()
+      .where('id', '=', result.deliveryId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ channel: 'email', recipient: 'alerts@demo.example', purpose: 'test-notification' });
+    expect(row.body).toContain('テスト通知');
+    expect(row.body).toContain('This is a test notification');
+  });
+
+  it('works with an injected fetch (the notifier on its own)', async () => {
+    const notifier = createNotifier({
+      db: t.db.kysely,
+      clock: () => new Date(),
+      mailer: { deliver: () => Promise.reject(new Error('not used')) },
+      fetch: toMock,
+    });
+    const result = await notifier.send(
+      { type: 1, address: SLACK_URL, botLoginId: '', botPassword: null, spaceId: '', organizationId: demoOrgId },
+      { subject: 'S', body: 'B', purpose: 'test-notification' },
+    );
+    expect(result.status).toBe('sent');
+    expect(slackBody.parse(received.at(-1)!.body).text).toBe('S\nB');
+  });
+});
