@@ -392,6 +392,34 @@ describe('notification targets', () => {
     ).toBe(404);
   });
 
+  it('keeps a stored webhook URL when the update omits the address, but not across a change of type', async () => {
+    const created = notifTargetSchema.parse((await call('POST', base(), orgAdmin, slackTarget)).json());
+    const { address: _omit, ...withoutAddress } = slackTarget;
+    const kept = await call('PATCH', `${base()}/${created.id}`, orgAdmin, {
+      ...withoutAddress,
+      level: 9,
+      updatedAt: created.updatedAt,
+    });
+    expect(kept.statusCode).toBe(200);
+    const k = notifTargetSchema.parse(kept.json());
+    expect(k).toMatchObject({ level: 9, address: created.address });
+    const row = await t.db.kysely
+      .selectFrom('notification_targets')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(row.address_sealed).toBe(1);
+    const retyped = await call('PATCH', `${base()}/${created.id}`, orgAdmin, {
+      ...withoutAddress,
+      type: 0,
+      updatedAt: k.updatedAt,
+    });
+    expect(retyped.statusCode).toBe(400);
+    expect(errorBodySchema.parse(retyped.json()).error.details).toEqual([
+      expect.objectContaining({ path: 'address', message: 'validation.required' }),
+    ]);
+  });
+
   it('refuses the disabled types, invalid addresses and a building of another organization', async () => {
     for (const type of [2, 3]) {
       const res = await call('POST', base(), orgAdmin, { ...emailTarget, type });

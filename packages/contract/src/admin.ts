@@ -59,34 +59,48 @@ export type NotifTargetType = z.infer<typeof notifTargetTypeSchema>;
 export const DISABLED_NOTIF_TARGET_TYPES: readonly NotifTargetType[] = [2, 3];
 export const SLACK_WEBHOOK_PATTERN = /^https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+$/;
 
-export const notifTargetInputSchema = z
-  .object({
-    type: notifTargetTypeSchema,
-    level: levelSchema,
-    /** null: every building of the organization. */
-    buildingId: id.nullable(),
-    room: optText(40),
-    /** Email address (type 0), Slack incoming-webhook URL (type 1), bot endpoint URL (type 6). */
-    address: z.string().trim().max(500, 'validation.tooLong'),
-    botLoginId: optText(254),
-    /** Write-only. Omitted or undefined on update: keep the stored one; '' clears it. */
-    botPassword: z.string().max(200, 'validation.tooLong').optional(),
-    spaceId: optText(100),
-  })
-  .superRefine((v, ctx) => {
-    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-    if (DISABLED_NOTIF_TARGET_TYPES.includes(v.type)) issue('type', 'validation.typeDisabled');
-    if (v.address === '') return issue('address', 'validation.required');
-    if (v.type === 0 && !z.email().safeParse(v.address).success) issue('address', 'validation.email');
-    if (v.type === 1 && !SLACK_WEBHOOK_PATTERN.test(v.address)) issue('address', 'validation.slackWebhook');
-    if (v.type === 6) {
-      if (!/^https:\/\/\S+$/.test(v.address)) issue('address', 'validation.url');
-      if (v.botLoginId === '') issue('botLoginId', 'validation.required');
-      if (v.spaceId === '') issue('spaceId', 'validation.required');
-    }
-  });
+const notifTargetFields = z.object({
+  type: notifTargetTypeSchema,
+  level: levelSchema,
+  /** null: every building of the organization. */
+  buildingId: id.nullable(),
+  room: optText(40),
+  /** Email address (type 0), Slack incoming-webhook URL (type 1), bot endpoint URL (type 6). */
+  address: z.string().trim().max(500, 'validation.tooLong'),
+  botLoginId: optText(254),
+  /** Write-only. Omitted or undefined on update: keep the stored one; '' clears it. */
+  botPassword: z.string().max(200, 'validation.tooLong').optional(),
+  spaceId: optText(100),
+});
+
+function checkNotifTarget(
+  v: { type: NotifTargetType; address?: string | undefined; botLoginId: string; spaceId: string },
+  ctx: z.RefinementCtx,
+) {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (DISABLED_NOTIF_TARGET_TYPES.includes(v.type)) issue('type', 'validation.typeDisabled');
+  if (v.type === 6) {
+    if (v.botLoginId === '') issue('botLoginId', 'validation.required');
+    if (v.spaceId === '') issue('spaceId', 'validation.required');
+  }
+  // Omitted (update only): the stored address is kept; the server checks the type did not change.
+  if (v.address === undefined) return;
+  if (v.address === '') return issue('address', 'validation.required');
+  if (v.type === 0 && !z.email().safeParse(v.address).success) issue('address', 'validation.email');
+  if (v.type === 1 && !SLACK_WEBHOOK_PATTERN.test(v.address)) issue('address', 'validation.slackWebhook');
+  if (v.type === 6 && !/^https:\/\/\S+$/.test(v.address)) issue('address', 'validation.url');
+}
+
+export const notifTargetInputSchema = notifTargetFields.superRefine(checkNotifTarget);
 export type NotifTargetInput = z.infer<typeof notifTargetInputSchema>;
-export const updateNotifTargetBodySchema = z.intersection(notifTargetInputSchema, z.object({ updatedAt: version }));
+/**
+ * Update: as create, plus the version; `address` may be omitted to keep a stored webhook or bot URL
+ * (they are secrets and are only shown masked), as long as the type stays the same.
+ */
+export const updateNotifTargetBodySchema = notifTargetFields
+  .extend({ address: notifTargetFields.shape.address.optional(), updatedAt: version })
+  .superRefine(checkNotifTarget);
+export type UpdateNotifTargetBody = z.infer<typeof updateNotifTargetBodySchema>;
 
 export const notifTargetSchema = z.object({
   id,

@@ -153,7 +153,7 @@ export const agreeTermsBodySchema = z.object({ documentIds: z.array(id).min(1).m
 
 export const deliverySchema = z.object({
   id,
-  channel: z.enum(['email', 'sms', 'slack']),
+  channel: z.enum(['email', 'sms', 'slack', 'chatbot']),
   recipient: z.string(),
   subject: z.string(),
   body: z.string(),

@@ -1,4 +1,4 @@
-import type { NotifTarget, NotifTargetInput } from '@portal/contract';
+import type { NotifTarget, NotifTargetInput, UpdateNotifTargetBody } from '@portal/contract';
 import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
@@ -80,17 +80,15 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
     return row;
   }
 
-  const sealedAddress = (body: NotifTargetInput) =>
-    SEALED_ADDRESS_TYPES.has(body.type)
-      ? { address: box.seal(body.address), address_sealed: 1 }
-      : { address: body.address, address_sealed: 0 };
+  const sealedAddress = (type: number, address: string) =>
+    SEALED_ADDRESS_TYPES.has(type) ? { address: box.seal(address), address_sealed: 1 } : { address, address_sealed: 0 };
 
-  const columns = (body: NotifTargetInput) => ({
+  /** Every column but the address (sealed or not, see sealedAddress). */
+  const columns = (body: Omit<NotifTargetInput, 'address'>) => ({
     type: body.type,
     level: body.level,
     building_id: body.buildingId,
     room: body.room,
-    ...sealedAddress(body),
     bot_login_id: body.botLoginId,
     space_id: body.spaceId,
   });
@@ -142,6 +140,7 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
         .values({
           organization_id: organizationId,
           ...columns(body),
+          ...sealedAddress(body.type, body.address),
           bot_password: body.botPassword ? box.seal(body.botPassword) : null,
           created_at: now,
           updated_at: now,
@@ -159,12 +158,19 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
       p: Principal,
       organizationId: number,
       id: number,
-      body: NotifTargetInput & { updatedAt: string },
+      body: UpdateNotifTargetBody,
       ip: string,
     ): Promise<NotifTarget> {
       assertAdministrator(p);
       const current = await target(p, organizationId, id);
       await assertBuildingOf(organizationId, body.buildingId);
+      // An omitted address keeps the stored one, which only makes sense for the same type.
+      if (body.address === undefined && current.type !== body.type) {
+        throw new AppError('VALIDATION_FAILED', 'Enter the address for the new type', [
+          { path: 'address', message: 'validation.required' },
+        ]);
+      }
+      const address = body.address === undefined ? {} : sealedAddress(body.type, body.address);
       // botPassword: undefined keeps the stored one, '' clears it, anything else replaces it.
       const botPassword =
         body.botPassword === undefined
@@ -172,7 +178,12 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
           : { bot_password: body.botPassword === '' ? null : box.seal(body.botPassword) };
       const result = await db
         .updateTable('notification_targets')
-        .set({ ...columns(body), ...botPassword, updated_at: nextVersion(clock(), current.updated_at) })
+        .set({
+          ...columns(body),
+          ...address,
+          ...botPassword,
+          updated_at: nextVersion(clock(), current.updated_at),
+        })
         .where('id', '=', id)
         .where('organization_id', '=', organizationId)
         .where('updated_at', '=', body.updatedAt)
