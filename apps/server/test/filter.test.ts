@@ -574,7 +574,7 @@ function checkParsed(f: ParsedFilter): void {
 }
 
 // A JavaScript model of LoopBack's where: SQLite's LIKE ignores ASCII case, PostgreSQL's does not;
-// PostgreSQL `real` is a 32-bit float; both compare text by code point (the test cluster is C.UTF-8).
+// both compare text by code point (the test cluster is C.UTF-8).
 type DbRow = Record<string, string | number | null>;
 function likeRegex(pattern: string, caseInsensitive: boolean): RegExp {
   const body = [...pattern]
@@ -595,9 +595,7 @@ function matchesWhere(where: Record<string, unknown>, row: DbRow): boolean {
     if (key === 'and') return (cond as Array<Record<string, unknown>>).every((w) => matchesWhere(w, row));
     if (key === 'or') return (cond as Array<Record<string, unknown>>).some((w) => matchesWhere(w, row));
     const field = spec.fields[key]!;
-    const float32 = handle.dialect === 'postgres' && field.type === 'number';
-    const cell = row[field.column] ?? null;
-    const v = float32 && typeof cell === 'number' ? Math.fround(cell) : cell;
+    const v = row[field.column] ?? null;
     const stored = (x: unknown): string | number =>
       field.type === 'boolean'
         ? x === true || x === 1
@@ -605,9 +603,7 @@ function matchesWhere(where: Record<string, unknown>, row: DbRow): boolean {
           : 0
         : field.type === 'date'
           ? new Date(x as string).toISOString()
-          : float32
-            ? Math.fround(x as number)
-            : (x as string | number);
+          : (x as string | number);
     const holds = (op: string, operand: unknown): boolean => {
       if (op === 'eq' && operand === null) return v === null;
       if (op === 'neq' && operand === null) return v !== null;
