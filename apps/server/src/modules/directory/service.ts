@@ -3,11 +3,18 @@ import type { Principal } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { applyFilter, applyWhere, parseFilter } from '../../lib/filter.ts';
 import { canSeeBuilding, scopeWhere } from '../../lib/scope.ts';
+import { fileKeyOfUrl, signFileUrl } from '../files/signed-url.ts';
 import { buildingFilter, floorFilter, organizationFilter, toApiRow } from './specs.ts';
 
 type Row = Record<string, unknown>;
 
-export function directoryService({ db }: Pick<AppContext, 'db'>) {
+export function directoryService({ db, config, clock }: Pick<AppContext, 'db' | 'config' | 'clock'>) {
+  /** Map images are answered as signed URLs, usable in `<img src>` without a bearer token. */
+  const signedImg = (img: unknown) => {
+    const key = typeof img === 'string' ? fileKeyOfUrl(config.apiBase, img) : null;
+    return key ? signFileUrl(config.secretKey, config.apiBase, key, clock()) : img;
+  };
+
   async function groupsOf(table: 'robot_groups' | 'flow_groups', buildingIds: number[]) {
     const byBuilding = new Map<number, Array<{ id: number; name: string }>>();
     if (buildingIds.length === 0) return byBuilding;
@@ -81,7 +88,11 @@ export function directoryService({ db }: Pick<AppContext, 'db'>) {
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow(),
       ]);
-      return { items: rows.map((r) => toApiRow(r as Row, floorFilter, f.fields)), total: Number(count.n) };
+      const items = rows.map((r) => {
+        const row = toApiRow(r as Row, floorFilter, f.fields);
+        return 'img' in row ? { ...row, img: signedImg(row.img) } : row;
+      });
+      return { items, total: Number(count.n) };
     },
   };
 }
