@@ -7,6 +7,7 @@ import type { Clock } from './lib/time.ts';
 import type { Audit } from './services/audit.ts';
 import type { FileStore } from './services/file-store.ts';
 import type { Mailer } from './services/mailer.ts';
+import type { ReadCaches } from './services/read-cache.ts';
 
 /** What services receive; each takes only the parts it uses. */
 export interface AppContext {
@@ -18,6 +19,7 @@ export interface AppContext {
   audit: Audit;
   mailer: Mailer;
   fileStore: FileStore;
+  caches: ReadCaches;
   log: FastifyBaseLogger;
 }
 

@@ -6,6 +6,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { migrate } from './db/migrator.ts';
 import { createAudit } from './services/audit.ts';
 import { createMailer, type Mailer } from './services/mailer.ts';
+import { createReadCaches } from './services/read-cache.ts';
 import { createFileStore } from './services/file-store.ts';
 import { systemClock } from './lib/time.ts';
 import { startEmbeddedBroker, type Broker } from './broker.ts';
@@ -41,7 +42,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     });
     mailer = createMailer({ db: db.kysely, clock: systemClock, log: lazyLog, smtpUrl: config.smtpUrl, from: config.mailFrom });
     const fileStore = createFileStore({ dir: join(config.dataDir, 'files'), db: db.kysely, clock: systemClock });
-    app = await buildApp({ ctx: { ...ctxBase, mailer, fileStore }, isReady: () => ready });
+    const caches = createReadCaches(db.dataVersion, db.cacheable, systemClock);
+    app = await buildApp({ ctx: { ...ctxBase, mailer, fileStore, caches }, isReady: () => ready });
 
     if (config.mqtt.kind === 'embedded') broker = await startEmbeddedBroker(config.mqtt.port, config.host, app.log);
     else app.log.info({ url: config.mqtt.url }, 'external MQTT broker configured');

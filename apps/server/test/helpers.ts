@@ -10,6 +10,7 @@ import { openDatabase, type Db } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { createAudit } from '../src/services/audit.ts';
 import { createMailer } from '../src/services/mailer.ts';
+import { createReadCaches } from '../src/services/read-cache.ts';
 import { createFileStore } from '../src/services/file-store.ts';
 import { seedDemo } from '../src/seed.ts';
 import { DEMO_ACCOUNTS } from '../src/seed.ts';
@@ -88,6 +89,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       audit,
       mailer,
       fileStore: createFileStore({ dir: join(config.dataDir, 'files'), db: db.kysely, clock }),
+      caches: createReadCaches(db.dataVersion, db.cacheable, clock),
     },
     logger: false,
   });

@@ -15,7 +15,7 @@ export const bearerToken = (header: string | undefined): string | null => {
  * whatever its body.
  */
 export const authPlugin = fp<{ ctx: AppContext }>(async (app, { ctx }) => {
-  const resolveSession = sessionResolver(ctx.db, ctx.clock);
+  const resolveSession = sessionResolver(ctx.db, ctx.clock, ctx.caches.sessions);
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request) => {

@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, unauthenticated } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import type { Clock } from '../../lib/time.ts';
+import type { ReadCache } from '../../services/read-cache.ts';
 import { checkContract, checkIpAllowList } from './access-rules.ts';
 import { sessionRepo, type SessionFacts } from './session-repo.ts';
 
@@ -21,10 +22,18 @@ export interface ResolveOptions {
  * routes that must stay public for another reason, such as signed file URLs): session alive,
  * account active, the building's IP allow-list, the contract state, a pending password change.
  */
-export function sessionResolver(db: Kysely<Database>, clock: Clock) {
+export function sessionResolver(db: Kysely<Database>, clock: Clock, cache?: ReadCache) {
   const sessions = sessionRepo(db);
+  // The session's facts and its building's IP rules, read once per data version (see ReadCache).
+  const load = async (tokenHash: string) => {
+    const facts = await sessions.findByTokenHash(tokenHash);
+    const rules = facts?.ipRestricted && facts.buildingId != null ? await sessions.ipRules(facts.buildingId) : [];
+    return facts ? { facts, rules } : null;
+  };
   return async function resolveSession(token: string, ip: string, opts: ResolveOptions = {}): Promise<Principal> {
-    const facts = await sessions.findByTokenHash(sha256(token));
+    const tokenHash = sha256(token);
+    const found = cache ? await cache.get(`session:${tokenHash}`, () => load(tokenHash)) : await load(tokenHash);
+    const facts = found?.facts;
     const now = clock();
     if (!facts || facts.revokedAt || facts.expiresAt < now.toISOString() || facts.deletedAt) throw unauthenticated();
     if (opts.pending) {
@@ -33,7 +42,7 @@ export function sessionResolver(db: Kysely<Database>, clock: Clock) {
     }
     if (facts.state !== 'active') throw new AppError('AUTH_CODE_REQUIRED', 'The verification code is required');
     if (facts.operatorStatus !== 1) throw new AppError('ACCOUNT_DISABLED', 'This account is disabled');
-    await checkIpAllowList(facts, ip, sessions.ipRules);
+    await checkIpAllowList(facts, ip, async () => found.rules);
     checkContract(facts, now);
     // An operator told to change their password reaches only what changing it needs.
     if (facts.mustChangePassword === 1 && opts.allowDuringPasswordChange !== true) {
@@ -41,6 +50,8 @@ export function sessionResolver(db: Kysely<Database>, clock: Clock) {
     }
     if (now.getTime() - Date.parse(facts.lastUsedAt) > TOUCH_INTERVAL_MS) {
       await sessions.touch(facts.sessionId, now.toISOString());
+      // The touch does not change the data version; keep the cached facts in step with it.
+      facts.lastUsedAt = now.toISOString();
     }
     return toPrincipal(facts);
   };

@@ -1,13 +1,21 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { buildingListSchema, errorBodySchema, floorListSchema, organizationListSchema } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import { directoryService } from './service.ts';
+import { directoryService, type ListAnswer } from './service.ts';
 
 const filterQuery = z.object({ filter: z.string().max(10_000).optional() });
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
 const errors = { '4xx': errorBodySchema };
+
+/** The answer is already checked and serialized (ListAnswer); a string is sent as it is. */
+const sendList = (reply: FastifyReply, answer: ListAnswer) =>
+  reply
+    .header('x-total-count', answer.total)
+    .type('application/json; charset=utf-8')
+    .send(answer.json as never);
 
 /** The read calls of spec section 7: buildings, organizations and floors, each scoped and filtered. */
 export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -24,8 +32,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       },
     },
     async (req, reply) => {
-      const { items, total } = await service.buildings(principalOf(req), req.query.filter);
-      return reply.header('x-total-count', total).send(items as z.infer<typeof buildingListSchema>);
+      return sendList(reply, await service.buildings(principalOf(req), req.query.filter));
     },
   );
 
@@ -40,8 +47,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       },
     },
     async (req, reply) => {
-      const { items, total } = await service.organizations(principalOf(req), req.query.filter);
-      return reply.header('x-total-count', total).send(items as z.infer<typeof organizationListSchema>);
+      return sendList(reply, await service.organizations(principalOf(req), req.query.filter));
     },
   );
 
@@ -57,8 +63,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       },
     },
     async (req, reply) => {
-      const { items, total } = await service.floors(principalOf(req), req.params.id, req.query.filter);
-      return reply.header('x-total-count', total).send(items as z.infer<typeof floorListSchema>);
+      return sendList(reply, await service.floors(principalOf(req), req.params.id, req.query.filter));
     },
   );
 };

@@ -6,7 +6,7 @@ import { sessionResolver } from '../auth/resolve-session.ts';
 import type { StoredFile } from '../../services/file-store.ts';
 import { verifyFileSignature } from './signed-url.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'fileStore'>;
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'fileStore' | 'caches'>;
 
 /** How a file request proves it may read the file: a signed URL, or the operator's bearer token. */
 export interface FileCredentials {
@@ -21,8 +21,8 @@ export interface FileCredentials {
  * a signature the bearer token is checked here by the auth plugin's own resolver, then the file must
  * be in the scope.
  */
-export function fileService({ db, clock, config, fileStore }: Ctx) {
-  const resolveSession = sessionResolver(db, clock);
+export function fileService({ db, clock, config, fileStore, caches }: Ctx) {
+  const resolveSession = sessionResolver(db, clock, caches.sessions);
 
   async function scopeOf(authorization: string | undefined, ip: string): Promise<TenantScope> {
     const token = bearerToken(authorization);
