@@ -61,6 +61,8 @@ export interface Config {
   admin: { email: string; password: string } | null;
   trustProxy: boolean;
   seedDemo: boolean;
+  /** In-process read caches (sessions, lists); they also need a cacheable database (SQLite). */
+  readCache: boolean;
   skywayKey: string;
   webDist: string | null;
   /** Login and code attempts per IP per minute. */
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
     trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO,
+    readCache: e.READ_CACHE,
     skywayKey: e.SKYWAY_KEY,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,

@@ -42,7 +42,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     });
     mailer = createMailer({ db: db.kysely, clock: systemClock, log: lazyLog, smtpUrl: config.smtpUrl, from: config.mailFrom });
     const fileStore = createFileStore({ dir: join(config.dataDir, 'files'), db: db.kysely, clock: systemClock });
-    const caches = createReadCaches(db.dataVersion, db.cacheable, systemClock);
+    const caches = createReadCaches(db.dataVersion, db.cacheable && config.readCache, systemClock);
     app = await buildApp({ ctx: { ...ctxBase, mailer, fileStore, caches }, isReady: () => ready });
 
     if (config.mqtt.kind === 'embedded') broker = await startEmbeddedBroker(config.mqtt.port, config.host, app.log);

@@ -172,6 +172,7 @@ export const operatorSchema = z.object({
   updatedAt: isoDate,
 });
 export type Operator = z.infer<typeof operatorSchema>;
+export const operatorListSchema = z.array(operatorSchema);
 
 // ---------------------------------------------------------------- buildings
 

@@ -1,21 +1,14 @@
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { buildingListSchema, errorBodySchema, floorListSchema, organizationListSchema } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import { directoryService, type ListAnswer } from './service.ts';
+import { sendList } from '../../lib/list-answer.ts';
+import { directoryService } from './service.ts';
 
 const filterQuery = z.object({ filter: z.string().max(10_000).optional() });
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
 const errors = { '4xx': errorBodySchema };
-
-/** The answer is already checked and serialized (ListAnswer); a string is sent as it is. */
-const sendList = (reply: FastifyReply, answer: ListAnswer) =>
-  reply
-    .header('x-total-count', answer.total)
-    .type('application/json; charset=utf-8')
-    .send(answer.json as never);
 
 /** The read calls of spec section 7: buildings, organizations and floors, each scoped and filtered. */
 export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {

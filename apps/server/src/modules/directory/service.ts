@@ -1,39 +1,19 @@
-import type { ZodType } from 'zod';
 import { buildingListSchema, floorListSchema, organizationListSchema } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { applyFilter, applyWhere, parseFilter, type ParsedFilter } from '../../lib/filter.ts';
 import { canSeeBuilding, scopeWhere } from '../../lib/scope.ts';
+import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
 import { fileKeyOfUrl, signFileUrl } from '../files/signed-url.ts';
 import { buildingFilter, floorFilter, organizationFilter, toApiRow } from './specs.ts';
 
 type Row = Record<string, unknown>;
 
-/** A list answer: the JSON text of its items (checked against the response schema) and the total. */
-export interface ListAnswer {
-  json: string;
-  total: number;
-}
-
 type Ctx = Pick<AppContext, 'db' | 'config' | 'clock' | 'caches'>;
 
 /** The read calls of spec section 7: buildings, organizations and floors, scoped and filtered. */
 export function directoryService({ db, config, clock, caches }: Ctx) {
-  /**
-   * Lists are read far more often than written: the checked, serialized answer is kept per scope
-   * and filter while the data is unchanged (services/read-cache.ts).
-   */
-  const cachedList = (
-    key: string,
-    p: Principal,
-    rawFilter: string | undefined,
-    schema: ZodType,
-    compute: () => Promise<{ items: unknown[]; total: number }>,
-  ): Promise<ListAnswer> =>
-    caches.lists.get(`${key}|${p.type}|${p.organizationId}|${p.buildingId}|${rawFilter ?? ''}`, async () => {
-      const { items, total } = await compute();
-      return { json: JSON.stringify(schema.parse(items)), total };
-    });
+  const cachedList = cachedLists(caches.lists);
 
   /** Map images are answered as signed URLs, usable in `<img src>` without a bearer token. */
   const signedImg = (img: unknown) => {

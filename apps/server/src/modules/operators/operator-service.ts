@@ -1,5 +1,12 @@
-import { OperatorType, type CreateOperatorBody, type Operator, type UpdateOperatorBody } from '@portal/contract';
+import {
+  OperatorType,
+  operatorListSchema,
+  type CreateOperatorBody,
+  type Operator,
+  type UpdateOperatorBody,
+} from '@portal/contract';
 import type { Kysely } from 'kysely';
+import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
 import type { AppContext, Principal } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
@@ -14,7 +21,7 @@ import {
 } from '../organizations/admin-rules.ts';
 import { operatorFilter, operatorRepo, toOperator } from './operator-repo.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit'>;
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches'>;
 
 /** Locked by an administrator: until unlocked (the login's own lock lasts 10 minutes). */
 export const LOCKED_FOR_GOOD = '9999-12-31T00:00:00.000Z';
@@ -29,7 +36,8 @@ const invalid = (path: string, message: string, text: string) =>
  * (types 0, 1 and 2, never 9, never moved to another organization); system administrators manage all.
  * Nobody deletes, locks or demotes themselves.
  */
-export function operatorService({ db, clock, audit }: Ctx) {
+export function operatorService({ db, clock, audit, caches }: Ctx) {
+  const cachedList = cachedLists(caches.lists);
   const repo = operatorRepo(db);
 
   async function load(p: Principal, id: number) {
@@ -98,7 +106,7 @@ export function operatorService({ db, clock, audit }: Ctx) {
   }
 
   return {
-    async list(p: Principal, rawFilter: string | undefined) {
+    async list(p: Principal, rawFilter: string | undefined): Promise<ListAnswer> {
       assertAdministrator(p);
       const f = parseFilter(rawFilter, operatorFilter);
       if (f.fields) {
@@ -106,8 +114,10 @@ export function operatorService({ db, clock, audit }: Ctx) {
           { path: 'fields', message: 'fields is not supported here; every operator is answered whole' },
         ]);
       }
-      const { rows, total } = await repo.list(p, f);
-      return { items: rows.map(toOperator), total };
+      return cachedList('operators', p, rawFilter, operatorListSchema, async () => {
+        const { rows, total } = await repo.list(p, f);
+        return { items: rows.map(toOperator), total };
+      });
     },
 
     async get(p: Principal, id: number): Promise<Operator> {

@@ -1,8 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createOperatorBodySchema, errorBodySchema, operatorSchema, updateOperatorBodySchema } from '@portal/contract';
+import {
+  createOperatorBodySchema,
+  errorBodySchema,
+  operatorListSchema,
+  operatorSchema,
+  updateOperatorBodySchema,
+} from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
+import { sendList } from '../../lib/list-answer.ts';
 import { operatorService } from './operator-service.ts';
 
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
@@ -23,12 +30,11 @@ export const operatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         operationId: 'listOperators',
         tags,
         querystring: filterQuery,
-        response: { 200: z.array(operatorSchema), ...errors },
+        response: { 200: operatorListSchema, ...errors },
       },
     },
     async (req, reply) => {
-      const { items, total } = await operators.list(principalOf(req), req.query.filter);
-      return reply.header('x-total-count', total).send(items);
+      return sendList(reply, await operators.list(principalOf(req), req.query.filter));
     },
   );
   app.get(
