@@ -41,6 +41,7 @@ const envSchema = z.object({
     .optional(),
   TRUST_PROXY: boolish.default(false),
   SEED_DEMO: boolish.default(true),
+  READ_CACHE: boolish.default(true),
   SKYWAY_KEY: z.string().default(''),
   WEB_DIST: z.string().optional(),
   RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100000).default(30),
