@@ -39,9 +39,62 @@ export const paths = {
   archive: { list: { path: '/archive', getHref: () => '/archive' } },
   checkItem: { list: { path: '/check-item/list', getHref: () => '/check-item/list' } },
   device: { list: { path: '/device/list', getHref: () => '/device/list' } },
-  organization: { list: { path: '/organization/list', getHref: () => '/organization/list' } },
-  operator: { list: { path: '/operator/list', getHref: () => '/operator/list' } },
-  building: { list: { path: '/building/list', getHref: () => '/building/list' } },
+  organization: {
+    list: {
+      path: '/organization/list',
+      getHref: (query: Record<string, string | number | undefined> = {}) => withQuery('/organization/list', query),
+    },
+    create: { path: '/organization/create', getHref: () => '/organization/create' },
+    detail: { path: '/organization/:id', getHref: (id: number) => `/organization/${id}` },
+    notifTargetCreate: {
+      path: '/organization/:id/notif-target/create',
+      getHref: (id: number) => `/organization/${id}/notif-target/create`,
+    },
+    notifTarget: {
+      path: '/organization/:id/notif-target/:ntid',
+      getHref: (id: number, ntid: number) => `/organization/${id}/notif-target/${ntid}`,
+    },
+  },
+  operator: {
+    list: {
+      path: '/operator/list',
+      getHref: (query: Record<string, string | number | undefined> = {}) => withQuery('/operator/list', query),
+    },
+    create: { path: '/operator/create', getHref: () => '/operator/create' },
+    detail: { path: '/operator/:id', getHref: (id: number) => `/operator/${id}` },
+  },
+  auditLog: {
+    list: {
+      path: '/audit-log/list',
+      getHref: (query: Record<string, string | number | undefined> = {}) => withQuery('/audit-log/list', query),
+    },
+  },
+  building: {
+    list: {
+      path: '/building/list',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/building/list', query),
+    },
+    create: { path: '/building/create', getHref: () => '/building/create' },
+    detail: {
+      path: '/building/:id',
+      getHref: (id: number, tab?: string) => withQuery(`/building/${id}`, { tab }),
+    },
+    floorCreate: {
+      path: '/building/:buildingId/floor/create',
+      getHref: (buildingId: number) => `/building/${buildingId}/floor/create`,
+    },
+    floor: { path: '/building/floor/:id', getHref: (id: number) => `/building/floor/${id}` },
+    robotGroupCreate: {
+      path: '/building/robot-group/create',
+      getHref: (buildingId: number) => withQuery('/building/robot-group/create', { buildingId }),
+    },
+    robotGroup: { path: '/building/robot-group/:id', getHref: (id: number) => `/building/robot-group/${id}` },
+    flowGroupCreate: {
+      path: '/building/flow-group/create',
+      getHref: (buildingId: number) => withQuery('/building/flow-group/create', { buildingId }),
+    },
+    flowGroup: { path: '/building/flow-group/:id', getHref: (id: number) => `/building/flow-group/${id}` },
+  },
   command: { list: { path: '/command/list', getHref: () => '/command/list' } },
   threshold: { list: { path: '/threshold/list', getHref: () => '/threshold/list' } },
   console: { path: '/console/:serialNo', getHref: (serialNo: string) => `/console/${encodeURIComponent(serialNo)}` },
@@ -100,21 +153,10 @@ const crud = (base: string, section: Section, list = 'list') =>
 /** Routes of spec section 2 whose screens arrive in later issues (shown as "coming in a later release"). */
 export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   { path: '/dashboard', section: 'dashboard' },
-  ...crud('/organization', 'organization'),
-  { path: '/organization/:id/notif-target/create', section: 'organization' },
-  { path: '/organization/:id/notif-target/:ntid', section: 'organization' },
-  ...crud('/operator', 'operator'),
   ...crud('/robot', 'robot'),
   { path: '/robot/:id/setting-history', section: 'robot' },
   ...crud('/device', 'device'),
   { path: '/device/:id/data', section: 'device' },
-  ...crud('/building', 'building'),
-  { path: '/building/:buildingId/floor/create', section: 'building' },
-  { path: '/building/floor/:id', section: 'building' },
-  { path: '/building/flow-group/create', section: 'building' },
-  { path: '/building/flow-group/:id', section: 'building' },
-  { path: '/building/robot-group/create', section: 'building' },
-  { path: '/building/robot-group/:id', section: 'building' },
   ...crud('/command', 'command'),
   { path: '/command/usage/:id', section: 'command' },
   { path: '/command/list/read-only', section: 'command' },

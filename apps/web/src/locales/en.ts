@@ -1,3 +1,5 @@
+import { adminPeople } from './en/admin-people';
+import { buildingsEn } from './en/buildings';
 /** English texts. The key set is the reference: ja.ts must have exactly the same keys (a test checks). */
 export const en = {
   app: {
@@ -289,6 +291,7 @@ export const en = {
     },
   },
   levels: { '0': 'Information', '5': 'Warning', '9': 'Emergency' },
+  people: adminPeople,
   deliveries: {
     title: 'Mail and SMS log',
     createdAt: 'Date and time',
@@ -299,6 +302,7 @@ export const en = {
     status: 'Status',
     statuses: { stored: 'Stored', sent: 'Sent', failed: 'Failed' },
   },
+  ...buildingsEn,
   validation: {
     required: 'Required',
     email: 'Enter a valid email address',

@@ -1,4 +1,6 @@
+import { buildingsJa } from './ja/buildings';
 import type { Messages } from './en';
+import { adminPeople } from './ja/admin-people';
 
 /** 日本語の文言。キーは en.ts と完全に一致させる（テストで検査）。 */
 export const ja: Messages = {
@@ -290,6 +292,7 @@ export const ja: Messages = {
     },
   },
   levels: { '0': '情報', '5': '警告', '9': '緊急' },
+  people: adminPeople,
   deliveries: {
     title: 'メール・SMS送信履歴',
     createdAt: '日時',
@@ -300,6 +303,7 @@ export const ja: Messages = {
     status: '状態',
     statuses: { stored: '保存済み', sent: '送信済み', failed: '失敗' },
   },
+  ...buildingsJa,
   validation: {
     required: '必須項目です',
     email: '正しいメールアドレスを入力してください',

@@ -1,11 +1,13 @@
-import { isAdmin, isSystemAdmin } from '@portal/contract';
+import { isAdmin, isSystemAdmin, OperatorType } from '@portal/contract';
 import type { en } from '@/locales/en';
 import { paths } from '@/config/paths';
 
-type NavKey = keyof typeof en.nav;
+type NavKey = keyof typeof en.nav | 'auditLog';
 export interface NavItem {
   key: NavKey;
   href: string;
+  /** Organization and system administrators only (organizations, operators, audit log). */
+  peopleAdmin?: boolean;
 }
 export interface NavGroup {
   key: 'operations' | 'administration' | 'system';
@@ -26,8 +28,9 @@ const operations: NavItem[] = [
 ];
 
 const administration: NavItem[] = [
-  { key: 'organizations', href: paths.organization.list.getHref() },
-  { key: 'operators', href: paths.operator.list.getHref() },
+  { key: 'organizations', href: paths.organization.list.getHref(), peopleAdmin: true },
+  { key: 'operators', href: paths.operator.list.getHref(), peopleAdmin: true },
+  { key: 'auditLog', href: paths.auditLog.list.getHref(), peopleAdmin: true },
   { key: 'buildings', href: paths.building.list.getHref() },
   { key: 'commands', href: paths.command.list.getHref() },
   { key: 'thresholds', href: paths.threshold.list.getHref() },
@@ -41,7 +44,9 @@ const system: NavItem[] = [
 /** Navigation by role (spec section 6): general operators see operations only. */
 export function navGroupsFor(type: number): NavGroup[] {
   const groups: NavGroup[] = [{ key: 'operations', items: operations }];
-  if (isAdmin(type)) groups.push({ key: 'administration', items: administration });
+  const peopleAdmin = type === OperatorType.orgAdmin || type === OperatorType.systemAdmin;
+  if (isAdmin(type))
+    groups.push({ key: 'administration', items: administration.filter((i) => !i.peopleAdmin || peopleAdmin) });
   if (isSystemAdmin(type)) groups.push({ key: 'system', items: system });
   return groups;
 }

@@ -30,7 +30,7 @@ export function MainNav({ type, onNavigate }: { type: number; onNavigate?: () =>
                 key={item.key}
                 component={Link}
                 to={item.href}
-                label={t(`nav.${item.key}`)}
+                label={item.key === 'auditLog' ? t('people.audit.nav') : t(`nav.${item.key}`)}
                 active={isActive(pathname, item.href)}
                 onClick={onNavigate}
                 data-testid={`nav-${item.key}`}

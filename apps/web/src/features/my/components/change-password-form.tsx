@@ -5,7 +5,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText, useMessageText } from '@/lib/i18n';
 import { useChangePassword } from '../api/change-password';
-import { PasswordChecklist } from './password-checklist';
+import { PasswordChecklist } from '@/components/password-checklist';
 
 export function ChangePasswordForm() {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { PasswordChecklist } from './components/password-checklist';
+import { PasswordChecklist } from './password-checklist';
 
 const state = (rule: string) => screen.getByTestId(`password-rule-${rule}`).getAttribute('data-met');
 

@@ -1,0 +1,6 @@
+import { AuditLogTable } from '@/features/audit-log/components/audit-log-table';
+import { RequirePeopleAdmin } from '../organization/require-people-admin';
+
+export function Component() {
+  return <RequirePeopleAdmin>{() => <AuditLogTable />}</RequirePeopleAdmin>;
+}

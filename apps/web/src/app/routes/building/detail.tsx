@@ -1,0 +1,19 @@
+import { useParams } from 'react-router';
+import { BuildingPage } from '@/features/buildings/components/building-page';
+import { FloorTable } from '@/features/floors/components/floor-table';
+import { useSession } from '@/lib/session';
+import { idParam, InvalidId } from './invalid-id';
+
+export function Component() {
+  const session = useSession();
+  const id = idParam(useParams().id);
+  if (id === null) return <InvalidId />;
+  return (
+    <BuildingPage
+      key={id}
+      id={id}
+      sessionType={session?.type ?? 0}
+      floors={(b) => <FloorTable buildingId={b.id} canManage={b.canManage} />}
+    />
+  );
+}

@@ -1,0 +1,12 @@
+import { isSystemAdmin } from '@portal/contract';
+import { OrganizationCreatePage } from '@/features/organizations/components/organization-create-page';
+import { Forbidden } from '../../guards/require-role';
+import { RequirePeopleAdmin } from './require-people-admin';
+
+export function Component() {
+  return (
+    <RequirePeopleAdmin>
+      {(session) => (isSystemAdmin(session.type) ? <OrganizationCreatePage /> : <Forbidden />)}
+    </RequirePeopleAdmin>
+  );
+}

@@ -1,0 +1,6 @@
+import { OrganizationList } from '@/features/organizations/components/organization-list';
+import { RequirePeopleAdmin } from './require-people-admin';
+
+export function Component() {
+  return <RequirePeopleAdmin>{() => <OrganizationList />}</RequirePeopleAdmin>;
+}

@@ -1,0 +1,73 @@
+import { NativeSelect } from '@mantine/core';
+import { buildingListSchema, type Filter } from '@portal/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { api } from '@/lib/api-client';
+
+/** Active buildings of the operator's scope, by name: only what a filter needs. */
+const optionsFilter: Filter = { where: { status: 1 }, order: 'name ASC', fields: ['id', 'name'] };
+
+export const buildingFilterOptions = () =>
+  queryOptions({
+    queryKey: ['buildings', 'filter-options'],
+    queryFn: () => api.get('/buildings', buildingListSchema, { query: { filter: JSON.stringify(optionsFilter) } }),
+    staleTime: 60_000,
+  });
+
+interface BuildingFilterProps {
+  /** The URL search parameter holding the building id. */
+  param?: string;
+  /** Offer "All buildings" (the parameter absent). */
+  allowAll?: boolean;
+  label?: string;
+  /** Search parameters to drop when the building changes (a list's page). */
+  resetParams?: string[];
+}
+
+/** A building select bound to the URL (`?building=12`), shared by the list screens. */
+export function BuildingFilter({
+  param = 'building',
+  allowAll = false,
+  label,
+  resetParams = ['page'],
+}: BuildingFilterProps) {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const buildings = useQuery(buildingFilterOptions());
+  const value = params.get(param) ?? '';
+  const rows = (buildings.data ?? []).filter((b): b is typeof b & { id: number } => typeof b.id === 'number');
+  const data = [
+    ...(allowAll
+      ? [{ value: '', label: t('buildingFilter.all') }]
+      : value === ''
+        ? [{ value: '', label: t('buildingFilter.choose'), disabled: true }]
+        : []),
+    ...rows.map((b) => ({ value: String(b.id), label: b.name ?? String(b.id) })),
+  ];
+  // A building from the URL that is not (yet) in the list still shows as chosen.
+  if (value !== '' && !rows.some((b) => String(b.id) === value))
+    data.push({ value, label: buildings.isPending ? t('buildingCommon.loading') : value });
+
+  return (
+    <NativeSelect
+      label={label ?? t('buildingFilter.label')}
+      value={value}
+      data={data}
+      data-testid="building-filter"
+      onChange={(e) => {
+        const next = e.currentTarget.value;
+        setParams(
+          (prev) => {
+            const out = new URLSearchParams(prev);
+            if (next === '') out.delete(param);
+            else out.set(param, next);
+            for (const p of resetParams) out.delete(p);
+            return out;
+          },
+          { replace: false },
+        );
+      }}
+    />
+  );
+}

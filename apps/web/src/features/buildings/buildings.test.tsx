@@ -1,0 +1,188 @@
+import {
+  buildingListSchema,
+  buildingSchema,
+  groupSchema,
+  ipRestrictionSchema,
+  type IpRestriction,
+} from '@portal/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { makeSession, signedInRoutes } from '@/testing/fixtures';
+import { json, mockApi, reply, replyError } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+import { makeBuilding, makeGroup } from './test-data';
+
+/** The first visit loads the lazy route's modules. */
+const slow = { timeout: 5000 };
+
+const listRoute = () => {
+  const response = buildingListSchema.parse([makeBuilding(), makeBuilding({ id: 11, name: 'Shinjuku Annex' })]);
+  return () => new Response(JSON.stringify(response), { status: 200, headers: { 'X-Total-Count': '45' } });
+};
+
+describe('building list', { timeout: 20_000 }, () => {
+  it('sends the filter of the URL state (page, sort, search) and shows the rows', async () => {
+    const api = mockApi({ ...signedInRoutes(), 'GET /api/buildings': listRoute() });
+    renderApp('/building/list?page=2&sort=name&q=Tower', { session: makeSession(2) });
+
+    expect(await screen.findByText('Shinjuku Annex', {}, slow)).toBeInTheDocument();
+    const pageCall = api.calls.find((c) => c.path === '/api/buildings' && c.search.get('filter')?.includes('skip'));
+    expect(JSON.parse(pageCall?.search.get('filter') ?? '{}')).toEqual({
+      where: { name: { like: '%Tower%' } },
+      order: 'name ASC',
+      limit: 20,
+      skip: 20,
+    });
+    expect(screen.getByTestId('building-create')).toBeInTheDocument();
+    expect(screen.getByText('45 buildings')).toBeInTheDocument();
+  });
+
+  it('hides "add building" from operators who cannot change buildings', async () => {
+    mockApi({ ...signedInRoutes(), 'GET /api/buildings': listRoute() });
+    renderApp('/building/list', { session: makeSession(1) });
+    expect(await screen.findByText('Shinjuku Annex', {}, slow)).toBeInTheDocument();
+    expect(screen.queryByTestId('building-create')).toBeNull();
+  });
+});
+
+const restriction = (over: Partial<IpRestriction>): IpRestriction => ({
+  enabled: false,
+  rules: [],
+  clientIp: '192.0.2.5',
+  clientIpAllowed: false,
+  ...over,
+});
+
+function buildingRoutes(ip: IpRestriction) {
+  return {
+    ...signedInRoutes(),
+    'GET /api/buildings/10': () => reply(buildingSchema, makeBuilding()),
+    'GET /api/buildings/10/ip-restriction': () => reply(ipRestrictionSchema, ip),
+  };
+}
+
+describe('IP restriction', { timeout: 20_000 }, () => {
+  it('refuses to turn the switch on with an empty list, without calling the server', async () => {
+    const api = mockApi(buildingRoutes(restriction({})));
+    const app = renderApp('/building/10?tab=security', { session: makeSession(2) });
+
+    const toggle = await screen.findByRole('switch', { name: /Restrict access by IP address/ }, slow);
+    await app.user.click(toggle);
+    expect(await screen.findByTestId('ip-empty-refused')).toHaveTextContent('Add at least one allowed address');
+    expect(toggle).not.toBeChecked();
+    expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it('warns when the own address is not on the list and confirms before enabling', async () => {
+    const rules = [
+      { id: 1, buildingId: 10, address: '10.0.0.0/8', description: 'Office', createdAt: '2026-01-01T00:00:00.000Z' },
+    ];
+    const api = mockApi({
+      ...buildingRoutes(restriction({ rules })),
+      'PUT /api/buildings/10/ip-restriction': () => reply(ipRestrictionSchema, restriction({ rules, enabled: true })),
+    });
+    const app = renderApp('/building/10?tab=security', { session: makeSession(2) });
+
+    expect(await screen.findByTestId('ip-lockout-warning', {}, slow)).toHaveTextContent(
+      'Your current address 192.0.2.5 is not on the list: you would lock yourself out of this building.',
+    );
+    await app.user.click(screen.getByRole('switch', { name: /Restrict access by IP address/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('ip-confirm-warning')).toHaveTextContent('192.0.2.5');
+    expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    await app.user.click(within(dialog).getByTestId('confirm-button'));
+    await waitFor(() => expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ enabled: true }));
+    expect(await screen.findByTestId('ip-lockout-warning')).toHaveTextContent('you will lock yourself out');
+  });
+
+  it('checks the address format in the browser', async () => {
+    const api = mockApi(buildingRoutes(restriction({})));
+    const app = renderApp('/building/10?tab=security', { session: makeSession(2) });
+    await app.user.type(await screen.findByTestId('ip-address', {}, slow), '300.1.2.3');
+    await app.user.click(screen.getByTestId('ip-add'));
+    expect(await screen.findByText('Enter a valid IP address')).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+});
+
+describe('robot groups', { timeout: 20_000 }, () => {
+  it('saves the new order when a group is moved with the keyboard buttons', async () => {
+    const groups = [makeGroup(1, 'North wing', 1), makeGroup(2, 'South wing', 2), makeGroup(3, 'Lobby', 3)];
+    const api = mockApi({
+      ...buildingRoutes(restriction({})),
+      'GET /api/buildings/10/robot-groups': () => reply(z.array(groupSchema), groups),
+      'PUT /api/buildings/10/robot-groups/order': (call) => {
+        const ids = (call.body as { ids: number[] }).ids;
+        return reply(
+          z.array(groupSchema),
+          ids.map((id, i) => ({ ...groups.find((g) => g.id === id)!, sortOrder: i + 1 })),
+        );
+      },
+    });
+    const app = renderApp('/building/10?tab=robotGroups', { session: makeSession(2) });
+
+    await app.user.click(await screen.findByRole('button', { name: 'Move Lobby up' }, slow));
+    await waitFor(() => expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ ids: [1, 3, 2] }));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('robot-group-item').map((li) => li.textContent)).toEqual([
+        expect.stringContaining('North wing'),
+        expect.stringContaining('Lobby'),
+        expect.stringContaining('South wing'),
+      ]),
+    );
+    expect(screen.getByRole('button', { name: 'Move North wing up' })).toBeDisabled();
+  });
+});
+
+describe('building form', { timeout: 20_000 }, () => {
+  it('keeps the typed values and offers a reload when the save is stale', async () => {
+    let version = 1;
+    mockApi({
+      ...buildingRoutes(restriction({})),
+      'GET /api/buildings/10': () =>
+        reply(
+          buildingSchema,
+          makeBuilding(version > 1 ? { name: 'Renamed elsewhere', updatedAt: '2026-02-01T00:00:00.000Z' } : {}),
+        ),
+      'PATCH /api/buildings/10': () => replyError('STALE_UPDATE'),
+    });
+    const app = renderApp('/building/10', { session: makeSession(2) });
+
+    const name = await screen.findByRole('textbox', { name: /Building name/ }, slow);
+    await app.user.clear(name);
+    await app.user.type(name, 'My new name');
+    await app.user.click(screen.getByTestId('building-save'));
+
+    expect(await screen.findByTestId('building-stale')).toHaveTextContent('Your entries are kept');
+    expect(screen.getByRole('textbox', { name: /Building name/ })).toHaveValue('My new name');
+
+    version = 2;
+    await app.user.click(screen.getByRole('button', { name: 'Reload' }));
+    await waitFor(
+      () => expect(screen.getByRole('textbox', { name: /Building name/ })).toHaveValue('Renamed elsewhere'),
+      slow,
+    );
+    expect(screen.queryByTestId('building-stale')).toBeNull();
+  });
+
+  it('names what still uses a building it cannot delete', async () => {
+    mockApi({
+      ...buildingRoutes(restriction({})),
+      'DELETE /api/buildings/10': () =>
+        json(409, {
+          error: {
+            statusCode: 409,
+            code: 'IN_USE',
+            message: 'in use',
+            details: [{ path: 'operators', message: 'validation.inUse', code: '3' }],
+          },
+        }),
+    });
+    const app = renderApp('/building/10', { session: makeSession(2) });
+    await app.user.click(await screen.findByTestId('building-delete', {}, slow));
+    await app.user.click(within(await screen.findByRole('dialog')).getByTestId('confirm-button'));
+    expect(await screen.findByTestId('building-delete-error')).toHaveTextContent('3 operator(s)');
+  });
+});

@@ -1,0 +1,25 @@
+import type { TFunction } from 'i18next';
+import { isApiError } from '@/lib/api-client';
+
+const usageKinds = ['operators', 'robots', 'devices', 'floors', 'flows'] as const;
+type UsageKind = (typeof usageKinds)[number];
+const isUsageKind = (k: string): k is UsageKind => (usageKinds as readonly string[]).includes(k);
+
+/** "3 operator(s), 1 robot(s)": what still uses a building, from IN_USE details (code = count). */
+export function inUseWhat(error: unknown, t: TFunction): string {
+  if (!isApiError(error)) return '';
+  return error.details
+    .map((d) => {
+      const count = Number(d.code ?? '0');
+      return isUsageKind(d.path) ? t(`buildings.delete.kinds.${d.path}`, { count }) : `${d.path} (${d.code ?? '?'})`;
+    })
+    .join(', ');
+}
+
+/** Field messages of a 400 VALIDATION_FAILED, to put next to the inputs. */
+export function fieldErrors(error: unknown): Array<{ path: string; message: string }> {
+  if (!isApiError(error) || error.code !== 'VALIDATION_FAILED') return [];
+  return error.details.map((d) => ({ path: d.path.split('.')[0] ?? d.path, message: d.message }));
+}
+
+export const hasCode = (error: unknown, code: string): boolean => isApiError(error) && error.code === code;

@@ -1,0 +1,147 @@
+import { Alert, Anchor, Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { floorLabel, type FloorDetail } from '@portal/contract';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { PageLoader } from '@/components/page-loader';
+import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
+import { isApiError } from '@/lib/api-client';
+import { useErrorText } from '@/lib/i18n';
+import { showNotification } from '@/lib/notify';
+import { useCreateFloor } from '../api/create-floor';
+import { useDeleteFloor } from '../api/delete-floor';
+import { useFloor } from '../api/get-floor';
+import { useUpdateFloor } from '../api/update-floor';
+import { ConfirmDialog } from './confirm-dialog';
+import { FloorForm, floorFormValues } from './floor-form';
+import { MapImage } from './map-image';
+
+const BackLink = ({ buildingId, children }: { buildingId: number; children?: ReactNode }) => {
+  const { t } = useTranslation();
+  return (
+    <Anchor component={Link} to={paths.building.detail.getHref(buildingId, 'floors')} size="sm">
+      ← {children ?? t('floors.back')}
+    </Anchor>
+  );
+};
+
+/** /building/:buildingId/floor/create */
+export function FloorCreatePage({ buildingId, buildingName }: { buildingId: number; buildingName?: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const create = useCreateFloor(buildingId);
+  return (
+    <Stack>
+      <BackLink buildingId={buildingId}>
+        {buildingName ? t('floors.building', { name: buildingName }) : undefined}
+      </BackLink>
+      <Title order={1} size="h2">
+        {t('floors.createTitle')}
+      </Title>
+      <Paper withBorder p="md">
+        <FloorForm
+          defaultValues={{ name: '', type: 'office', index: 1, resolution: null, originX: null, originY: null }}
+          saving={create.isPending}
+          error={create.error}
+          onSubmit={async ({ updatedAt: _ignored, ...body }) => {
+            const f = await create.mutateAsync(body);
+            showNotification({ color: 'green', message: t('floors.created') });
+            void navigate(paths.building.floor.getHref(f.id));
+          }}
+        />
+      </Paper>
+      <Text c="dimmed" size="sm">
+        {t('floors.image.afterCreate')}
+      </Text>
+    </Stack>
+  );
+}
+
+function FloorEditor({
+  floor,
+  canManage,
+  onReload,
+}: {
+  floor: FloorDetail;
+  canManage: boolean;
+  onReload: () => Promise<unknown>;
+}) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const navigate = useNavigate();
+  const update = useUpdateFloor(floor.id);
+  const remove = useDeleteFloor(floor.buildingId);
+  const [confirming, setConfirming] = useState(false);
+  const [generation, setGeneration] = useState(0);
+  return (
+    <Paper withBorder p="md">
+      {remove.isError && (
+        <Alert color="red" role="alert" mb="md">
+          {isApiError(remove.error) && remove.error.code === 'IN_USE'
+            ? t('floors.delete.inUse')
+            : errorText(remove.error)}
+        </Alert>
+      )}
+      <FloorForm
+        key={generation}
+        readOnly={!canManage}
+        defaultValues={floorFormValues(floor)}
+        saving={update.isPending}
+        error={update.error}
+        onReload={() =>
+          void onReload().then(() => {
+            update.reset();
+            setGeneration((g) => g + 1);
+          })
+        }
+        onSubmit={async ({ updatedAt, ...rest }) => {
+          const saved = await update.mutateAsync({ ...rest, updatedAt: updatedAt ?? floor.updatedAt });
+          showNotification({ color: 'green', message: t('common.saved') });
+          return floorFormValues(saved);
+        }}
+        extraActions={
+          <Button color="red" variant="light" onClick={() => setConfirming(true)} data-testid="floor-delete">
+            {t('floors.delete.button')}
+          </Button>
+        }
+      />
+      <ConfirmDialog
+        opened={confirming}
+        title={t('floors.delete.title')}
+        body={t('floors.delete.body', { name: floor.name })}
+        confirmLabel={t('buildingCommon.delete')}
+        loading={remove.isPending}
+        onClose={() => setConfirming(false)}
+        onConfirm={() =>
+          remove.mutate(floor.id, {
+            onSettled: () => setConfirming(false),
+            onSuccess: () => {
+              showNotification({ color: 'green', message: t('floors.delete.done') });
+              void navigate(paths.building.detail.getHref(floor.buildingId, 'floors'));
+            },
+          })
+        }
+      />
+    </Paper>
+  );
+}
+
+/** /building/floor/:id: the floor's fields, its map image, deletion. */
+export function FloorEditPage({ id, canManage }: { id: number; canManage: boolean }) {
+  const { t } = useTranslation();
+  const floor = useFloor(id);
+  if (floor.isPending) return <PageLoader />;
+  if (floor.isError) return <QueryError error={floor.error} onRetry={() => void floor.refetch()} />;
+  const f = floor.data;
+  return (
+    <Stack>
+      <BackLink buildingId={f.buildingId} />
+      <Title order={1} size="h2">
+        {t('floors.editTitle')}: {floorLabel(f.index)} {f.name}
+      </Title>
+      <FloorEditor floor={f} canManage={canManage} onReload={() => floor.refetch()} />
+      <MapImage floor={f} canManage={canManage} />
+    </Stack>
+  );
+}

@@ -1,0 +1,278 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, NativeSelect, PasswordInput, Stack, Switch, TextInput } from '@mantine/core';
+import {
+  createOperatorBodySchema,
+  operatorTypeSchema,
+  updateOperatorBodySchema,
+  type Operator,
+  type OperatorTypeCode,
+} from '@portal/contract';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { PasswordChecklist } from '@/components/password-checklist';
+import { paths } from '@/config/paths';
+import { isApiError } from '@/lib/api-client';
+import { useErrorText, useMessageText } from '@/lib/i18n';
+import { showNotification } from '@/lib/notify';
+import { useCreateOperator } from '../api/create-operator';
+import { useBuildingOptions } from '../api/get-building-options';
+import { useOrganizationOptions } from '../api/get-organization-options';
+import { useUpdateOperator } from '../api/update-operator';
+import { applyServerErrors, fieldErrorText } from '../server-errors';
+import { StaleAlert } from './stale-alert';
+
+export interface OperatorFormValues {
+  loginId: string;
+  lastName: string;
+  firstName: string;
+  /** On edit, '' keeps the current password. */
+  password: string;
+  type: OperatorTypeCode;
+  organizationId: number;
+  /** Undefined until chosen (the schema then says "required"). */
+  buildingId: number | undefined;
+  flowEditRestricted: boolean;
+}
+const FIELDS = [
+  'loginId',
+  'lastName',
+  'firstName',
+  'password',
+  'type',
+  'organizationId',
+  'buildingId',
+  'flowEditRestricted',
+] as const;
+
+/** Types an administrator may give: organization administrators never create system administrators. */
+export const assignableTypes = (viewerType: number): OperatorTypeCode[] =>
+  operatorTypeSchema.options.map((o) => o.value).filter((v) => v !== 9 || viewerType === 9);
+
+/** The contract schema of the request, fed the form's values ('' password on edit = keep). */
+const resolverFor = (operator: Operator | undefined): Resolver<OperatorFormValues> => {
+  if (!operator) return zodResolver(createOperatorBodySchema) as unknown as Resolver<OperatorFormValues>;
+  const resolve = zodResolver(updateOperatorBodySchema) as unknown as Resolver<Record<string, unknown>>;
+  return (values, context, options) =>
+    resolve(
+      { ...values, password: values.password === '' ? undefined : values.password, updatedAt: operator.updatedAt },
+      context,
+      options as never,
+    ) as never;
+};
+
+interface OperatorFormProps {
+  operator?: Operator;
+  viewer: { type: number; organizationId: number };
+  onReload?: () => void;
+}
+
+export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) {
+  const { t } = useTranslation();
+  const messageText = useMessageText();
+  const errorText = useErrorText();
+  const navigate = useNavigate();
+  const create = useCreateOperator();
+  const update = useUpdateOperator();
+  const mutation = operator ? update : create;
+  const systemAdmin = viewer.type === 9;
+  const form = useForm<OperatorFormValues>({
+    resolver: resolverFor(operator),
+    defaultValues: {
+      loginId: operator?.loginId ?? '',
+      lastName: operator?.lastName ?? '',
+      firstName: operator?.firstName ?? '',
+      password: '',
+      type: operator?.type ?? 0,
+      organizationId: operator?.organizationId ?? viewer.organizationId,
+      buildingId: operator?.buildingId ?? undefined,
+      flowEditRestricted: operator?.flowEditRestricted ?? false,
+    },
+  });
+  const [password, type, organizationId] = useWatch({
+    control: form.control,
+    name: ['password', 'type', 'organizationId'],
+  });
+  const organizations = useOrganizationOptions();
+  const buildings = useBuildingOptions(organizationId);
+  const { errors } = form.formState;
+  const err = (name: (typeof FIELDS)[number]) => fieldErrorText(errors[name], messageText);
+  const stale = isApiError(mutation.error) && mutation.error.code === 'STALE_UPDATE';
+  const fieldErrorShown = FIELDS.some((f) => errors[f]?.type === 'server' || errors[f]?.type === 'duplicate');
+
+  const onSubmit = form.handleSubmit((v) => {
+    const onError = (error: unknown) =>
+      applyServerErrors(error, form.setError, FIELDS, t('people.op.duplicateLoginId'));
+    const fields = {
+      loginId: v.loginId.trim(),
+      lastName: v.lastName.trim(),
+      firstName: v.firstName.trim(),
+      type: v.type,
+      organizationId: v.organizationId,
+      buildingId: v.buildingId ?? 0,
+      flowEditRestricted: v.type === 0 && v.flowEditRestricted,
+    };
+    if (operator) {
+      update.mutate(
+        {
+          id: operator.id,
+          body: { ...fields, password: v.password === '' ? undefined : v.password, updatedAt: operator.updatedAt },
+        },
+        { onSuccess: () => showNotification({ color: 'green', message: t('common.saved') }), onError },
+      );
+    } else {
+      create.mutate(
+        { ...fields, password: v.password },
+        {
+          onSuccess: (op) => {
+            showNotification({ color: 'green', message: t('people.created') });
+            void navigate(paths.operator.detail.getHref(op.id));
+          },
+          onError,
+        },
+      );
+    }
+  });
+
+  const organizationData = (organizations.data ?? []).map((o) => ({ value: String(o.id), label: o.name }));
+  if (!organizationData.some((o) => o.value === String(organizationId)))
+    organizationData.push({ value: String(organizationId), label: operator?.organizationName ?? `#${organizationId}` });
+  const buildingData = [
+    { value: '', label: t('people.op.chooseBuilding'), disabled: true },
+    ...(buildings.data ?? []).map((b) => ({ value: String(b.id), label: b.name })),
+  ];
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t('people.op.listTitle')} data-testid="operator-form">
+      <Stack maw={720}>
+        {stale && <StaleAlert onReload={onReload} />}
+        {mutation.isError && !stale && !fieldErrorShown && (
+          <Alert color="red" role="alert">
+            {errorText(mutation.error)}
+          </Alert>
+        )}
+        <TextInput
+          label={t('people.op.loginId')}
+          type="email"
+          required
+          autoComplete="off"
+          error={err('loginId')}
+          data-testid="op-login-id"
+          {...form.register('loginId')}
+        />
+        <Group grow align="flex-start">
+          <TextInput
+            label={t('people.op.lastName')}
+            required
+            error={err('lastName')}
+            data-testid="op-last-name"
+            {...form.register('lastName')}
+          />
+          <TextInput
+            label={t('people.op.firstName')}
+            required
+            error={err('firstName')}
+            data-testid="op-first-name"
+            {...form.register('firstName')}
+          />
+        </Group>
+        <PasswordInput
+          label={t('people.op.password')}
+          required={!operator}
+          autoComplete="new-password"
+          description={operator ? t('people.op.passwordKeep') : undefined}
+          placeholder={operator ? t('people.notif.botPasswordUnchanged') : undefined}
+          error={err('password')}
+          data-testid="op-password"
+          {...form.register('password')}
+        />
+        {(!operator || password !== '') && <PasswordChecklist password={password} />}
+        <Group grow align="flex-start">
+          <Controller
+            control={form.control}
+            name="type"
+            render={({ field }) => (
+              <NativeSelect
+                label={t('people.op.type')}
+                value={String(field.value)}
+                onChange={(e) => {
+                  const v = operatorTypeSchema.safeParse(Number(e.currentTarget.value));
+                  if (!v.success) return;
+                  field.onChange(v.data);
+                  // Flow editing can be restricted only for general operators (spec section 6).
+                  if (v.data !== 0) form.setValue('flowEditRestricted', false);
+                }}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={err('type')}
+                data={assignableTypes(viewer.type).map((v) => ({ value: String(v), label: t(`people.op.types.${v}`) }))}
+                data-testid="op-type"
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="organizationId"
+            render={({ field }) => (
+              <NativeSelect
+                label={t('people.op.organization')}
+                disabled={!systemAdmin}
+                value={String(field.value)}
+                onChange={(e) => {
+                  field.onChange(Number(e.currentTarget.value));
+                  form.setValue('buildingId', undefined);
+                }}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={err('organizationId')}
+                data={organizationData}
+                data-testid="op-organization"
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="buildingId"
+            render={({ field }) => (
+              <NativeSelect
+                label={t('people.op.building')}
+                required
+                value={field.value === undefined ? '' : String(field.value)}
+                onChange={(e) =>
+                  field.onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))
+                }
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={err('buildingId')}
+                data={buildingData}
+                data-testid="op-building"
+              />
+            )}
+          />
+        </Group>
+        <Controller
+          control={form.control}
+          name="flowEditRestricted"
+          render={({ field }) => (
+            <Switch
+              label={t('people.op.flowEditRestricted')}
+              description={t('people.op.flowEditHint')}
+              disabled={type !== 0}
+              checked={field.value}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              error={err('flowEditRestricted')}
+              data-testid="op-flow-edit"
+            />
+          )}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={mutation.isPending} data-testid="operator-save">
+            {operator ? t('common.save') : t('people.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,256 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, NativeSelect, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import {
+  DISABLED_NOTIF_TARGET_TYPES,
+  levelSchema,
+  notifTargetInputSchema,
+  notifTargetTypeSchema,
+  type NotifTarget,
+  type NotifTargetInput,
+} from '@portal/contract';
+import { useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { paths } from '@/config/paths';
+import { isApiError } from '@/lib/api-client';
+import { useErrorText, useMessageText } from '@/lib/i18n';
+import { showNotification } from '@/lib/notify';
+import { useCreateNotifTarget } from '../api/create-notif-target';
+import { useOrganizationBuildings } from '../api/get-organization-buildings';
+import { useUpdateNotifTarget } from '../api/update-notif-target';
+import { applyServerErrors, fieldErrorText } from '../server-errors';
+import { StaleAlert } from './stale-alert';
+
+type FormValues = Required<NotifTargetInput>;
+const FIELDS = ['type', 'level', 'buildingId', 'room', 'address', 'botLoginId', 'botPassword', 'spaceId'] as const;
+/** Webhook and bot URLs are secrets: the server answers them masked, so an edit must give them again. */
+const SEALED_TYPES: readonly number[] = [1, 6];
+const TYPES = notifTargetTypeSchema.options.map((o) => o.value);
+const LEVELS = levelSchema.options.map((o) => o.value);
+
+const toValues = (n: NotifTarget | undefined): FormValues => ({
+  type: n?.type ?? 0,
+  level: n?.level ?? 0,
+  buildingId: n?.buildingId ?? null,
+  room: n?.room ?? '',
+  address: n && !SEALED_TYPES.includes(n.type) ? n.address : '',
+  botLoginId: n?.botLoginId ?? '',
+  botPassword: '',
+  spaceId: n?.spaceId ?? '',
+});
+
+interface NotifTargetFormProps {
+  organizationId: number;
+  target?: NotifTarget;
+  onReload?: () => void;
+}
+
+export function NotifTargetForm({ organizationId, target, onReload }: NotifTargetFormProps) {
+  const { t } = useTranslation();
+  const messageText = useMessageText();
+  const errorText = useErrorText();
+  const navigate = useNavigate();
+  const buildings = useOrganizationBuildings(organizationId);
+  const create = useCreateNotifTarget();
+  const update = useUpdateNotifTarget();
+  const mutation = target ? update : create;
+  const [passwordCleared, setPasswordCleared] = useState(false);
+  const form = useForm<FormValues>({
+    resolver: zodResolver(notifTargetInputSchema) as never,
+    defaultValues: toValues(target),
+  });
+  const type = useWatch({ control: form.control, name: 'type' });
+  const { errors, isSubmitted } = form.formState;
+  const err = (name: (typeof FIELDS)[number]) => fieldErrorText(errors[name], messageText);
+  const stale = isApiError(mutation.error) && mutation.error.code === 'STALE_UPDATE';
+  const isBot = type === 6;
+  const addressType = type === 1 || type === 6 ? type : 0;
+  const storedPassword = target?.botPassword ?? null;
+
+  const onSubmit = form.handleSubmit((values) => {
+    const typed = values.botPassword;
+    // Write-only: '' on the form means "keep", unless the stored one was cleared on purpose.
+    const kept = passwordCleared ? '' : undefined;
+    const botPassword = isBot ? (typed !== '' ? typed : kept) : storedPassword !== null ? '' : undefined;
+    const body: NotifTargetInput = {
+      ...values,
+      botLoginId: isBot ? values.botLoginId : '',
+      spaceId: isBot ? values.spaceId : '',
+      botPassword,
+    };
+    const onError = (error: unknown) => applyServerErrors(error, form.setError, FIELDS, t('errors.DUPLICATE'));
+    const done = () => {
+      showNotification({ color: 'green', message: target ? t('common.saved') : t('people.created') });
+      void navigate(paths.organization.detail.getHref(organizationId));
+    };
+    if (target) {
+      update.mutate(
+        { organizationId, id: target.id, body: { ...body, updatedAt: target.updatedAt } },
+        { onSuccess: done, onError },
+      );
+    } else {
+      create.mutate({ organizationId, body }, { onSuccess: done, onError });
+    }
+  });
+
+  const fieldErrorShown = FIELDS.some((f) => errors[f]?.type === 'server' || errors[f]?.type === 'duplicate');
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t('people.notif.title')} data-testid="notif-target-form">
+      <Stack maw={640}>
+        {stale && <StaleAlert onReload={onReload} />}
+        {mutation.isError && !stale && !fieldErrorShown && (
+          <Alert color="red" role="alert">
+            {errorText(mutation.error)}
+          </Alert>
+        )}
+        <Group grow align="flex-start">
+          <Controller
+            control={form.control}
+            name="type"
+            render={({ field }) => (
+              <NativeSelect
+                label={t('people.notif.type')}
+                value={String(field.value)}
+                onChange={(e) => {
+                  const v = notifTargetTypeSchema.safeParse(Number(e.currentTarget.value));
+                  if (!v.success) return;
+                  field.onChange(v.data);
+                  // The address rule depends on the type: check it again once the form was submitted.
+                  if (isSubmitted) void form.trigger(['address', 'botLoginId', 'spaceId']);
+                }}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={err('type')}
+                data={TYPES.map((v) => {
+                  const disabled = DISABLED_NOTIF_TARGET_TYPES.includes(v);
+                  const name = t(`people.notif.types.${v}`);
+                  return {
+                    value: String(v),
+                    label: disabled ? t('people.notif.notAvailable', { type: name }) : name,
+                    disabled,
+                  };
+                })}
+                data-testid="notif-type"
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="level"
+            render={({ field }) => (
+              <NativeSelect
+                label={t('people.notif.level')}
+                value={String(field.value)}
+                onChange={(e) => {
+                  const v = levelSchema.safeParse(Number(e.currentTarget.value));
+                  if (v.success) field.onChange(v.data);
+                }}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={err('level')}
+                data={LEVELS.map((v) => ({ value: String(v), label: t(`people.levels.${v}`) }))}
+                data-testid="notif-level"
+              />
+            )}
+          />
+        </Group>
+        <Group grow align="flex-start">
+          <Controller
+            control={form.control}
+            name="buildingId"
+            render={({ field }) => (
+              <NativeSelect
+                label={t('people.notif.building')}
+                value={field.value === null ? '' : String(field.value)}
+                onChange={(e) => field.onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={err('buildingId')}
+                data={[
+                  { value: '', label: t('people.notif.allBuildings') },
+                  ...(buildings.data ?? []).map((b) => ({ value: String(b.id), label: b.name })),
+                  // The stored building while the list loads (or if it is no longer listed).
+                  ...(field.value !== null && !buildings.data?.some((b) => b.id === field.value)
+                    ? [{ value: String(field.value), label: `#${field.value}` }]
+                    : []),
+                ]}
+                data-testid="notif-building"
+              />
+            )}
+          />
+          <TextInput label={t('people.notif.room')} error={err('room')} {...form.register('room')} />
+        </Group>
+        <TextInput
+          label={t(`people.notif.addressLabel.${addressType}`)}
+          placeholder={t(`people.notif.addressPlaceholder.${addressType}`)}
+          type={addressType === 0 ? 'email' : 'url'}
+          required
+          description={
+            target && SEALED_TYPES.includes(target.type) && target.type === type
+              ? t('people.notif.addressReenter', { masked: target.address })
+              : undefined
+          }
+          error={err('address')}
+          data-testid="notif-address"
+          {...form.register('address')}
+        />
+        {isBot && (
+          <>
+            <TextInput
+              label={t('people.notif.botLoginId')}
+              required
+              autoComplete="off"
+              error={err('botLoginId')}
+              data-testid="notif-bot-login"
+              {...form.register('botLoginId')}
+            />
+            <Group align="flex-end" wrap="nowrap">
+              <PasswordInput
+                style={{ flex: 1 }}
+                label={t('people.notif.botPassword')}
+                autoComplete="new-password"
+                placeholder={
+                  storedPassword !== null && !passwordCleared ? t('people.notif.botPasswordUnchanged') : undefined
+                }
+                description={passwordCleared ? t('people.notif.botPasswordCleared') : undefined}
+                error={err('botPassword')}
+                data-testid="notif-bot-password"
+                {...form.register('botPassword')}
+              />
+              {storedPassword !== null && !passwordCleared && (
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    setPasswordCleared(true);
+                    form.setValue('botPassword', '');
+                  }}
+                  data-testid="notif-bot-password-clear"
+                >
+                  {t('people.notif.botPasswordClear')}
+                </Button>
+              )}
+            </Group>
+            <TextInput
+              label={t('people.notif.spaceId')}
+              required
+              error={err('spaceId')}
+              data-testid="notif-space-id"
+              {...form.register('spaceId')}
+            />
+          </>
+        )}
+        {!isBot && storedPassword !== null && (
+          <Text size="xs" c="dimmed">
+            {t('people.notif.botPasswordCleared')}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button type="submit" loading={mutation.isPending} data-testid="notif-save">
+            {target ? t('common.save') : t('people.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,115 @@
+import { buildingSchema, notifTargetSchema, testNotificationResultSchema } from '@portal/contract';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { makeSession, signedInRoutes } from '@/testing/fixtures';
+import { mockApi, reply } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+
+const slow = { timeout: 5000 };
+const buildings = () =>
+  reply(z.array(buildingSchema.pick({ id: true, name: true })), [{ id: 10, name: 'Marunouchi Tower' }]);
+
+describe('notification target form', () => {
+  it('changes the address rule, label and fields with the type', async () => {
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      'GET /api/buildings': buildings,
+      'POST /api/organizations/1/notif-targets': () =>
+        reply(
+          notifTargetSchema,
+          {
+            id: 5,
+            organizationId: 1,
+            type: 1,
+            level: 9,
+            buildingId: 10,
+            room: '',
+            address: '••••/xyz',
+            botLoginId: '',
+            botPassword: null,
+            spaceId: '',
+            createdAt: '2025-01-01T00:00:00.000Z',
+            updatedAt: '2025-01-01T00:00:00.000Z',
+          },
+          201,
+        ),
+    });
+    const app = renderApp('/organization/1/notif-target/create', { session: makeSession(2) });
+    const type = await screen.findByTestId('notif-type', {}, slow);
+    // SMS and phone are listed but not available.
+    expect(screen.getByRole('option', { name: 'SMS (not available)' })).toBeDisabled();
+    expect(screen.getByRole('option', { name: 'Phone (not available)' })).toBeDisabled();
+    expect(screen.getByLabelText(/Email address/)).toBeInTheDocument();
+
+    await app.user.type(screen.getByTestId('notif-address'), 'https://hooks.slack.com/services/T0/B0/xyz');
+    await app.user.click(screen.getByTestId('notif-save'));
+    expect(await screen.findByText('Enter a valid email address')).toBeInTheDocument();
+
+    // The same address is a valid Slack webhook: the error goes once the type is Slack.
+    await app.user.selectOptions(type, '1');
+    expect(screen.getByLabelText(/Slack webhook URL/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Enter a valid email address')).not.toBeInTheDocument());
+
+    // A chat bot needs a bot URL, login ID and space ID.
+    await app.user.selectOptions(type, '6');
+    expect(screen.getByLabelText(/Bot URL/)).toBeInTheDocument();
+    await app.user.click(screen.getByTestId('notif-save'));
+    expect(await screen.findAllByText('Required')).toHaveLength(2);
+
+    await app.user.selectOptions(type, '1');
+    await app.user.selectOptions(screen.getByTestId('notif-level'), '9');
+    await app.user.selectOptions(screen.getByTestId('notif-building'), '10');
+    await app.user.click(screen.getByTestId('notif-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      type: 1,
+      level: 9,
+      buildingId: 10,
+      room: '',
+      address: 'https://hooks.slack.com/services/T0/B0/xyz',
+      botLoginId: '',
+      spaceId: '',
+    });
+  }, 20_000);
+
+  it('keeps, or clears on request, the stored bot password and shows a test result', async () => {
+    const stored = notifTargetSchema.parse({
+      id: 5,
+      organizationId: 1,
+      type: 6,
+      level: 5,
+      buildingId: null,
+      room: 'B1',
+      address: '••••oint',
+      botLoginId: 'bot@example.com',
+      botPassword: '••••••word',
+      spaceId: 'space-1',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-02T00:00:00.000Z',
+    });
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      'GET /api/buildings': buildings,
+      'GET /api/organizations/1/notif-targets/5': () => reply(notifTargetSchema, stored),
+      'PATCH /api/organizations/1/notif-targets/5': () => reply(notifTargetSchema, stored),
+      'GET /api/organizations/1/notif-targets': () => reply(z.array(notifTargetSchema), [stored]),
+      'POST /api/organizations/1/notif-targets/5/test': () =>
+        reply(testNotificationResultSchema, { deliveryId: 3, status: 'failed', error: 'HTTP 500 from bot' }),
+    });
+    const app = renderApp('/organization/1/notif-target/5', { session: makeSession(9) });
+    const password = await screen.findByTestId('notif-bot-password', {}, slow);
+    expect(password).toHaveAttribute('placeholder', 'Unchanged');
+    expect(screen.getByText(/The stored URL is hidden/)).toBeInTheDocument();
+
+    await app.user.click(screen.getByTestId('notif-test-5'));
+    expect((await screen.findAllByText('Test notification failed: HTTP 500 from bot')).length).toBeGreaterThan(0);
+
+    await app.user.type(screen.getByTestId('notif-address'), 'https://bot.example.com/endpoint');
+    await app.user.click(screen.getByTestId('notif-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    const first = calls.find((c) => c.method === 'PATCH')?.body as Record<string, unknown>;
+    expect(first).toMatchObject({ type: 6, updatedAt: '2025-01-02T00:00:00.000Z', spaceId: 'space-1' });
+    expect('botPassword' in first && first.botPassword !== undefined).toBe(false);
+  }, 20_000);
+});

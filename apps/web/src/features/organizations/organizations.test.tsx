@@ -1,0 +1,167 @@
+import { organizationSchema, type Organization } from '@portal/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { makeSession, signedInRoutes } from '@/testing/fixtures';
+import { mockApi, reply, replyError, type ApiCall } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+
+const org = (over: Partial<Organization> = {}): Organization =>
+  organizationSchema.parse({
+    id: 1,
+    name: 'Demo Corp',
+    type: 0,
+    level: 3,
+    prefecture: 'Tokyo',
+    city: 'Chiyoda',
+    address: '1-1',
+    postalCode: '100-0001',
+    status: 1,
+    labOption: false,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-02-01T00:00:00.000Z',
+    ...over,
+  });
+
+const page = (items: Organization[], total: number) => {
+  const res = reply(z.array(organizationSchema), items);
+  res.headers.set('X-Total-Count', String(total));
+  return res;
+};
+/** The first screen of a test loads its lazy route (and Mantine) first. */
+const slow = { timeout: 5000 };
+const filterOf = (call: ApiCall | undefined) => JSON.parse(call?.search.get('filter') ?? 'null') as unknown;
+
+describe('organization list', () => {
+  it('sends the page, sort and search of the URL as the filter and shows the rows', async () => {
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      'GET /api/organizations': () => page([org(), org({ id: 2, name: 'Tokyo Annex', type: 1 })], 45),
+      'GET /api/organizations/1/notif-targets': () => reply(z.array(z.never()), []),
+    });
+    renderApp('/organization/list?page=2&sort=-updatedAt&q=tok', { session: makeSession(9) });
+    const table = await screen.findByTestId('organization-table', {}, slow);
+    expect(within(table).getByText('Tokyo Annex')).toBeInTheDocument();
+    expect(within(table).getByText('Distributor')).toBeInTheDocument();
+    expect(filterOf(calls.find((c) => c.path === '/api/organizations'))).toEqual({
+      where: { name: { like: '%tok%' } },
+      order: 'updatedAt DESC',
+      limit: 20,
+      skip: 20,
+    });
+    expect(screen.getByRole('search')).toBeInTheDocument();
+    expect(screen.getByDisplayValue('tok')).toBeInTheDocument();
+    expect(screen.getByTestId('organization-create')).toBeInTheDocument();
+  }, 20_000);
+
+  it('puts sorting and searching into the URL (page back to 1)', async () => {
+    const { calls } = mockApi({ ...signedInRoutes(), 'GET /api/organizations': () => page([org()], 1) });
+    const app = renderApp('/organization/list?page=3', { session: makeSession(2) });
+    await screen.findByTestId('organization-table', {}, slow);
+    expect(screen.queryByTestId('organization-create')).not.toBeInTheDocument();
+    await app.user.click(screen.getByTestId('sort-name'));
+    await waitFor(() => expect(app.location()).toBe('/organization/list?sort=name'));
+    await app.user.click(screen.getByTestId('sort-name'));
+    await waitFor(() => expect(app.location()).toBe('/organization/list?sort=-name'));
+    await app.user.type(screen.getByTestId('organization-search'), 'demo{Enter}');
+    await waitFor(() => expect(app.location()).toBe('/organization/list?sort=-name&q=demo'));
+    await waitFor(() =>
+      expect(filterOf(calls.filter((c) => c.path === '/api/organizations').at(-1))).toEqual({
+        where: { name: { like: '%demo%' } },
+        order: 'name DESC',
+        limit: 20,
+        skip: 0,
+      }),
+    );
+  }, 20_000);
+
+  it('shows an empty state', async () => {
+    mockApi({ ...signedInRoutes(), 'GET /api/organizations': () => page([], 0) });
+    renderApp('/organization/list', { session: makeSession(9) });
+    expect(await screen.findByTestId('organizations-empty', {}, slow)).toBeInTheDocument();
+  }, 20_000);
+
+  it('tells other operators they are not allowed', async () => {
+    mockApi(signedInRoutes());
+    renderApp('/organization/list', { session: makeSession(1) });
+    expect(await screen.findByTestId('forbidden', {}, slow)).toHaveTextContent(
+      'Only organization administrators and system administrators can use this page.',
+    );
+  }, 20_000);
+});
+
+describe('organization form', () => {
+  it('validates with the contract schema, in the user language', async () => {
+    mockApi(signedInRoutes());
+    const app = renderApp('/organization/create', { session: makeSession(9) });
+    await screen.findByTestId('organization-form', {}, slow);
+    await app.user.type(screen.getByTestId('org-postal-code'), '1234567');
+    await app.user.click(screen.getByTestId('organization-save'));
+    expect(await screen.findByText('Required')).toBeInTheDocument();
+    expect(screen.getByText('Enter a postal code like 123-4567')).toBeInTheDocument();
+  }, 20_000);
+
+  it('shows a duplicate name under the name field', async () => {
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      'POST /api/organizations': () => replyError('DUPLICATE', [{ path: 'name', message: 'validation.duplicate' }]),
+    });
+    const app = renderApp('/organization/create', { session: makeSession(9) });
+    await screen.findByTestId('organization-form', {}, slow);
+    await app.user.type(screen.getByTestId('org-name'), 'Demo Corp');
+    await app.user.click(screen.getByTestId('organization-save'));
+    expect(await screen.findByText('This organization name is already in use')).toBeInTheDocument();
+    expect(screen.getByTestId('org-name')).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ name: 'Demo Corp', type: 0, status: 1 });
+  }, 20_000);
+
+  it('on a stale update shows the conflict and keeps what was typed; reload starts from the stored record', async () => {
+    let stored = org();
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      'GET /api/organizations/1': () => reply(organizationSchema, stored),
+      'GET /api/organizations/1/notif-targets': () => reply(z.array(z.never()), []),
+      'PATCH /api/organizations/1': () => {
+        stored = org({ name: 'Renamed elsewhere', updatedAt: '2025-03-01T00:00:00.000Z' });
+        return replyError('STALE_UPDATE');
+      },
+    });
+    const app = renderApp('/organization/1', { session: makeSession(2) });
+    const name = await screen.findByTestId('org-name', {}, slow);
+    // Organization administrators cannot change the system fields.
+    expect(screen.getByTestId('org-type')).toBeDisabled();
+    await app.user.clear(name);
+    await app.user.type(name, 'My new name');
+    await app.user.click(screen.getByTestId('organization-save'));
+    expect(await screen.findByTestId('stale-alert', {}, slow)).toHaveTextContent(
+      'Someone else saved this record meanwhile',
+    );
+    expect(screen.getByTestId('org-name')).toHaveValue('My new name');
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({
+      name: 'My new name',
+      updatedAt: '2025-02-01T00:00:00.000Z',
+    });
+    await app.user.click(screen.getByTestId('stale-reload'));
+    await waitFor(() => expect(screen.getByTestId('org-name')).toHaveValue('Renamed elsewhere'));
+    expect(screen.queryByTestId('stale-alert')).not.toBeInTheDocument();
+  }, 20_000);
+
+  it('explains IN_USE when a delete is refused', async () => {
+    mockApi({
+      ...signedInRoutes(),
+      'GET /api/organizations/1': () => reply(organizationSchema, org()),
+      'GET /api/organizations/1/notif-targets': () => reply(z.array(z.never()), []),
+      'DELETE /api/organizations/1': () =>
+        replyError('IN_USE', [
+          { path: 'buildings', message: 'validation.inUse' },
+          { path: 'operators', message: 'validation.inUse' },
+        ]),
+    });
+    const app = renderApp('/organization/1', { session: makeSession(9) });
+    await app.user.click(await screen.findByTestId('organization-delete', {}, slow));
+    await app.user.click(await screen.findByTestId('organization-delete-confirm', {}, slow));
+    expect(await screen.findByTestId('delete-in-use', {}, slow)).toHaveTextContent(
+      'Still in use by: buildings, operators.',
+    );
+  }, 20_000);
+});
