@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import { hashPassword } from './lib/crypto.ts';
 import { addDays } from './lib/time.ts';
+import { newOperatorRow } from './modules/operators/new-operator.ts';
 
 /** The organization system administrators belong to (the portal's operator). */
 export const SYSTEM_ORGANIZATION = 'Portal Operations';
@@ -89,40 +90,6 @@ async function ensureSystemOrganization(db: Db, now: string): Promise<number> {
   return row.id;
 }
 
-const operatorRow = (v: {
-  organizationId: number;
-  buildingId: number | null;
-  loginId: string;
-  hash: string;
-  type: number;
-  lastName: string;
-  firstName: string;
-  authMode?: string;
-  now: string;
-}) => ({
-  organization_id: v.organizationId,
-  building_id: v.buildingId,
-  login_id: v.loginId.toLowerCase(),
-  email: v.loginId.toLowerCase(),
-  password_hash: v.hash,
-  first_name: v.firstName,
-  last_name: v.lastName,
-  type: v.type,
-  flow_edit_restricted: 0,
-  language: null,
-  auth_mode: v.authMode ?? 'none',
-  phone: '',
-  status: 1,
-  failed_login_count: 0,
-  locked_until: null,
-  must_change_password: 0,
-  password_changed_at: v.now,
-  login_count: 0,
-  deleted_at: null,
-  created_at: v.now,
-  updated_at: v.now,
-});
-
 /** ADMIN_EMAIL + ADMIN_PASSWORD: creates a system administrator when the database has none. */
 export async function ensureAdmin(db: Db, admin: { email: string; password: string }, now: Date): Promise<boolean> {
   const any = await db
@@ -137,11 +104,11 @@ export async function ensureAdmin(db: Db, admin: { email: string; password: stri
   await db
     .insertInto('operators')
     .values(
-      operatorRow({
+      newOperatorRow({
         organizationId: orgId,
         buildingId: null,
         loginId: admin.email,
-        hash: await hashPassword(admin.password),
+        passwordHash: await hashPassword(admin.password),
         type: 9,
         lastName: 'Administrator',
         firstName: 'System',
@@ -316,11 +283,11 @@ export async function seedDemo(db: Db, now: Date): Promise<void> {
       const op = await trx
         .insertInto('operators')
         .values(
-          operatorRow({
+          newOperatorRow({
             organizationId: sys ? systemOrgId : org.id,
             buildingId: sys ? null : building.id,
             loginId: a.loginId,
-            hash: await hashPassword(a.password),
+            passwordHash: await hashPassword(a.password),
             type: a.type,
             lastName: a.lastName,
             firstName: a.firstName,

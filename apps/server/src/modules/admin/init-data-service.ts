@@ -2,6 +2,7 @@ import type { InitData } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/crypto.ts';
+import { newOperatorRow } from '../operators/new-operator.ts';
 
 /**
  * Initial data import (/auth/init-data): one organization, its buildings with floors, and its
@@ -107,29 +108,18 @@ export function initDataService({ db, clock, audit }: Pick<AppContext, 'db' | 'c
         for (const [i, o] of data.operators.entries()) {
           await trx
             .insertInto('operators')
-            .values({
-              organization_id: org.id,
-              building_id: buildingIds[o.building] ?? null,
-              login_id: o.loginId.toLowerCase(),
-              email: o.loginId.toLowerCase(),
-              password_hash: hashes[i]!,
-              first_name: o.firstName,
-              last_name: o.lastName,
-              type: o.type,
-              flow_edit_restricted: 0,
-              language: null,
-              auth_mode: 'none',
-              phone: '',
-              status: 1,
-              failed_login_count: 0,
-              locked_until: null,
-              must_change_password: 0,
-              password_changed_at: now,
-              login_count: 0,
-              deleted_at: null,
-              created_at: now,
-              updated_at: now,
-            })
+            .values(
+              newOperatorRow({
+                organizationId: org.id,
+                buildingId: buildingIds[o.building] ?? null,
+                loginId: o.loginId,
+                passwordHash: hashes[i]!,
+                firstName: o.firstName,
+                lastName: o.lastName,
+                type: o.type,
+                now,
+              }),
+            )
             .execute();
         }
         await audit.record(

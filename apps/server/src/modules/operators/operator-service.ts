@@ -20,6 +20,7 @@ import {
   staleUpdate,
 } from '../organizations/admin-rules.ts';
 import { operatorFilter, operatorRepo, toOperator } from './operator-repo.ts';
+import { newOperatorRow } from './new-operator.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches'>;
 
@@ -135,30 +136,19 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
       const row = await guardLoginId(() =>
         db
           .insertInto('operators')
-          .values({
-            organization_id: body.organizationId,
-            building_id: body.buildingId,
-            login_id: loginId,
-            email: loginId,
-            password_hash: hash,
-            first_name: body.firstName,
-            last_name: body.lastName,
-            type: body.type,
-            flow_edit_restricted: body.flowEditRestricted ? 1 : 0,
-            language: null,
-            auth_mode: 'none',
-            phone: '',
-            status: 1,
-            failed_login_count: 0,
-            locked_until: null,
-            must_change_password: 0,
-            password_changed_at: now,
-            login_count: 0,
-            last_login_at: null,
-            deleted_at: null,
-            created_at: now,
-            updated_at: now,
-          })
+          .values(
+            newOperatorRow({
+              organizationId: body.organizationId,
+              buildingId: body.buildingId,
+              loginId,
+              passwordHash: hash,
+              firstName: body.firstName,
+              lastName: body.lastName,
+              type: body.type,
+              flowEditRestricted: body.flowEditRestricted,
+              now,
+            }),
+          )
           .returning(['id', 'organization_id'])
           .executeTakeFirstOrThrow(),
       );
