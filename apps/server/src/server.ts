@@ -40,7 +40,13 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     const lazyLog = new Proxy({} as FastifyInstance['log'], {
       get: (_t, prop) => (app ? Reflect.get(app.log, prop) : () => undefined),
     });
-    mailer = createMailer({ db: db.kysely, clock: systemClock, log: lazyLog, smtpUrl: config.smtpUrl, from: config.mailFrom });
+    mailer = createMailer({
+      db: db.kysely,
+      clock: systemClock,
+      log: lazyLog,
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+    });
     const fileStore = createFileStore({ dir: join(config.dataDir, 'files'), db: db.kysely, clock: systemClock });
     const caches = createReadCaches(db.dataVersion, db.cacheable && config.readCache, systemClock);
     app = await buildApp({ ctx: { ...ctxBase, mailer, fileStore, caches }, isReady: () => ready });

@@ -35,8 +35,22 @@ const otherData: InitData = {
   organization: { name: 'Other Buildings Org', type: 0, labOption: false },
   buildings: [{ name: 'Other Building', floors: [{ name: '1F', index: 1, type: 'office' }] }],
   operators: [
-    { loginId: 'admin@other-b.example', firstName: 'A', lastName: 'Other', password: 'Other-Admin-2026', type: 2, building: 0 },
-    { loginId: 'ops@other-b.example', firstName: 'B', lastName: 'Other', password: 'Other-Ops-2026x', type: 0, building: 0 },
+    {
+      loginId: 'admin@other-b.example',
+      firstName: 'A',
+      lastName: 'Other',
+      password: 'Other-Admin-2026',
+      type: 2,
+      building: 0,
+    },
+    {
+      loginId: 'ops@other-b.example',
+      firstName: 'B',
+      lastName: 'Other',
+      password: 'Other-Ops-2026x',
+      type: 0,
+      building: 0,
+    },
   ],
 };
 
@@ -47,7 +61,12 @@ async function bearer(loginId: string, password: string, remoteAddress?: string)
 }
 
 const call = (method: InjectOptions['method'], url: string, authorization: string, payload?: unknown) =>
-  t.inject({ method, url: `/api${url}`, headers: { authorization }, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+  t.inject({
+    method,
+    url: `/api${url}`,
+    headers: { authorization },
+    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+  });
 
 const codeOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error.code;
 
@@ -79,14 +98,22 @@ beforeAll(async () => {
   const imported = await call('POST', '/init-data', auth.sysAdmin, otherData);
   expect(imported.statusCode).toBe(201);
   const orgId = imported.json<{ organizationId: number }>().organizationId;
-  const b = await t.db.kysely.selectFrom('buildings').select('id').where('organization_id', '=', orgId).executeTakeFirstOrThrow();
+  const b = await t.db.kysely
+    .selectFrom('buildings')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .executeTakeFirstOrThrow();
   other = { orgId, buildingId: b.id };
   auth.otherAdmin = await bearer('admin@other-b.example', 'Other-Admin-2026');
   auth.otherGeneral = await bearer('ops@other-b.example', 'Other-Ops-2026x');
   auth.general = (await t.as('operator@demo.example')).authorization;
   auth.manager = (await t.as('manager@demo.example')).authorization;
   auth.orgAdmin = (await t.as('orgadmin@demo.example')).authorization;
-  const demoB = await t.db.kysely.selectFrom('buildings').select(['id', 'organization_id']).where('name', '=', 'Demo Tower').executeTakeFirstOrThrow();
+  const demoB = await t.db.kysely
+    .selectFrom('buildings')
+    .select(['id', 'organization_id'])
+    .where('name', '=', 'Demo Tower')
+    .executeTakeFirstOrThrow();
   demoBuildingId = demoB.id;
   demoOrgId = demoB.organization_id;
 });
@@ -110,8 +137,21 @@ describe('buildings', () => {
 
   it('creates, updates and deletes a building, storing empty texts as null and auditing each change', async () => {
     const created = await createBuilding('Create Test');
-    expect(created).toMatchObject({ name: 'Create Test', prefecture: null, address: null, postalCode: null, city: 'Chiyoda', organizationId: demoOrgId, groups: [], flowGroups: [] });
-    const row = await t.db.kysely.selectFrom('buildings').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(created).toMatchObject({
+      name: 'Create Test',
+      prefecture: null,
+      address: null,
+      postalCode: null,
+      city: 'Chiyoda',
+      organizationId: demoOrgId,
+      groups: [],
+      flowGroups: [],
+    });
+    const row = await t.db.kysely
+      .selectFrom('buildings')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
     expect(row.prefecture).toBeNull();
 
     const patched = await call('PATCH', `/buildings/${created.id}`, auth.orgAdmin, {
@@ -133,15 +173,23 @@ describe('buildings', () => {
     expect((await call('GET', `/buildings/${created.id}`, auth.orgAdmin)).statusCode).toBe(404);
     for (const action of ['building.create', 'building.update', 'building.delete']) {
       const entries = await auditActions(action);
-      expect(entries.some((e) => e.target_id === String(created.id) && e.ip && e.target_type === 'building')).toBe(true);
+      expect(entries.some((e) => e.target_id === String(created.id) && e.ip && e.target_type === 'building')).toBe(
+        true,
+      );
     }
   });
 
   it('refuses a stale edit with 409 and keeps the first edit', async () => {
     const b = await createBuilding('Concurrency');
-    const first = await call('PATCH', `/buildings/${b.id}`, auth.orgAdmin, { ...newBuilding(demoOrgId, 'First'), updatedAt: b.updatedAt });
+    const first = await call('PATCH', `/buildings/${b.id}`, auth.orgAdmin, {
+      ...newBuilding(demoOrgId, 'First'),
+      updatedAt: b.updatedAt,
+    });
     expect(first.statusCode).toBe(200);
-    const second = await call('PATCH', `/buildings/${b.id}`, auth.sysAdmin, { ...newBuilding(demoOrgId, 'Second'), updatedAt: b.updatedAt });
+    const second = await call('PATCH', `/buildings/${b.id}`, auth.sysAdmin, {
+      ...newBuilding(demoOrgId, 'Second'),
+      updatedAt: b.updatedAt,
+    });
     expect(second.statusCode).toBe(409);
     expect(codeOf(second)).toBe('STALE_UPDATE');
     expect(buildingSchema.parse((await call('GET', `/buildings/${b.id}`, auth.orgAdmin)).json()).name).toBe('First');
@@ -151,20 +199,34 @@ describe('buildings', () => {
     const res = await call('POST', '/buildings', auth.orgAdmin, newBuilding(other.orgId, 'Sneaky'));
     expect(res.statusCode).toBe(403);
     const b = await createBuilding('Stay Home');
-    const move = await call('PATCH', `/buildings/${b.id}`, auth.orgAdmin, { ...newBuilding(other.orgId, 'Stay Home'), updatedAt: b.updatedAt });
+    const move = await call('PATCH', `/buildings/${b.id}`, auth.orgAdmin, {
+      ...newBuilding(other.orgId, 'Stay Home'),
+      updatedAt: b.updatedAt,
+    });
     expect(move.statusCode).toBe(403);
-    expect(buildingSchema.parse((await call('GET', `/buildings/${b.id}`, auth.orgAdmin)).json()).organizationId).toBe(demoOrgId);
+    expect(buildingSchema.parse((await call('GET', `/buildings/${b.id}`, auth.orgAdmin)).json()).organizationId).toBe(
+      demoOrgId,
+    );
     // A system administrator may create anywhere, but not in an organization that does not exist.
-    expect((await call('POST', '/buildings', auth.sysAdmin, newBuilding(other.orgId, 'For Other'))).statusCode).toBe(201);
+    expect((await call('POST', '/buildings', auth.sysAdmin, newBuilding(other.orgId, 'For Other'))).statusCode).toBe(
+      201,
+    );
     expect((await call('POST', '/buildings', auth.sysAdmin, newBuilding(999999, 'Nowhere'))).statusCode).toBe(404);
   });
 
   it('lets a system admin move a building with everything in it to another organization', async () => {
     const b = await createBuilding('Moving');
     await call('POST', '/robot-groups', auth.orgAdmin, { buildingId: b.id, name: 'Moves along' });
-    const moved = await call('PATCH', `/buildings/${b.id}`, auth.sysAdmin, { ...newBuilding(other.orgId, 'Moving'), updatedAt: b.updatedAt });
+    const moved = await call('PATCH', `/buildings/${b.id}`, auth.sysAdmin, {
+      ...newBuilding(other.orgId, 'Moving'),
+      updatedAt: b.updatedAt,
+    });
     expect(moved.statusCode).toBe(200);
-    const groups = await t.db.kysely.selectFrom('robot_groups').select('organization_id').where('building_id', '=', b.id).execute();
+    const groups = await t.db.kysely
+      .selectFrom('robot_groups')
+      .select('organization_id')
+      .where('building_id', '=', b.id)
+      .execute();
     expect(groups.map((g) => g.organization_id)).toEqual([other.orgId]);
     expect((await call('GET', `/buildings/${b.id}`, auth.orgAdmin)).statusCode).toBe(404);
     expect((await call('GET', `/buildings/${b.id}`, auth.otherAdmin)).statusCode).toBe(200);
@@ -181,7 +243,13 @@ describe('buildings', () => {
   });
 
   it('answers bad bodies with 400 VALIDATION_FAILED, never 500', async () => {
-    for (const body of [{}, { ...newBuilding(demoOrgId, '') }, { ...newBuilding(demoOrgId, 'x'.repeat(41)) }, { ...newBuilding(demoOrgId), latitude: 91 }, { ...newBuilding(demoOrgId), postalCode: 'abc' }]) {
+    for (const body of [
+      {},
+      { ...newBuilding(demoOrgId, '') },
+      { ...newBuilding(demoOrgId, 'x'.repeat(41)) },
+      { ...newBuilding(demoOrgId), latitude: 91 },
+      { ...newBuilding(demoOrgId), postalCode: 'abc' },
+    ]) {
       const res = await call('POST', '/buildings', auth.orgAdmin, body);
       expect(res.statusCode).toBe(400);
       expect(codeOf(res)).toBe('VALIDATION_FAILED');
@@ -204,9 +272,15 @@ describe('robot groups and flow groups', () => {
       const c = await make('Bravo');
       const d = await make('Charlie');
       expect([a.sortOrder, c.sortOrder, d.sortOrder]).toEqual([0, 1, 2]);
-      expect((await call('GET', `/${kind}/${a.id}`, auth.orgAdmin)).json()).toMatchObject({ name: 'Alpha', buildingId: b.id });
+      expect((await call('GET', `/${kind}/${a.id}`, auth.orgAdmin)).json()).toMatchObject({
+        name: 'Alpha',
+        buildingId: b.id,
+      });
 
-      const renamed = await call('PATCH', `/${kind}/${a.id}`, auth.orgAdmin, { name: 'Alpha 2', updatedAt: a.updatedAt });
+      const renamed = await call('PATCH', `/${kind}/${a.id}`, auth.orgAdmin, {
+        name: 'Alpha 2',
+        updatedAt: a.updatedAt,
+      });
       expect(renamed.statusCode).toBe(200);
       const stale = await call('PATCH', `/${kind}/${a.id}`, auth.orgAdmin, { name: 'Alpha 3', updatedAt: a.updatedAt });
       expect(stale.statusCode).toBe(409);
@@ -221,16 +295,26 @@ describe('robot groups and flow groups', () => {
         [c.id, 2, 'Bravo'],
       ]);
       const building = buildingSchema.parse((await call('GET', `/buildings/${b.id}`, auth.orgAdmin)).json());
-      expect((kind === 'robot-groups' ? building.groups : building.flowGroups)?.map((g) => g.id)).toEqual([d.id, a.id, c.id]);
+      expect((kind === 'robot-groups' ? building.groups : building.flowGroups)?.map((g) => g.id)).toEqual([
+        d.id,
+        a.id,
+        c.id,
+      ]);
 
       // The ids must be exactly the building's groups.
-      for (const ids of [[d.id, a.id], [d.id, a.id, c.id, c.id], [d.id, a.id, 999999]]) {
+      for (const ids of [
+        [d.id, a.id],
+        [d.id, a.id, c.id, c.id],
+        [d.id, a.id, 999999],
+      ]) {
         const res = await call('PUT', `/buildings/${b.id}/${kind}/order`, auth.orgAdmin, { ids });
         expect(res.statusCode).toBe(400);
       }
       // A group of another building cannot be smuggled into the order.
       const foreign = (await call('GET', `/buildings/${demoBuildingId}/${kind}`, auth.orgAdmin)).json<Group[]>();
-      const smuggled = await call('PUT', `/buildings/${b.id}/${kind}/order`, auth.orgAdmin, { ids: [d.id, a.id, foreign[0]!.id] });
+      const smuggled = await call('PUT', `/buildings/${b.id}/${kind}/order`, auth.orgAdmin, {
+        ids: [d.id, a.id, foreign[0]!.id],
+      });
       expect(smuggled.statusCode).toBe(400);
 
       expect((await call('DELETE', `/${kind}/${c.id}`, auth.orgAdmin)).statusCode).toBe(204);
@@ -241,25 +325,40 @@ describe('robot groups and flow groups', () => {
       for (const action of ['create', 'update', 'reorder', 'delete']) {
         expect((await auditActions(`${singular}.${action}`)).length).toBeGreaterThan(0);
       }
-      expect((await call('POST', `/${kind}`, auth.orgAdmin, { buildingId: b.id, name: 'x'.repeat(49) })).statusCode).toBe(400);
-      expect((await call('POST', `/${kind}`, auth.orgAdmin, { buildingId: 999999, name: 'Nowhere' })).statusCode).toBe(404);
+      expect(
+        (await call('POST', `/${kind}`, auth.orgAdmin, { buildingId: b.id, name: 'x'.repeat(49) })).statusCode,
+      ).toBe(400);
+      expect((await call('POST', `/${kind}`, auth.orgAdmin, { buildingId: 999999, name: 'Nowhere' })).statusCode).toBe(
+        404,
+      );
     });
   }
 });
 
 describe('speech texts', () => {
   it('lists, creates, edits and deletes a building’s speech texts', async () => {
-    const created = await call('POST', `/buildings/${demoBuildingId}/speech-texts`, auth.orgAdmin, { language: 'ja', text: '  いらっしゃいませ  ' });
+    const created = await call('POST', `/buildings/${demoBuildingId}/speech-texts`, auth.orgAdmin, {
+      language: 'ja',
+      text: '  いらっしゃいませ  ',
+    });
     expect(created.statusCode).toBe(201);
     const s = speechTextSchema.parse(created.json());
     expect(s.text).toBe('いらっしゃいませ');
-    const list = (await call('GET', `/buildings/${demoBuildingId}/speech-texts`, auth.general)).json<Array<{ id: number }>>();
+    const list = (await call('GET', `/buildings/${demoBuildingId}/speech-texts`, auth.general)).json<
+      Array<{ id: number }>
+    >();
     expect(list.map((x) => x.id)).toContain(s.id);
     const edited = await call('PATCH', `/speech-texts/${s.id}`, auth.orgAdmin, { language: 'en', text: 'Welcome' });
     expect(edited.statusCode).toBe(200);
     expect(edited.json()).toMatchObject({ language: 'en', text: 'Welcome' });
-    expect((await call('POST', `/buildings/${demoBuildingId}/speech-texts`, auth.orgAdmin, { language: 'xx', text: 'a' })).statusCode).toBe(400);
-    expect((await call('POST', `/buildings/${demoBuildingId}/speech-texts`, auth.orgAdmin, { language: 'ja', text: ' ' })).statusCode).toBe(400);
+    expect(
+      (await call('POST', `/buildings/${demoBuildingId}/speech-texts`, auth.orgAdmin, { language: 'xx', text: 'a' }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await call('POST', `/buildings/${demoBuildingId}/speech-texts`, auth.orgAdmin, { language: 'ja', text: ' ' }))
+        .statusCode,
+    ).toBe(400);
     expect((await call('DELETE', `/speech-texts/${s.id}`, auth.orgAdmin)).statusCode).toBe(204);
     expect((await call('DELETE', `/speech-texts/${s.id}`, auth.orgAdmin)).statusCode).toBe(404);
     for (const action of ['speech-text.create', 'speech-text.update', 'speech-text.delete']) {
@@ -282,9 +381,15 @@ describe('IP restriction', () => {
     for (const address of ['not-an-ip', '10.0.0.0/33', '1.2.3.4/', '999.1.1.1']) {
       const res = await call('POST', `${url}/ip-rules`, auth.orgAdmin, { address, description: '' });
       expect(res.statusCode).toBe(400);
-      expect(errorBodySchema.parse(res.json()).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'address', message: 'validation.ipAddress' }] });
+      expect(errorBodySchema.parse(res.json()).error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ path: 'address', message: 'validation.ipAddress' }],
+      });
     }
-    const added = await call('POST', `${url}/ip-rules`, auth.orgAdmin, { address: ' 192.0.2.0/24 ', description: 'Office' });
+    const added = await call('POST', `${url}/ip-rules`, auth.orgAdmin, {
+      address: ' 192.0.2.0/24 ',
+      description: 'Office',
+    });
     expect(added.statusCode).toBe(201);
     const rule = ipRuleSchema.parse(added.json());
     expect(rule).toMatchObject({ address: '192.0.2.0/24', description: 'Office', buildingId: b.id });
@@ -297,10 +402,19 @@ describe('IP restriction', () => {
     // On: the answer tells the admin their own address is not on the list.
     const on = await call('PUT', `${url}/ip-restriction`, auth.orgAdmin, { enabled: true });
     expect(on.statusCode).toBe(200);
-    expect(ipRestrictionSchema.parse(on.json())).toMatchObject({ enabled: true, clientIp: '127.0.0.1', clientIpAllowed: false });
+    expect(ipRestrictionSchema.parse(on.json())).toMatchObject({
+      enabled: true,
+      clientIp: '127.0.0.1',
+      clientIpAllowed: false,
+    });
     expect(buildingSchema.parse((await call('GET', url, auth.orgAdmin)).json()).ipRestrictionEnabled).toBe(true);
 
-    const inside = await t.inject({ method: 'GET', url: `/api${url}/ip-restriction`, headers: { authorization: auth.orgAdmin }, remoteAddress: '192.0.2.7' });
+    const inside = await t.inject({
+      method: 'GET',
+      url: `/api${url}/ip-restriction`,
+      headers: { authorization: auth.orgAdmin },
+      remoteAddress: '192.0.2.7',
+    });
     expect(ipRestrictionSchema.parse(inside.json()).clientIpAllowed).toBe(true);
 
     // The last rule cannot go while the restriction is on.
@@ -318,45 +432,96 @@ describe('IP restriction', () => {
 
   it('a rule added through the API really blocks login and requests from another address', async () => {
     const b = await createBuilding('Locked Building');
-    const hash = (await t.db.kysely.selectFrom('operators').select('password_hash').where('login_id', '=', 'operator@demo.example').executeTakeFirstOrThrow()).password_hash;
+    const hash = (
+      await t.db.kysely
+        .selectFrom('operators')
+        .select('password_hash')
+        .where('login_id', '=', 'operator@demo.example')
+        .executeTakeFirstOrThrow()
+    ).password_hash;
     const now = new Date().toISOString();
     await t.db.kysely
       .insertInto('operators')
       .values({
-        organization_id: demoOrgId, building_id: b.id, login_id: 'ip-test@demo.example', email: 'ip-test@demo.example', password_hash: hash,
-        first_name: 'IP', last_name: 'Test', type: 0, flow_edit_restricted: 0, language: null, auth_mode: 'none', phone: '', status: 1,
-        failed_login_count: 0, locked_until: null, must_change_password: 0, password_changed_at: now, login_count: 0, last_login_at: null,
-        deleted_at: null, created_at: now, updated_at: now,
+        organization_id: demoOrgId,
+        building_id: b.id,
+        login_id: 'ip-test@demo.example',
+        email: 'ip-test@demo.example',
+        password_hash: hash,
+        first_name: 'IP',
+        last_name: 'Test',
+        type: 0,
+        flow_edit_restricted: 0,
+        language: null,
+        auth_mode: 'none',
+        phone: '',
+        status: 1,
+        failed_login_count: 0,
+        locked_until: null,
+        must_change_password: 0,
+        password_changed_at: now,
+        login_count: 0,
+        last_login_at: null,
+        deleted_at: null,
+        created_at: now,
+        updated_at: now,
       })
       .execute();
     const password = 'Demo-Operator-2026';
     const before = await bearer('ip-test@demo.example', password, '203.0.113.9');
 
-    expect((await call('POST', `/buildings/${b.id}/ip-rules`, auth.orgAdmin, { address: '198.51.100.0/24', description: 'HQ' })).statusCode).toBe(201);
-    expect((await call('PUT', `/buildings/${b.id}/ip-restriction`, auth.orgAdmin, { enabled: true })).statusCode).toBe(200);
+    expect(
+      (
+        await call('POST', `/buildings/${b.id}/ip-rules`, auth.orgAdmin, {
+          address: '198.51.100.0/24',
+          description: 'HQ',
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect((await call('PUT', `/buildings/${b.id}/ip-restriction`, auth.orgAdmin, { enabled: true })).statusCode).toBe(
+      200,
+    );
 
     const refused = await t.login('ip-test@demo.example', password, { remoteAddress: '203.0.113.9' });
     expect(refused.statusCode).toBe(403);
     expect(codeOf(refused)).toBe('IP_NOT_ALLOWED');
     expect((await t.login('ip-test@demo.example', password, { remoteAddress: '198.51.100.20' })).statusCode).toBe(200);
     // A session opened before is refused from the outside address too.
-    const outside = await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization: before }, remoteAddress: '203.0.113.9' });
+    const outside = await t.inject({
+      method: 'GET',
+      url: '/api/my/profile',
+      headers: { authorization: before },
+      remoteAddress: '203.0.113.9',
+    });
     expect(outside.statusCode).toBe(403);
     // Operators of other buildings are not affected.
     expect((await t.login('operator@demo.example', password, { remoteAddress: '203.0.113.9' })).statusCode).toBe(200);
 
-    expect((await call('PUT', `/buildings/${b.id}/ip-restriction`, auth.orgAdmin, { enabled: false })).statusCode).toBe(200);
+    expect((await call('PUT', `/buildings/${b.id}/ip-restriction`, auth.orgAdmin, { enabled: false })).statusCode).toBe(
+      200,
+    );
     expect((await t.login('ip-test@demo.example', password, { remoteAddress: '203.0.113.9' })).statusCode).toBe(200);
   });
 });
 
 describe('system links', () => {
-  const SECRETS = { hakaruAiPassword: 'hakaru-Plain-Secret-123', lilzToken: 'lilz-plain-token-abcdefgh-9876', kanriroidToken: 'short' };
+  const SECRETS = {
+    hakaruAiPassword: 'hakaru-Plain-Secret-123',
+    lilzToken: 'lilz-plain-token-abcdefgh-9876',
+    kanriroidToken: 'short',
+  };
 
   it('stores secrets sealed, answers them masked, keeps them when omitted and clears them with ""', async () => {
     const url = `/buildings/${demoBuildingId}/links`;
     const empty = buildingLinksSchema.parse((await call('GET', url, auth.general)).json());
-    expect(empty).toEqual({ tSpiderUrl: '', hakaruAiLoginId: '', hakaruAiPassword: null, lilzToken: null, kanriroidToken: null, updatedAt: null });
+    expect(empty).toEqual({
+      tSpiderUrl: '',
+      hakaruAiLoginId: '',
+      hakaruAiPassword: null,
+      lilzToken: null,
+      kanriroidToken: null,
+      updatedAt: null,
+    });
 
     const bodies: string[] = [];
     const put = async (payload: unknown) => {
@@ -372,13 +537,25 @@ describe('system links', () => {
     // Too short to show any of it.
     expect(links.kanriroidToken).toBe('••••••');
 
-    const row = await t.db.kysely.selectFrom('building_links').selectAll().where('building_id', '=', demoBuildingId).executeTakeFirstOrThrow();
+    const row = await t.db.kysely
+      .selectFrom('building_links')
+      .selectAll()
+      .where('building_id', '=', demoBuildingId)
+      .executeTakeFirstOrThrow();
     for (const plain of Object.values(SECRETS)) expect(JSON.stringify(row)).not.toContain(plain);
 
     const kept = await put({ tSpiderUrl: '', hakaruAiLoginId: 'hakaru-user' });
-    expect(buildingLinksSchema.parse(kept.json())).toMatchObject({ tSpiderUrl: '', hakaruAiPassword: '••••••-123', lilzToken: '••••••9876', kanriroidToken: '••••••' });
+    expect(buildingLinksSchema.parse(kept.json())).toMatchObject({
+      tSpiderUrl: '',
+      hakaruAiPassword: '••••••-123',
+      lilzToken: '••••••9876',
+      kanriroidToken: '••••••',
+    });
     const cleared = await put({ tSpiderUrl: '', hakaruAiLoginId: '', lilzToken: '' });
-    expect(buildingLinksSchema.parse(cleared.json())).toMatchObject({ lilzToken: null, hakaruAiPassword: '••••••-123' });
+    expect(buildingLinksSchema.parse(cleared.json())).toMatchObject({
+      lilzToken: null,
+      hakaruAiPassword: '••••••-123',
+    });
     expect((await put({ tSpiderUrl: 'ftp://x', hakaruAiLoginId: '' })).statusCode).toBe(400);
 
     bodies.push((await call('GET', url, auth.orgAdmin)).body, (await call('GET', url, auth.general)).body);
@@ -394,10 +571,20 @@ describe('roles and tenancy on every route', () => {
   /** Every route of this module with a URL on the demo organization's data and a valid body. */
   async function demoRoutes() {
     const b = await createBuilding('Route Sweep');
-    const rg = groupSchema.parse((await call('POST', '/robot-groups', auth.orgAdmin, { buildingId: b.id, name: 'RG' })).json());
-    const fg = groupSchema.parse((await call('POST', '/flow-groups', auth.orgAdmin, { buildingId: b.id, name: 'FG' })).json());
-    const st = speechTextSchema.parse((await call('POST', `/buildings/${b.id}/speech-texts`, auth.orgAdmin, { language: 'ja', text: 'hi' })).json());
-    const rule = ipRuleSchema.parse((await call('POST', `/buildings/${b.id}/ip-rules`, auth.orgAdmin, { address: '10.0.0.1', description: '' })).json());
+    const rg = groupSchema.parse(
+      (await call('POST', '/robot-groups', auth.orgAdmin, { buildingId: b.id, name: 'RG' })).json(),
+    );
+    const fg = groupSchema.parse(
+      (await call('POST', '/flow-groups', auth.orgAdmin, { buildingId: b.id, name: 'FG' })).json(),
+    );
+    const st = speechTextSchema.parse(
+      (await call('POST', `/buildings/${b.id}/speech-texts`, auth.orgAdmin, { language: 'ja', text: 'hi' })).json(),
+    );
+    const rule = ipRuleSchema.parse(
+      (
+        await call('POST', `/buildings/${b.id}/ip-rules`, auth.orgAdmin, { address: '10.0.0.1', description: '' })
+      ).json(),
+    );
     const reads: Array<[InjectOptions['method'], string]> = [
       ['GET', `/buildings/${b.id}`],
       ['GET', `/buildings/${b.id}/robot-groups`],
@@ -467,11 +654,19 @@ describe('roles and tenancy on every route', () => {
     const { b, writes } = await demoRoutes();
     // The general operator's own building, so scope is not what refuses them.
     const own = await demoRoutes();
-    await t.db.kysely.updateTable('operators').set({ building_id: own.b.id }).where('login_id', '=', 'operator@demo.example').execute();
+    await t.db.kysely
+      .updateTable('operators')
+      .set({ building_id: own.b.id })
+      .where('login_id', '=', 'operator@demo.example')
+      .execute();
     try {
       const before = await snapshot(b.id);
       for (const who of ['general', 'manager'] as const) {
-        for (const [method, url, body] of [...writes, ...own.writes, ['POST', '/buildings', newBuilding(demoOrgId, 'Nope')] as const]) {
+        for (const [method, url, body] of [
+          ...writes,
+          ...own.writes,
+          ['POST', '/buildings', newBuilding(demoOrgId, 'Nope')] as const,
+        ]) {
           const res = await call(method, url, auth[who], body);
           expect({ who, method, url, status: res.statusCode }).toEqual({ who, method, url, status: 403 });
           expect(codeOf(res)).toBe('FORBIDDEN');
@@ -481,7 +676,11 @@ describe('roles and tenancy on every route', () => {
       // Reading within scope is allowed to both.
       for (const [method, url] of own.reads) expect((await call(method, url, auth.general)).statusCode).toBe(200);
     } finally {
-      await t.db.kysely.updateTable('operators').set({ building_id: demoBuildingId }).where('login_id', '=', 'operator@demo.example').execute();
+      await t.db.kysely
+        .updateTable('operators')
+        .set({ building_id: demoBuildingId })
+        .where('login_id', '=', 'operator@demo.example')
+        .execute();
     }
   });
 
@@ -495,7 +694,10 @@ describe('roles and tenancy on every route', () => {
 
   it('lets a system administrator read and change any organization’s building', async () => {
     expect((await call('GET', `/buildings/${other.buildingId}`, auth.sysAdmin)).statusCode).toBe(200);
-    const res = await call('POST', `/buildings/${other.buildingId}/speech-texts`, auth.sysAdmin, { language: 'en', text: 'From the system' });
+    const res = await call('POST', `/buildings/${other.buildingId}/speech-texts`, auth.sysAdmin, {
+      language: 'en',
+      text: 'From the system',
+    });
     expect(res.statusCode).toBe(201);
   });
 });

@@ -28,7 +28,10 @@ export function openDatabase(database: Config['database']): Db {
     pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
     const version = new DataVersion();
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [dataVersionPlugin(version)] });
+    const kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      plugins: [dataVersionPlugin(version)],
+    });
     return {
       kysely,
       dialect: 'postgres',

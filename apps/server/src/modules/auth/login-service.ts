@@ -23,7 +23,10 @@ export interface ClientInfo {
 
 const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Login failed. Check your email and password');
 const locked = () =>
-  new AppError('ACCOUNT_LOCKED', 'Login failed: maximum permitted login attempts exceeded, account locked for 10 minutes');
+  new AppError(
+    'ACCOUNT_LOCKED',
+    'Login failed: maximum permitted login attempts exceeded, account locked for 10 minutes',
+  );
 
 export type LoginResult = { status: 200; body: Session } | { status: 202; body: LoginChallenge };
 
@@ -122,7 +125,9 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
         created_at: now.toISOString(),
         last_used_at: now.toISOString(),
         // A pending session outlives its code by an hour so a late code is told "expired", not "unknown".
-        expires_at: twoStep ? addMinutes(now, AUTH_CODE_TTL_MINUTES + 60).toISOString() : addDays(now, SESSION_DAYS).toISOString(),
+        expires_at: twoStep
+          ? addMinutes(now, AUTH_CODE_TTL_MINUTES + 60).toISOString()
+          : addDays(now, SESSION_DAYS).toISOString(),
         revoked_at: null,
       })
       .execute();
@@ -218,11 +223,7 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
           organizationId: op.organizationId,
           ...authCodeMail(op.language, code, AUTH_CODE_TTL_MINUTES),
         });
-        await db
-          .updateTable('operators')
-          .set({ failed_login_count: 0 })
-          .where('id', '=', op.id)
-          .execute();
+        await db.updateTable('operators').set({ failed_login_count: 0 }).where('id', '=', op.id).execute();
         return { status: 202, body: { token, authMode, authCodeExpiredAt: codeExpires } };
       }
       await completeLogin(op, client, now);
@@ -284,7 +285,8 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
         .where('id', '=', s.id)
         .where('state', '=', 'pending')
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) throw new AppError('AUTH_CODE_EXPIRED', 'Verification code has expired');
+      if (Number(updated.numUpdatedRows) !== 1)
+        throw new AppError('AUTH_CODE_EXPIRED', 'Verification code has expired');
       await completeLogin(op, client, now);
       return sessionBody(op, token);
     },

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { assertAuthCodeBodySchema, errorBodySchema, loginBodySchema, loginChallengeSchema, sessionSchema } from '@portal/contract';
+import {
+  assertAuthCodeBodySchema,
+  errorBodySchema,
+  loginBodySchema,
+  loginChallengeSchema,
+  sessionSchema,
+} from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { loginService } from './login-service.ts';

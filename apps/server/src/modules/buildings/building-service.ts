@@ -116,7 +116,8 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
       const current = await buildingInScope(db, p, id);
       const moving = body.organizationId !== current.organizationId;
       if (moving) {
-        if (!isSystemAdmin(p.type)) throw forbidden('Only system administrators can move a building to another organization');
+        if (!isSystemAdmin(p.type))
+          throw forbidden('Only system administrators can move a building to another organization');
         await organizationExists(body.organizationId);
         const refused = inUse(await usageOf(db, id), 'moved to another organization');
         if (refused) throw refused;
@@ -160,7 +161,12 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
         const files = await trx.selectFrom('files').select('key').where('building_id', '=', id).execute();
         await trx.deleteFrom('files').where('building_id', '=', id).execute();
         // Deleted operators keep their row (audit history) but no longer point at the building.
-        await trx.updateTable('operators').set({ building_id: null }).where('building_id', '=', id).where('deleted_at', 'is not', null).execute();
+        await trx
+          .updateTable('operators')
+          .set({ building_id: null })
+          .where('building_id', '=', id)
+          .where('deleted_at', 'is not', null)
+          .execute();
         // Floors, groups, speech texts, IP rules, links and options go with it (on delete cascade).
         await trx.deleteFrom('buildings').where('id', '=', id).execute();
         await record(p, ip, 'building.delete', { type: 'building', id }, undefined, trx);

@@ -36,7 +36,11 @@ export async function buildingInScope(db: Kysely<Database>, p: Principal, id: nu
 }
 
 /** A row's building must be visible to the caller; else the row is "not found". */
-export function assertRowInScope<R extends { building_id: number; organization_id: number }>(p: Principal, row: R | undefined, what: string): R {
+export function assertRowInScope<R extends { building_id: number; organization_id: number }>(
+  p: Principal,
+  row: R | undefined,
+  what: string,
+): R {
   if (!row || !canSeeBuilding(p, { id: row.building_id, organizationId: row.organization_id })) throw notFound(what);
   return row;
 }

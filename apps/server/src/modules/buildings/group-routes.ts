@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema, groupInputSchema, groupSchema, reorderBodySchema, updateGroupBodySchema } from '@portal/contract';
+import {
+  errorBodySchema,
+  groupInputSchema,
+  groupSchema,
+  reorderBodySchema,
+  updateGroupBodySchema,
+} from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { groupService, type GroupKind } from './group-service.ts';
@@ -19,7 +25,14 @@ export const groupRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; kind: GroupKi
 
   app.get(
     `/buildings/:id/${path}`,
-    { schema: { operationId: `list${noun}s`, tags, params: idParams, response: { 200: z.array(groupSchema), ...errors } } },
+    {
+      schema: {
+        operationId: `list${noun}s`,
+        tags,
+        params: idParams,
+        response: { 200: z.array(groupSchema), ...errors },
+      },
+    },
     async (req) => service.list(principalOf(req), req.params.id),
   );
   app.post(
@@ -39,13 +52,22 @@ export const groupRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; kind: GroupKi
     `/${path}/:id`,
     {
       config: write,
-      schema: { operationId: `update${noun}`, tags, params: idParams, body: updateGroupBodySchema, response: { 200: groupSchema, ...errors } },
+      schema: {
+        operationId: `update${noun}`,
+        tags,
+        params: idParams,
+        body: updateGroupBodySchema,
+        response: { 200: groupSchema, ...errors },
+      },
     },
     async (req) => service.update(principalOf(req), req.params.id, req.body, req.ip),
   );
   app.delete(
     `/${path}/:id`,
-    { config: write, schema: { operationId: `delete${noun}`, tags, params: idParams, response: { 204: z.null(), ...errors } } },
+    {
+      config: write,
+      schema: { operationId: `delete${noun}`, tags, params: idParams, response: { 204: z.null(), ...errors } },
+    },
     async (req, reply) => {
       await service.remove(principalOf(req), req.params.id, req.ip);
       return reply.code(204).send(null);

@@ -23,7 +23,13 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
   }
 
   const list = (buildingId: number) =>
-    db.selectFrom(table).selectAll().where('building_id', '=', buildingId).orderBy('sort_order').orderBy('id').execute();
+    db
+      .selectFrom(table)
+      .selectAll()
+      .where('building_id', '=', buildingId)
+      .orderBy('sort_order')
+      .orderBy('id')
+      .execute();
 
   return {
     async list(p: Principal, buildingId: number): Promise<Group[]> {
@@ -49,7 +55,14 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
         const sortOrder = last?.m == null ? 0 : Number(last.m) + 1;
         const row = await trx
           .insertInto(table)
-          .values({ organization_id: b.organizationId, building_id: b.id, name: body.name.trim(), sort_order: sortOrder, created_at: now, updated_at: now })
+          .values({
+            organization_id: b.organizationId,
+            building_id: b.id,
+            name: body.name.trim(),
+            sort_order: sortOrder,
+            created_at: now,
+            updated_at: now,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         await record(p, ip, `${kind}.create`, { type: kind, id: row.id }, { buildingId: b.id, name: body.name }, trx);
@@ -92,9 +105,11 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
         const known = new Set(current.map((r) => r.id));
         const same = ids.length === known.size && new Set(ids).size === ids.length && ids.every((i) => known.has(i));
         if (!same) {
-          throw new AppError('VALIDATION_FAILED', `ids must list each ${label.toLowerCase()} of the building exactly once`, [
-            { path: 'ids', message: 'validation.reorderMismatch' },
-          ]);
+          throw new AppError(
+            'VALIDATION_FAILED',
+            `ids must list each ${label.toLowerCase()} of the building exactly once`,
+            [{ path: 'ids', message: 'validation.reorderMismatch' }],
+          );
         }
         for (const [index, groupId] of ids.entries()) {
           await trx.updateTable(table).set({ sort_order: index }).where('id', '=', groupId).execute();
@@ -107,5 +122,12 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
 }
 
 function toGroup(r: Selectable<GroupTable>): Group {
-  return { id: r.id, buildingId: r.building_id, name: r.name, sortOrder: r.sort_order, createdAt: r.created_at, updatedAt: r.updated_at };
+  return {
+    id: r.id,
+    buildingId: r.building_id,
+    name: r.name,
+    sortOrder: r.sort_order,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }

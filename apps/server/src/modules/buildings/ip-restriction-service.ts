@@ -9,7 +9,10 @@ import { assertRowInScope, buildingInScope, recorder, requireManager } from './c
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit'>;
 
 const emptyList = () =>
-  new AppError('IP_LIST_EMPTY', 'The allow-list would be empty while the restriction is on, which would lock everyone out');
+  new AppError(
+    'IP_LIST_EMPTY',
+    'The allow-list would be empty while the restriction is on, which would lock everyone out',
+  );
 
 /** Same rule regardless of spacing and letter case (IPv6). */
 const sameRule = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -25,13 +28,20 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
     db.selectFrom('building_ip_rules').selectAll().where('building_id', '=', buildingId).orderBy('id').execute();
 
   async function state(buildingId: number, clientIp: string): Promise<IpRestriction> {
-    const b = await db.selectFrom('buildings').select('ip_restriction_enabled').where('id', '=', buildingId).executeTakeFirstOrThrow();
+    const b = await db
+      .selectFrom('buildings')
+      .select('ip_restriction_enabled')
+      .where('id', '=', buildingId)
+      .executeTakeFirstOrThrow();
     const rules = (await rulesOf(buildingId)).map(toIpRule);
     return {
       enabled: b.ip_restriction_enabled === 1,
       rules,
       clientIp,
-      clientIpAllowed: ipAllowed(clientIp, rules.map((r) => r.address)),
+      clientIpAllowed: ipAllowed(
+        clientIp,
+        rules.map((r) => r.address),
+      ),
     };
   }
 
@@ -41,7 +51,12 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
       return state(buildingId, clientIp);
     },
 
-    async addRule(p: Principal, buildingId: number, body: { address: string; description: string }, ip: string): Promise<IpRule> {
+    async addRule(
+      p: Principal,
+      buildingId: number,
+      body: { address: string; description: string },
+      ip: string,
+    ): Promise<IpRule> {
       requireManager(p);
       const b = await buildingInScope(db, p, buildingId);
       const address = body.address.trim();
@@ -51,18 +66,28 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
         ]);
       }
       if ((await rulesOf(b.id)).some((r) => sameRule(r.address, address))) {
-        throw new AppError('DUPLICATE', 'This address is already on the list', [{ path: 'address', message: 'validation.duplicate' }]);
+        throw new AppError('DUPLICATE', 'This address is already on the list', [
+          { path: 'address', message: 'validation.duplicate' },
+        ]);
       }
       const id = await db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto('building_ip_rules')
-          .values({ organization_id: b.organizationId, building_id: b.id, address, description: body.description.trim(), created_at: clock().toISOString() })
+          .values({
+            organization_id: b.organizationId,
+            building_id: b.id,
+            address,
+            description: body.description.trim(),
+            created_at: clock().toISOString(),
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         await record(p, ip, 'ip-rule.create', { type: 'building', id: b.id }, { ruleId: row.id, address }, trx);
         return row.id;
       });
-      return toIpRule(await db.selectFrom('building_ip_rules').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+      return toIpRule(
+        await db.selectFrom('building_ip_rules').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+      );
     },
 
     /** Refused while the restriction is on and this is the last rule (it would lock everyone out). */
@@ -74,7 +99,11 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
         'IP rule',
       );
       await db.transaction().execute(async (trx) => {
-        const b = await trx.selectFrom('buildings').select('ip_restriction_enabled').where('id', '=', rule.building_id).executeTakeFirstOrThrow();
+        const b = await trx
+          .selectFrom('buildings')
+          .select('ip_restriction_enabled')
+          .where('id', '=', rule.building_id)
+          .executeTakeFirstOrThrow();
         const count = await trx
           .selectFrom('building_ip_rules')
           .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -82,7 +111,14 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
           .executeTakeFirstOrThrow();
         if (b.ip_restriction_enabled === 1 && Number(count.n) <= 1) throw emptyList();
         await trx.deleteFrom('building_ip_rules').where('id', '=', ruleId).execute();
-        await record(p, ip, 'ip-rule.delete', { type: 'building', id: rule.building_id }, { ruleId, address: rule.address }, trx);
+        await record(
+          p,
+          ip,
+          'ip-rule.delete',
+          { type: 'building', id: rule.building_id },
+          { ruleId, address: rule.address },
+          trx,
+        );
       });
     },
 
@@ -99,8 +135,19 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
             .executeTakeFirstOrThrow();
           if (Number(count.n) === 0) throw emptyList();
         }
-        await trx.updateTable('buildings').set({ ip_restriction_enabled: enabled ? 1 : 0 }).where('id', '=', b.id).execute();
-        await record(p, ip, enabled ? 'ip-restriction.enable' : 'ip-restriction.disable', { type: 'building', id: b.id }, undefined, trx);
+        await trx
+          .updateTable('buildings')
+          .set({ ip_restriction_enabled: enabled ? 1 : 0 })
+          .where('id', '=', b.id)
+          .execute();
+        await record(
+          p,
+          ip,
+          enabled ? 'ip-restriction.enable' : 'ip-restriction.disable',
+          { type: 'building', id: b.id },
+          undefined,
+          trx,
+        );
       });
       return state(b.id, ip);
     },
@@ -108,5 +155,11 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
 }
 
 function toIpRule(r: Selectable<BuildingIpRuleTable>): IpRule {
-  return { id: r.id, buildingId: r.building_id, address: r.address, description: r.description, createdAt: r.created_at };
+  return {
+    id: r.id,
+    buildingId: r.building_id,
+    address: r.address,
+    description: r.description,
+    createdAt: r.created_at,
+  };
 }

@@ -42,7 +42,11 @@ export function linksService({ db, clock, audit, config }: Ctx) {
   };
 
   async function read(buildingId: number): Promise<BuildingLinks> {
-    const row = await db.selectFrom('building_links').selectAll().where('building_id', '=', buildingId).executeTakeFirst();
+    const row = await db
+      .selectFrom('building_links')
+      .selectAll()
+      .where('building_id', '=', buildingId)
+      .executeTakeFirst();
     return {
       tSpiderUrl: row?.t_spider_url ?? '',
       hakaruAiLoginId: row?.hakaru_ai_login_id ?? '',
@@ -72,7 +76,11 @@ export function linksService({ db, clock, audit, config }: Ctx) {
         changedSecrets.push(field);
       }
       const now = clock().toISOString();
-      const plain = { t_spider_url: body.tSpiderUrl.trim(), hakaru_ai_login_id: body.hakaruAiLoginId.trim(), updated_at: now };
+      const plain = {
+        t_spider_url: body.tSpiderUrl.trim(),
+        hakaru_ai_login_id: body.hakaruAiLoginId.trim(),
+        updated_at: now,
+      };
       await db.transaction().execute(async (trx) => {
         await trx
           .insertInto('building_links')

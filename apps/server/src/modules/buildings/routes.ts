@@ -46,14 +46,28 @@ export const buildingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   );
   app.post(
     '/buildings',
-    { config: write, schema: { operationId: 'createBuilding', tags, body: buildingInputSchema, response: { 201: buildingSchema, ...errors } } },
+    {
+      config: write,
+      schema: {
+        operationId: 'createBuilding',
+        tags,
+        body: buildingInputSchema,
+        response: { 201: buildingSchema, ...errors },
+      },
+    },
     async (req, reply) => reply.code(201).send(await buildings.create(principalOf(req), req.body, req.ip)),
   );
   app.patch(
     '/buildings/:id',
     {
       config: write,
-      schema: { operationId: 'updateBuilding', tags, params: idParams, body: updateBuildingBodySchema, response: { 200: buildingSchema, ...errors } },
+      schema: {
+        operationId: 'updateBuilding',
+        tags,
+        params: idParams,
+        body: updateBuildingBodySchema,
+        response: { 200: buildingSchema, ...errors },
+      },
     },
     async (req) => buildings.update(principalOf(req), req.params.id, req.body, req.ip),
   );
@@ -71,14 +85,27 @@ export const buildingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   app.get(
     '/buildings/:id/speech-texts',
-    { schema: { operationId: 'listSpeechTexts', tags, params: idParams, response: { 200: z.array(speechTextSchema), ...errors } } },
+    {
+      schema: {
+        operationId: 'listSpeechTexts',
+        tags,
+        params: idParams,
+        response: { 200: z.array(speechTextSchema), ...errors },
+      },
+    },
     async (req) => speech.list(principalOf(req), req.params.id),
   );
   app.post(
     '/buildings/:id/speech-texts',
     {
       config: write,
-      schema: { operationId: 'createSpeechText', tags, params: idParams, body: speechTextInputSchema, response: { 201: speechTextSchema, ...errors } },
+      schema: {
+        operationId: 'createSpeechText',
+        tags,
+        params: idParams,
+        body: speechTextInputSchema,
+        response: { 201: speechTextSchema, ...errors },
+      },
     },
     async (req, reply) => reply.code(201).send(await speech.create(principalOf(req), req.params.id, req.body, req.ip)),
   );
@@ -86,7 +113,13 @@ export const buildingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     '/speech-texts/:id',
     {
       config: write,
-      schema: { operationId: 'updateSpeechText', tags, params: idParams, body: speechTextInputSchema, response: { 200: speechTextSchema, ...errors } },
+      schema: {
+        operationId: 'updateSpeechText',
+        tags,
+        params: idParams,
+        body: speechTextInputSchema,
+        response: { 200: speechTextSchema, ...errors },
+      },
     },
     async (req) => speech.update(principalOf(req), req.params.id, req.body, req.ip),
   );
@@ -101,14 +134,27 @@ export const buildingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   app.get(
     '/buildings/:id/ip-restriction',
-    { schema: { operationId: 'getIpRestriction', tags, params: idParams, response: { 200: ipRestrictionSchema, ...errors } } },
+    {
+      schema: {
+        operationId: 'getIpRestriction',
+        tags,
+        params: idParams,
+        response: { 200: ipRestrictionSchema, ...errors },
+      },
+    },
     async (req) => ipRestriction.get(principalOf(req), req.params.id, req.ip),
   );
   app.put(
     '/buildings/:id/ip-restriction',
     {
       config: write,
-      schema: { operationId: 'setIpRestriction', tags, params: idParams, body: ipRestrictionBodySchema, response: { 200: ipRestrictionSchema, ...errors } },
+      schema: {
+        operationId: 'setIpRestriction',
+        tags,
+        params: idParams,
+        body: ipRestrictionBodySchema,
+        response: { 200: ipRestrictionSchema, ...errors },
+      },
     },
     async (req) => ipRestriction.setEnabled(principalOf(req), req.params.id, req.body.enabled, req.ip),
   );
@@ -116,9 +162,16 @@ export const buildingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     '/buildings/:id/ip-rules',
     {
       config: write,
-      schema: { operationId: 'createIpRule', tags, params: idParams, body: ipRuleInputSchema, response: { 201: ipRuleSchema, ...errors } },
+      schema: {
+        operationId: 'createIpRule',
+        tags,
+        params: idParams,
+        body: ipRuleInputSchema,
+        response: { 201: ipRuleSchema, ...errors },
+      },
     },
-    async (req, reply) => reply.code(201).send(await ipRestriction.addRule(principalOf(req), req.params.id, req.body, req.ip)),
+    async (req, reply) =>
+      reply.code(201).send(await ipRestriction.addRule(principalOf(req), req.params.id, req.body, req.ip)),
   );
   app.delete(
     '/ip-rules/:id',
@@ -131,14 +184,27 @@ export const buildingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   app.get(
     '/buildings/:id/links',
-    { schema: { operationId: 'getBuildingLinks', tags, params: idParams, response: { 200: buildingLinksSchema, ...errors } } },
+    {
+      schema: {
+        operationId: 'getBuildingLinks',
+        tags,
+        params: idParams,
+        response: { 200: buildingLinksSchema, ...errors },
+      },
+    },
     async (req) => links.get(principalOf(req), req.params.id),
   );
   app.put(
     '/buildings/:id/links',
     {
       config: write,
-      schema: { operationId: 'updateBuildingLinks', tags, params: idParams, body: buildingLinksBodySchema, response: { 200: buildingLinksSchema, ...errors } },
+      schema: {
+        operationId: 'updateBuildingLinks',
+        tags,
+        params: idParams,
+        body: buildingLinksBodySchema,
+        response: { 200: buildingLinksSchema, ...errors },
+      },
     },
     async (req) => links.update(principalOf(req), req.params.id, req.body, req.ip),
   );

@@ -19,7 +19,12 @@ export function speechTextService({ db, clock, audit }: Ctx) {
   return {
     async list(p: Principal, buildingId: number): Promise<SpeechText[]> {
       await buildingInScope(db, p, buildingId);
-      const rows = await db.selectFrom('speech_texts').selectAll().where('building_id', '=', buildingId).orderBy('id').execute();
+      const rows = await db
+        .selectFrom('speech_texts')
+        .selectAll()
+        .where('building_id', '=', buildingId)
+        .orderBy('id')
+        .execute();
       return rows.map(toSpeechText);
     },
 
@@ -30,7 +35,14 @@ export function speechTextService({ db, clock, audit }: Ctx) {
       const id = await db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto('speech_texts')
-          .values({ organization_id: b.organizationId, building_id: b.id, language: body.language, text: body.text, created_at: now, updated_at: now })
+          .values({
+            organization_id: b.organizationId,
+            building_id: b.id,
+            language: body.language,
+            text: body.text,
+            created_at: now,
+            updated_at: now,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         await record(p, ip, 'speech-text.create', { type: 'speech-text', id: row.id }, { buildingId: b.id }, trx);

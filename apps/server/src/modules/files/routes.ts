@@ -38,7 +38,10 @@ export const fileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         ip: req.ip,
       });
       const etag = `"${file.sha256}"`;
-      reply.header('cache-control', 'private, max-age=3600').header('etag', etag).header('x-content-type-options', 'nosniff');
+      reply
+        .header('cache-control', 'private, max-age=3600')
+        .header('etag', etag)
+        .header('x-content-type-options', 'nosniff');
       const ifNoneMatch = req.headers['if-none-match'];
       if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
         return reply.code(304).send(null);

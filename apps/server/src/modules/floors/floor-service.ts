@@ -3,7 +3,14 @@ import type { Selectable } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
 import type { FloorTable } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import { assertRowInScope, buildingInScope, nextVersion, recorder, requireManager, staleUpdate } from '../buildings/common.ts';
+import {
+  assertRowInScope,
+  buildingInScope,
+  nextVersion,
+  recorder,
+  requireManager,
+  staleUpdate,
+} from '../buildings/common.ts';
 import { fileKeyOfUrl, signFileUrl } from '../files/signed-url.ts';
 import { readImageHeader } from './image-header.ts';
 
@@ -16,7 +23,9 @@ export interface Upload {
 }
 
 const unsupported = () =>
-  new AppError('UNSUPPORTED_FILE_TYPE', 'The map image must be a PNG or JPEG file', [{ path: 'file', message: 'validation.imageType' }]);
+  new AppError('UNSUPPORTED_FILE_TYPE', 'The map image must be a PNG or JPEG file', [
+    { path: 'file', message: 'validation.imageType' },
+  ]);
 
 /** Floors of a building and their map images (stored through the file store). */
 export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
@@ -186,6 +195,8 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
 }
 
 export const tooLarge = () =>
-  new AppError('PAYLOAD_TOO_LARGE', `The map image is larger than ${MAP_IMAGE_MAX_BYTES / 1024 / 1024} MB; make it smaller and try again`, [
-    { path: 'file', message: 'validation.fileTooLarge' },
-  ]);
+  new AppError(
+    'PAYLOAD_TOO_LARGE',
+    `The map image is larger than ${MAP_IMAGE_MAX_BYTES / 1024 / 1024} MB; make it smaller and try again`,
+    [{ path: 'file', message: 'validation.fileTooLarge' }],
+  );

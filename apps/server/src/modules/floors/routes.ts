@@ -15,7 +15,10 @@ async function readUpload(req: FastifyRequest): Promise<Upload> {
   if (!req.isMultipart()) {
     throw new AppError('UNSUPPORTED_FILE_TYPE', 'Send the image as multipart/form-data in a field named "file"');
   }
-  const missing = () => new AppError('VALIDATION_FAILED', 'Send the image in a field named "file"', [{ path: 'file', message: 'validation.required' }]);
+  const missing = () =>
+    new AppError('VALIDATION_FAILED', 'Send the image in a field named "file"', [
+      { path: 'file', message: 'validation.required' },
+    ]);
   try {
     const part = await req.file();
     if (!part || part.fieldname !== 'file') throw missing();
@@ -25,7 +28,9 @@ async function readUpload(req: FastifyRequest): Promise<Upload> {
     if (err instanceof AppError) throw err;
     const e = err as { code?: string; statusCode?: number };
     if (e.code === 'FST_REQ_FILE_TOO_LARGE' || e.statusCode === 413) throw tooLarge();
-    throw new AppError('VALIDATION_FAILED', 'The upload could not be read', [{ path: 'file', message: 'validation.invalid' }]);
+    throw new AppError('VALIDATION_FAILED', 'The upload could not be read', [
+      { path: 'file', message: 'validation.invalid' },
+    ]);
   }
 }
 
@@ -44,7 +49,13 @@ export const floorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     '/buildings/:id/floors',
     {
       config: write,
-      schema: { operationId: 'createFloor', tags, params: idParams, body: floorInputSchema, response: { 201: floorDetailSchema, ...errors } },
+      schema: {
+        operationId: 'createFloor',
+        tags,
+        params: idParams,
+        body: floorInputSchema,
+        response: { 201: floorDetailSchema, ...errors },
+      },
     },
     async (req, reply) => reply.code(201).send(await floors.create(principalOf(req), req.params.id, req.body, req.ip)),
   );
@@ -52,13 +63,22 @@ export const floorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     '/floors/:id',
     {
       config: write,
-      schema: { operationId: 'updateFloor', tags, params: idParams, body: updateFloorBodySchema, response: { 200: floorDetailSchema, ...errors } },
+      schema: {
+        operationId: 'updateFloor',
+        tags,
+        params: idParams,
+        body: updateFloorBodySchema,
+        response: { 200: floorDetailSchema, ...errors },
+      },
     },
     async (req) => floors.update(principalOf(req), req.params.id, req.body, req.ip),
   );
   app.delete(
     '/floors/:id',
-    { config: write, schema: { operationId: 'deleteFloor', tags, params: idParams, response: { 204: z.null(), ...errors } } },
+    {
+      config: write,
+      schema: { operationId: 'deleteFloor', tags, params: idParams, response: { 204: z.null(), ...errors } },
+    },
     async (req, reply) => {
       await floors.remove(principalOf(req), req.params.id, req.ip);
       return reply.code(204).send(null);
@@ -81,7 +101,10 @@ export const floorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   );
   app.delete(
     '/floors/:id/map-image',
-    { config: write, schema: { operationId: 'deleteFloorMapImage', tags, params: idParams, response: { 204: z.null(), ...errors } } },
+    {
+      config: write,
+      schema: { operationId: 'deleteFloorMapImage', tags, params: idParams, response: { 204: z.null(), ...errors } },
+    },
     async (req, reply) => {
       await floors.deleteMapImage(principalOf(req), req.params.id, req.ip);
       return reply.code(204).send(null);

@@ -44,19 +44,30 @@ export const myRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, 
 
   app.get(
     '/my/profile',
-    { config: { allowDuringPasswordChange: true }, schema: { operationId: 'getProfile', tags, response: { 200: profileSchema, ...errors } } },
+    {
+      config: { allowDuringPasswordChange: true },
+      schema: { operationId: 'getProfile', tags, response: { 200: profileSchema, ...errors } },
+    },
     async (req) => profile.get(principalOf(req)),
   );
   app.patch(
     '/my/profile',
     {
-      schema: { operationId: 'updateProfile', tags, body: updateProfileBodySchema, response: { 200: profileSchema, ...errors } },
+      schema: {
+        operationId: 'updateProfile',
+        tags,
+        body: updateProfileBodySchema,
+        response: { 200: profileSchema, ...errors },
+      },
     },
     async (req) => profile.update(principalOf(req), req.body, req.ip),
   );
   app.put(
     '/my/language',
-    { config: { allowDuringPasswordChange: true }, schema: { operationId: 'setLanguage', tags, body: languageBodySchema, response: { 204: z.null(), ...errors } } },
+    {
+      config: { allowDuringPasswordChange: true },
+      schema: { operationId: 'setLanguage', tags, body: languageBodySchema, response: { 204: z.null(), ...errors } },
+    },
     async (req, reply) => {
       await profile.setLanguage(principalOf(req), req.body.language, req.ip);
       return reply.code(204).send(null);
@@ -65,8 +76,16 @@ export const myRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, 
   app.post(
     '/my/password',
     {
-      config: { allowDuringPasswordChange: true, rateLimit: { max: ctx.config.rateLimitLogin, timeWindow: '1 minute' } },
-      schema: { operationId: 'changePassword', tags, body: changePasswordBodySchema, response: { 204: z.null(), ...errors } },
+      config: {
+        allowDuringPasswordChange: true,
+        rateLimit: { max: ctx.config.rateLimitLogin, timeWindow: '1 minute' },
+      },
+      schema: {
+        operationId: 'changePassword',
+        tags,
+        body: changePasswordBodySchema,
+        response: { 204: z.null(), ...errors },
+      },
     },
     async (req, reply) => {
       await profile.changePassword(principalOf(req), req.body, req.ip);
@@ -99,7 +118,12 @@ export const myRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, 
   app.get(
     '/my/messages',
     {
-      schema: { operationId: 'listMessages', tags, querystring: pageQuerySchema, response: { 200: paged(messageSchema), ...errors } },
+      schema: {
+        operationId: 'listMessages',
+        tags,
+        querystring: pageQuerySchema,
+        response: { 200: paged(messageSchema), ...errors },
+      },
     },
     async (req) => feed.messages(principalOf(req), req.query),
   );
@@ -114,14 +138,24 @@ export const myRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, 
   app.get(
     '/my/audit-logs',
     {
-      schema: { operationId: 'listMyAuditLogs', tags, querystring: pageQuerySchema, response: { 200: paged(auditLogSchema), ...errors } },
+      schema: {
+        operationId: 'listMyAuditLogs',
+        tags,
+        querystring: pageQuerySchema,
+        response: { 200: paged(auditLogSchema), ...errors },
+      },
     },
     async (req) => feed.auditLogs(principalOf(req), req.query),
   );
   app.get(
     '/my/announcements',
     {
-      schema: { operationId: 'listAnnouncements', tags, querystring: langQuery, response: { 200: z.array(announcementSchema), ...errors } },
+      schema: {
+        operationId: 'listAnnouncements',
+        tags,
+        querystring: langQuery,
+        response: { 200: z.array(announcementSchema), ...errors },
+      },
     },
     async (req) => feed.announcements(principalOf(req), langOf(req)),
   );
@@ -139,18 +173,41 @@ export const myRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, 
 
   app.get(
     '/my/contract',
-    { config: { allowDuringPasswordChange: true }, schema: { operationId: 'getContract', tags, response: { 200: contractSchema, ...errors } } },
+    {
+      config: { allowDuringPasswordChange: true },
+      schema: { operationId: 'getContract', tags, response: { 200: contractSchema, ...errors } },
+    },
     async (req) => contract.contract(principalOf(req)),
   );
   app.post(
     '/my/location',
-    { schema: { operationId: 'changeLocation', tags, body: locationBodySchema, response: { 200: sessionSchema, ...errors } } },
+    {
+      schema: {
+        operationId: 'changeLocation',
+        tags,
+        body: locationBodySchema,
+        response: { 200: sessionSchema, ...errors },
+      },
+    },
     async (req) =>
-      contract.changeLocation(principalOf(req), req.body.buildingId, req.ip, bearerToken(req.headers.authorization) ?? ''),
+      contract.changeLocation(
+        principalOf(req),
+        req.body.buildingId,
+        req.ip,
+        bearerToken(req.headers.authorization) ?? '',
+      ),
   );
   app.get(
     '/my/term-agreements/check',
-    { config: { allowDuringPasswordChange: true }, schema: { operationId: 'checkTermAgreements', tags, querystring: langQuery, response: { 200: termCheckSchema, ...errors } } },
+    {
+      config: { allowDuringPasswordChange: true },
+      schema: {
+        operationId: 'checkTermAgreements',
+        tags,
+        querystring: langQuery,
+        response: { 200: termCheckSchema, ...errors },
+      },
+    },
     async (req) => contract.termCheck(principalOf(req), langOf(req)),
   );
   app.post(
