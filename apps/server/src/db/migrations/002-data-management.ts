@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { idColumn, type Dialect } from '../migrator.ts';
 
 /** Data management (issue 3): notification targets, speech texts, system links, files, floor map metadata. */
@@ -67,4 +67,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await db.schema.alterTable('floors').addColumn('origin_x', 'double precision').execute();
   await db.schema.alterTable('floors').addColumn('origin_y', 'double precision').execute();
   await db.schema.alterTable('operators').addColumn('last_login_at', 'varchar(32)').execute();
+  // Operator lists page through live operators by name, for everyone or one organization.
+  await sql`create index operators_live_name on operators (last_name, id) where deleted_at is null`.execute(db);
+  await sql`create index operators_live_org_name on operators (organization_id, last_name, id) where deleted_at is null`.execute(
+    db,
+  );
 }

@@ -57,15 +57,30 @@ export function operatorRepo(db: Kysely<Database>) {
       .where('operators.deleted_at', 'is', null)
       .where((eb) => scopeWhere(p, eb, { organization: 'operators.organization_id' }));
 
+  /** The same operators without the joins: what paging and counting need (filters name only operator columns). */
+  const live = (p: Principal) =>
+    db
+      .selectFrom('operators')
+      .where('operators.deleted_at', 'is', null)
+      .where((eb) => scopeWhere(p, eb, { organization: 'operators.organization_id' }));
+
   return {
-    async list(p: Principal, f: ParsedFilter) {
-      const [rows, count] = await Promise.all([
-        applyFilter(scoped(p).select(COLUMNS), f).execute(),
-        applyWhere(scoped(p), f.where)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+    /**
+     * One page: the ids come from the operators alone (an index walk, see migration 002), then only
+     * those rows are joined to their organization and building names.
+     */
+    async page(p: Principal, f: ParsedFilter) {
+      const ids = (await applyFilter(live(p).select('operators.id'), f).execute()).map((r) => r.id);
+      if (ids.length === 0) return [];
+      const rows = await scoped(p).select(COLUMNS).where('operators.id', 'in', ids).execute();
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+    async count(p: Principal, where: ParsedFilter['where']) {
+      const row = await applyWhere(live(p), where)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
     find(p: Principal, id: number, trx: Kysely<Database> = db) {
       return scoped(p, trx)
@@ -111,7 +126,7 @@ export function operatorRepo(db: Kysely<Database>) {
   };
 }
 export type OperatorRepo = ReturnType<typeof operatorRepo>;
-export type OperatorListRow = Awaited<ReturnType<OperatorRepo['list']>>['rows'][number];
+export type OperatorListRow = Awaited<ReturnType<OperatorRepo['page']>>[number];
 
 export const toOperator = (r: OperatorListRow): Operator => ({
   id: r.id,

@@ -116,7 +116,13 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
         ]);
       }
       return cachedList('operators', p, rawFilter, operatorListSchema, async () => {
-        const { rows, total } = await repo.list(p, f);
+        const [rows, total] = await Promise.all([
+          repo.page(p, f),
+          // Every page of one search has the same total: counted once per scope and condition.
+          caches.lists.get(`operators-count|${p.type}|${p.organizationId}|${JSON.stringify(f.where)}`, () =>
+            repo.count(p, f.where),
+          ),
+        ]);
         return { items: rows.map(toOperator), total };
       });
     },
