@@ -1,8 +1,9 @@
 import { termCheckSchema } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeContract, makeSession, signedInRoutes, termDoc } from '@/testing/fixtures';
-import { mockApi, reply, replyError } from '@/testing/mock-api';
+import { mockApi, noContent, reply, replyError } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 describe('route guards', () => {
@@ -51,6 +52,16 @@ describe('route guards', () => {
     const app = renderApp('/console/SN-1', { session: makeSession(1) });
     expect(await screen.findByTestId('coming-soon')).toHaveTextContent('Robot console');
     expect(app.location()).toBe('/console/SN-1');
+  });
+
+  it('signs out to a plain login page, not back to the page the user was on', async () => {
+    mockApi({ ...signedInRoutes(), 'POST /api/operators/logout': () => noContent() });
+    const app = renderApp('/my/versions', { session: makeSession(2) });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('user-menu'));
+    await user.click(await screen.findByTestId('logout'));
+    await screen.findByTestId('login-form');
+    await waitFor(() => expect(app.location()).toBe('/auth/login'));
   });
 
   it('shows a translated 404 for unknown paths', async () => {

@@ -22,12 +22,10 @@ function SignedInLayout({ session }: { session: StoredSession }) {
 
   const signOut = () =>
     logout.mutate(undefined, {
-      // Even if the server is unreachable the browser forgets the session.
-      onSettled: () => {
-        sessionStore.clear();
-        queryClient.clear();
-        void navigate(paths.auth.login.getHref(), { replace: true });
-      },
+      // Even if the server is unreachable the browser forgets the session: the login page does it
+      // once it is shown. Forgetting it while this page is shown would make the sign-in guard send the
+      // next user back here (`?redirect=` of the signed-out user's page).
+      onSettled: () => void navigate(paths.auth.login.getHref(), { replace: true, state: { signedOut: true } }),
     });
 
   return (

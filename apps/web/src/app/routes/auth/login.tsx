@@ -2,7 +2,7 @@ import { Paper } from '@mantine/core';
 import { LOGIN_REDIRECT_DELAY_MS, type Session } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { applyLanguage, i18n } from '@/lib/i18n';
 import { safeRedirect } from '@/lib/safe-redirect';
@@ -13,6 +13,13 @@ export function Component() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
+  const location = useLocation();
+  const signedOut = (location.state as { signedOut?: boolean } | null)?.signedOut === true;
+  useEffect(() => {
+    if (!signedOut) return;
+    sessionStore.clear();
+    queryClient.clear();
+  }, [signedOut, queryClient]);
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
