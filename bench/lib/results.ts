@@ -10,6 +10,12 @@ export interface Figure {
   /** The goal in words, e.g. "p99 < 25 ms". */
   goal?: string;
   met?: boolean;
+  /**
+   * Optional place in a matrix: figures with both `row` and `column` (e.g. row "(c) operators · cached",
+   * column "p99 ms") are printed as one table of rows × columns instead of one line each.
+   */
+  row?: string;
+  column?: string;
 }
 
 export interface BenchResults {
@@ -49,15 +55,44 @@ export function writeResults(name: string, figures: Figure[]): string {
   console.log(
     `\n${name} — ${results.date} — ${results.machine.cpus} CPUs, Node ${results.machine.node}, ${results.machine.platform}`,
   );
-  console.table(
-    figures.map((f) => ({
-      figure: f.name,
-      value: round(f.value),
-      unit: f.unit,
-      goal: f.goal ?? '',
-      met: f.met === undefined ? '' : f.met ? 'yes' : 'NO',
-    })),
-  );
+  const inMatrix = (f: Figure) => f.row !== undefined && f.column !== undefined;
+  const matrix = figures.filter(inMatrix);
+  if (matrix.length > 0) printMatrix(matrix);
+  const rest = figures.filter((f) => !inMatrix(f));
+  if (rest.length > 0) {
+    console.table(
+      rest.map((f) => ({
+        figure: f.name,
+        value: round(f.value),
+        unit: f.unit,
+        goal: f.goal ?? '',
+        met: f.met === undefined ? '' : f.met ? 'yes' : 'NO',
+      })),
+    );
+  }
   console.log(`written to ${file}`);
   return file;
+}
+
+/**
+ * Rows × columns of the figures that have both; a figure held to a goal shows "value ✓" or "value ✗",
+ * and the goals are listed under the table.
+ */
+function printMatrix(figures: Figure[]) {
+  const rows = new Map<string, Record<string, string | number>>();
+  const goals = new Map<string, { goal: string; met: number; of: number }>();
+  for (const f of figures) {
+    const row = rows.get(f.row!) ?? { '': f.row! };
+    rows.set(f.row!, row);
+    row[f.column!] = f.met === undefined ? round(f.value) : `${round(f.value)} ${f.met ? '✓' : '✗'}`;
+    if (f.goal !== undefined && f.met !== undefined) {
+      const key = `${f.column}: ${f.goal}`;
+      const g = goals.get(key) ?? { goal: key, met: 0, of: 0 };
+      g.of++;
+      if (f.met) g.met++;
+      goals.set(key, g);
+    }
+  }
+  console.table([...rows.values()]);
+  for (const g of goals.values()) console.log(`goal ${g.goal}: met ${g.met} of ${g.of}`);
 }

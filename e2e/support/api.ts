@@ -1,8 +1,13 @@
 import type {
+  Building,
+  BuildingInput,
   Delivery,
   ErrorBody,
   InitData,
+  IpRestriction,
+  IpRule,
   LoginChallenge,
+  Organization,
   Session,
   TermCheck,
   initDataResultSchema,
@@ -127,4 +132,49 @@ export async function latestAuthCode(
 export async function latestDeliveryId(adminToken: string): Promise<number> {
   const { items } = await getDeliveries(adminToken, 1, 1);
   return items[0]?.id ?? 0;
+}
+
+/** GET /organizations (system administrators: every organization), up to 1000. */
+export function getOrganizations(token: string): Promise<Organization[]> {
+  return request<Organization[]>('GET', `/organizations?filter=${encodeURIComponent('{"limit":1000}')}`, [200], {
+    token,
+  });
+}
+
+/** GET /buildings: the buildings of the caller's scope, up to 1000. */
+export function getBuildings(token: string): Promise<Building[]> {
+  return request<Building[]>('GET', `/buildings?filter=${encodeURIComponent('{"limit":1000}')}`, [200], { token });
+}
+
+/** POST /buildings (organization and system administrators). */
+export function createBuilding(token: string, body: BuildingInput): Promise<Building> {
+  return request<Building>('POST', '/buildings', [201], { token, body });
+}
+
+/** DELETE /buildings/:id (refused 409 IN_USE while operators belong to it). */
+export async function deleteBuilding(token: string, id: number): Promise<void> {
+  await request<null>('DELETE', `/buildings/${id}`, [204], { token });
+}
+
+/** GET /buildings/:id/ip-restriction: the switch, the allow-list and the caller's address. */
+export function getIpRestriction(token: string, buildingId: number): Promise<IpRestriction> {
+  return request<IpRestriction>('GET', `/buildings/${buildingId}/ip-restriction`, [200], { token });
+}
+
+/** POST /buildings/:id/ip-rules. */
+export function addIpRule(token: string, buildingId: number, address: string, description = ''): Promise<IpRule> {
+  return request<IpRule>('POST', `/buildings/${buildingId}/ip-rules`, [201], {
+    token,
+    body: { address, description },
+  });
+}
+
+/** DELETE /ip-rules/:id. */
+export async function deleteIpRule(token: string, ruleId: number): Promise<void> {
+  await request<null>('DELETE', `/ip-rules/${ruleId}`, [204], { token });
+}
+
+/** DELETE /operators/:id. */
+export async function deleteOperator(token: string, id: number): Promise<void> {
+  await request<null>('DELETE', `/operators/${id}`, [204], { token });
 }

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** Demo accounts the server seeds on an empty database (README "Demo accounts"). */
 export const DEMO = {
@@ -25,6 +25,21 @@ export const TEXT = {
     initDataForbidden: '初期データ登録はシステム管理者のみ実行できます。',
     navRobotControl: 'ロボット操作',
     navLabel: 'メインナビゲーション',
+    buildingName: '建物名',
+    buildingCity: '市区町村',
+    reload: '再読み込み',
+    buildingStale:
+      '編集中に他の人がこの建物を変更しました。入力内容は下に残っています。再読み込みして最新の内容を確認し、もう一度変更してください。',
+    ipSwitch: 'IPアドレスでアクセスを制限する',
+    ipEnabled: 'IP制限はオンです。',
+    ipOnList: 'リストに含まれています',
+    orgDuplicateName: 'この組織名はすでに使われています',
+    ipNotAllowed: '接続エラー: 許可されたネットワークからアクセスしてください',
+    currentBuilding: (name: string) => `ビル: ${name}`,
+    locationButton: (name: string) => `ロケーション変更: ${name}`,
+    operatorsTitle: 'オペレーター',
+    securityTitle: 'セキュリティ設定',
+    mapImageSize: (width: number, height: number) => `${width} × ${height} ピクセル`,
   },
   en: {
     loginTitle: 'Sign in',
@@ -36,6 +51,21 @@ export const TEXT = {
     initDataForbidden: 'Only system administrators can import initial data.',
     navRobotControl: 'Robot control',
     navLabel: 'Main navigation',
+    buildingName: 'Building name',
+    buildingCity: 'City',
+    reload: 'Reload',
+    buildingStale:
+      'Someone else changed this building while you were editing. Your entries are kept below: reload to see the latest version, then apply your change again.',
+    ipSwitch: 'Restrict access by IP address',
+    ipEnabled: 'IP restriction is on.',
+    ipOnList: 'on the list',
+    orgDuplicateName: 'This organization name is already in use',
+    ipNotAllowed: 'Connection error: please access from an allowed network',
+    currentBuilding: (name: string) => `Building: ${name}`,
+    locationButton: (name: string) => `Change location: ${name}`,
+    operatorsTitle: 'Operators',
+    securityTitle: 'Security settings',
+    mapImageSize: (width: number, height: number) => `${width} × ${height} px`,
   },
 } as const;
 
@@ -74,4 +104,28 @@ export async function signIn(page: Page, account: { loginId: string; password: s
 export async function fontsReady(page: Page): Promise<void> {
   // A string expression: e2e/tsconfig.json has no DOM types.
   await page.evaluate('document.fonts.ready.then(() => true)');
+}
+
+/** Reads the pending terms to the end (with the wheel, as a reader would) and agrees. */
+export async function agreeToTerms(page: Page): Promise<void> {
+  const scroll = page.getByTestId('terms-scroll');
+  const agree = page.getByTestId('terms-agree');
+  await scroll.hover();
+  for (let i = 0; i < 30 && (await agree.isDisabled()); i++) {
+    await page.mouse.wheel(0, 2_000);
+    await page.waitForTimeout(50);
+  }
+  await agree.click();
+}
+
+/** Signs out through the user menu and waits for the login page. */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('logout').click();
+  await page.waitForURL((url) => url.pathname === '/auth/login');
+}
+
+/** Waits until no notification (such as "Logged in" or "Saved") covers the page. */
+export async function noNotifications(page: Page): Promise<void> {
+  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 15_000 });
 }
