@@ -25,11 +25,11 @@ export const TEXT = {
     initDataForbidden: '初期データ登録はシステム管理者のみ実行できます。',
     navRobotControl: 'ロボット操作',
     navLabel: 'メインナビゲーション',
-    buildingName: '建物名',
+    buildingName: 'ビル名',
     buildingCity: '市区町村',
     reload: '再読み込み',
     buildingStale:
-      '編集中に他の人がこの建物を変更しました。入力内容は下に残っています。再読み込みして最新の内容を確認し、もう一度変更してください。',
+      '編集中に他の人がこのビルを変更しました。入力内容は下に残っています。再読み込みして最新の内容を確認し、もう一度変更してください。',
     ipSwitch: 'IPアドレスでアクセスを制限する',
     ipEnabled: 'IP制限はオンです。',
     ipOnList: 'リストに含まれています',

@@ -1,6 +1,5 @@
-import { Group, Pagination } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { Pager } from './pager';
 
 interface UrlPaginationProps {
   page: number;
@@ -9,20 +8,8 @@ interface UrlPaginationProps {
   hrefFor: (page: number) => string;
 }
 
-/** Pagination whose state is the URL (`/my/messages/2`). */
-export function UrlPagination({ page, total, perPage, hrefFor }: UrlPaginationProps) {
-  const { t } = useTranslation();
+/** Pagination whose state is the URL path (`/my/messages/2`). */
+export function UrlPagination({ hrefFor, ...pager }: UrlPaginationProps) {
   const navigate = useNavigate();
-  const pages = Math.max(1, Math.ceil(total / perPage));
-  if (pages <= 1) return null;
-  return (
-    <Group justify="center" mt="md" component="nav" aria-label={t('common.pagination')}>
-      <Pagination
-        total={pages}
-        value={page}
-        onChange={(p) => void navigate(hrefFor(p))}
-        getItemProps={(p) => ({ 'aria-label': t('common.page', { page: p }) })}
-      />
-    </Group>
-  );
+  return <Pager {...pager} onChange={(p) => void navigate(hrefFor(p))} />;
 }

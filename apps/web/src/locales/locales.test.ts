@@ -1,7 +1,9 @@
 import { errorCodes } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
+import { auditEn } from './en/audit';
 import { ja } from './ja';
+import { auditJa } from './ja/audit';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -70,5 +72,12 @@ describe('translations', () => {
     expect(en.auth.loggedIn).toBe('Logged in');
     expect(en.errors.CONTRACT_ENDED).toBe('The contract has ended, so you cannot log in');
     expect(en.errors.PAYMENT_INCOMPLETE).toBe('Payment has not been completed, so you cannot log in');
+  });
+
+  it('label the same audit codes in ja and en', () => {
+    for (const group of ['actions', 'targetTypes'] as const) {
+      expect(Object.keys(auditJa[group]).sort()).toEqual(Object.keys(auditEn[group]).sort());
+      expect(Object.values(auditJa[group]).filter((v) => v.trim() === '')).toEqual([]);
+    }
   });
 });

@@ -1,5 +1,4 @@
 import '@/styles/full';
-import { useQueryClient } from '@tanstack/react-query';
 import { Outlet, useNavigate } from 'react-router';
 import { LanguageSwitch } from '@/components/language-switch';
 import { ThemeToggle } from '@/components/theme-toggle';
@@ -10,13 +9,12 @@ import { PortalShell } from '@/features/layout/components/portal-shell';
 import { UserMenu } from '@/features/layout/components/user-menu';
 import { LocationButton } from '@/features/location/components/location-button';
 import { useUpdateLanguage } from '@/features/my/api/update-language';
-import { sessionStore, type StoredSession } from '@/lib/session';
+import type { StoredSession } from '@/lib/session';
 import { RequireAuth } from '../guards/require-auth';
 import { TermsGate } from '../guards/terms-gate';
 
 function SignedInLayout({ session }: { session: StoredSession }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const logout = useLogout();
   const updateLanguage = useUpdateLanguage();
 

@@ -26,6 +26,18 @@ describe('audit log', () => {
             ip: '127.0.0.1',
             detail: null,
           },
+          {
+            id: 2,
+            at: '2025-05-01T02:00:00.000Z',
+            operatorId: null,
+            operatorName: null,
+            organizationId: 1,
+            action: 'robot.dance',
+            targetType: 'robot',
+            targetId: '3',
+            ip: null,
+            detail: null,
+          },
         ]);
         res.headers.set('X-Total-Count', '120');
         return res;
@@ -36,6 +48,10 @@ describe('audit log', () => {
     });
     expect(await screen.findByTestId('audit-table', {}, { timeout: 5000 })).toHaveTextContent('operator.lock');
     expect(screen.getByText('Operator #20')).toBeInTheDocument();
+    // Known codes get their label; a code this version has no label for is shown as it is.
+    expect(screen.getByTestId('audit-table')).toHaveTextContent('Operator locked');
+    expect(screen.getByRole('cell', { name: 'robot.dance' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'robot #3' })).toBeInTheDocument();
     const filter = JSON.parse(calls.find((c) => c.path === '/api/audit-logs')?.search.get('filter') ?? '{}') as unknown;
     expect(filter).toEqual({
       where: {

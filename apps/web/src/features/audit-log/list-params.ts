@@ -1,3 +1,4 @@
+import { positiveInt } from '@/lib/list-params';
 import type { Filter, Language, Where } from '@portal/contract';
 
 export const AUDIT_LOG_PER_PAGE = 50;
@@ -13,10 +14,6 @@ export interface AuditLogParams {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const positiveInt = (v: string | null): number | null => {
-  const n = Number(v);
-  return v !== null && v !== '' && Number.isInteger(n) && n >= 1 ? n : null;
-};
 
 export function parseAuditLogParams(search: URLSearchParams): AuditLogParams {
   const day = (k: string) => {

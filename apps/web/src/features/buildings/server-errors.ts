@@ -15,11 +15,3 @@ export function inUseWhat(error: unknown, t: TFunction): string {
     })
     .join(', ');
 }
-
-/** Field messages of a 400 VALIDATION_FAILED, to put next to the inputs. */
-export function fieldErrors(error: unknown): Array<{ path: string; message: string }> {
-  if (!isApiError(error) || error.code !== 'VALIDATION_FAILED') return [];
-  return error.details.map((d) => ({ path: d.path.split('.')[0] ?? d.path, message: d.message }));
-}
-
-export const hasCode = (error: unknown, code: string): boolean => isApiError(error) && error.code === code;

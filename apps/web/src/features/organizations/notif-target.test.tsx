@@ -1,4 +1,4 @@
-import { buildingSchema, notifTargetSchema, testNotificationResultSchema } from '@portal/contract';
+import { buildingSchema, notifTargetSchema, testNotificationResultSchema, type NotifTarget } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -10,6 +10,31 @@ const slow = { timeout: 5000 };
 const buildings = () =>
   reply(z.array(buildingSchema.pick({ id: true, name: true })), [{ id: 10, name: 'Marunouchi Tower' }]);
 
+/** A stored target as the server answers it (secrets masked), and the routes of its edit page. */
+const storedTarget = (fields: Partial<NotifTarget>): NotifTarget =>
+  notifTargetSchema.parse({
+    id: 5,
+    organizationId: 1,
+    type: 1,
+    level: 5,
+    buildingId: null,
+    room: '',
+    address: '••••/xyz',
+    botLoginId: '',
+    botPassword: null,
+    spaceId: '',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-02T00:00:00.000Z',
+    ...fields,
+  });
+const editRoutes = (stored: NotifTarget) => ({
+  ...signedInRoutes(),
+  'GET /api/buildings': buildings,
+  'GET /api/organizations/1/notif-targets/5': () => reply(notifTargetSchema, stored),
+  'PATCH /api/organizations/1/notif-targets/5': () => reply(notifTargetSchema, stored),
+  'GET /api/organizations/1/notif-targets': () => reply(z.array(notifTargetSchema), [stored]),
+});
+
 describe('notification target form', () => {
   it('changes the address rule, label and fields with the type', async () => {
     const { calls } = mockApi({
@@ -18,20 +43,7 @@ describe('notification target form', () => {
       'POST /api/organizations/1/notif-targets': () =>
         reply(
           notifTargetSchema,
-          {
-            id: 5,
-            organizationId: 1,
-            type: 1,
-            level: 9,
-            buildingId: 10,
-            room: '',
-            address: '••••/xyz',
-            botLoginId: '',
-            botPassword: null,
-            spaceId: '',
-            createdAt: '2025-01-01T00:00:00.000Z',
-            updatedAt: '2025-01-01T00:00:00.000Z',
-          },
+          storedTarget({ level: 9, buildingId: 10, updatedAt: '2025-01-01T00:00:00.000Z' }),
           201,
         ),
     });
@@ -74,42 +86,60 @@ describe('notification target form', () => {
   }, 20_000);
 
   it('keeps, or clears on request, the stored bot password and shows a test result', async () => {
-    const stored = notifTargetSchema.parse({
-      id: 5,
-      organizationId: 1,
+    const stored = storedTarget({
       type: 6,
-      level: 5,
-      buildingId: null,
       room: 'B1',
       address: '••••oint',
       botLoginId: 'bot@example.com',
       botPassword: '••••••word',
       spaceId: 'space-1',
-      createdAt: '2025-01-01T00:00:00.000Z',
-      updatedAt: '2025-01-02T00:00:00.000Z',
     });
     const { calls } = mockApi({
-      ...signedInRoutes(),
-      'GET /api/buildings': buildings,
-      'GET /api/organizations/1/notif-targets/5': () => reply(notifTargetSchema, stored),
-      'PATCH /api/organizations/1/notif-targets/5': () => reply(notifTargetSchema, stored),
-      'GET /api/organizations/1/notif-targets': () => reply(z.array(notifTargetSchema), [stored]),
+      ...editRoutes(stored),
       'POST /api/organizations/1/notif-targets/5/test': () =>
         reply(testNotificationResultSchema, { deliveryId: 3, status: 'failed', error: 'HTTP 500 from bot' }),
     });
     const app = renderApp('/organization/1/notif-target/5', { session: makeSession(9) });
     const password = await screen.findByTestId('notif-bot-password', {}, slow);
     expect(password).toHaveAttribute('placeholder', 'Unchanged');
-    expect(screen.getByText(/The stored URL is hidden/)).toBeInTheDocument();
+    // The stored bot URL is shown masked; an empty address keeps it.
+    const address = screen.getByTestId('notif-address');
+    expect(address).toHaveValue('');
+    expect(address).toHaveAttribute('placeholder', '••••oint');
+    expect(address).not.toBeRequired();
+    expect(screen.getByText(/Leave this empty to keep it/)).toBeInTheDocument();
 
     await app.user.click(screen.getByTestId('notif-test-5'));
     expect((await screen.findAllByText('Test notification failed: HTTP 500 from bot')).length).toBeGreaterThan(0);
 
-    await app.user.type(screen.getByTestId('notif-address'), 'https://bot.example.com/endpoint');
     await app.user.click(screen.getByTestId('notif-save'));
     await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
     const first = calls.find((c) => c.method === 'PATCH')?.body as Record<string, unknown>;
     expect(first).toMatchObject({ type: 6, updatedAt: '2025-01-02T00:00:00.000Z', spaceId: 'space-1' });
+    expect('address' in first).toBe(false);
     expect('botPassword' in first && first.botPassword !== undefined).toBe(false);
+  }, 20_000);
+
+  it('asks for the address again when the type of a sealed target changes', async () => {
+    const { calls } = mockApi(editRoutes(storedTarget({ type: 1 })));
+    const app = renderApp('/organization/1/notif-target/5', { session: makeSession(9) });
+    const address = await screen.findByTestId('notif-address', {}, slow);
+    expect(address).toHaveAttribute('placeholder', '••••/xyz');
+
+    await app.user.selectOptions(screen.getByTestId('notif-type'), '0');
+    expect(address).toBeRequired();
+    await app.user.click(screen.getByTestId('notif-save'));
+    expect(await screen.findByText('Required')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+
+    // Back to Slack: empty keeps the stored webhook again; a typed one replaces it.
+    await app.user.selectOptions(screen.getByTestId('notif-type'), '1');
+    await app.user.type(address, 'https://hooks.slack.com/services/T0/B0/new');
+    await app.user.click(screen.getByTestId('notif-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({
+      type: 1,
+      address: 'https://hooks.slack.com/services/T0/B0/new',
+    });
   }, 20_000);
 });

@@ -1,16 +1,16 @@
 import type { Messages } from '../en';
 
-/** 建物・フロア画面の日本語の文言（../ja.ts に展開）。 */
+/** ビル・フロア画面の日本語の文言（../ja.ts に展開）。 */
 export const buildingsJa: Pick<Messages, 'buildingFilter' | 'buildings' | 'floors' | 'buildingCommon'> = {
   buildingFilter: {
-    label: '建物',
-    all: 'すべての建物',
-    choose: '建物を選択',
+    label: 'ビル',
+    all: 'すべてのビル',
+    choose: 'ビルを選択',
   },
   buildings: {
-    listTitle: '建物',
-    create: '建物を追加',
-    createTitle: '建物の追加',
+    listTitle: 'ビル',
+    create: 'ビルを追加',
+    createTitle: 'ビルの追加',
     search: '名前で検索',
     searchSubmit: '検索',
     organizationFilter: '組織',
@@ -31,16 +31,16 @@ export const buildingsJa: Pick<Messages, 'buildingFilter' | 'buildings' | 'floor
       updatedAt: '更新日時',
     },
     sortColumn: '{{column}}で並べ替え',
-    empty: '該当する建物はありません。',
-    emptyHint: '検索条件を変えるか、建物を追加してください。',
-    total: '{{count}}件の建物',
+    empty: '該当するビルはありません。',
+    emptyHint: '検索条件を変えるか、ビルを追加してください。',
+    total: '{{count}}件のビル',
     on: 'オン',
     off: 'オフ',
     statuses: { '0': '利用不可', '1': '利用可能' },
-    back: '建物一覧に戻る',
-    readOnly: 'この建物は閲覧のみ可能です。変更できるのは組織管理者とシステム管理者です。',
+    back: 'ビル一覧に戻る',
+    readOnly: 'このビルは閲覧のみ可能です。変更できるのは組織管理者とシステム管理者です。',
     tabs: {
-      label: '建物の設定項目',
+      label: 'ビルの設定項目',
       details: '基本情報',
       floors: 'フロア',
       robotGroups: 'ロボットグループ',
@@ -50,7 +50,7 @@ export const buildingsJa: Pick<Messages, 'buildingFilter' | 'buildings' | 'floor
       links: 'システム連携',
     },
     form: {
-      name: '建物名',
+      name: 'ビル名',
       prefecture: '都道府県',
       city: '市区町村',
       address: '住所',
@@ -60,17 +60,17 @@ export const buildingsJa: Pick<Messages, 'buildingFilter' | 'buildings' | 'floor
       longitude: '経度',
       organization: '組織',
       status: '状態',
-      created: '建物を追加しました。',
+      created: 'ビルを追加しました。',
       stale:
-        '編集中に他の人がこの建物を変更しました。入力内容は下に残っています。再読み込みして最新の内容を確認し、もう一度変更してください。',
+        '編集中に他の人がこのビルを変更しました。入力内容は下に残っています。再読み込みして最新の内容を確認し、もう一度変更してください。',
     },
     delete: {
-      button: '建物を削除',
-      title: 'この建物を削除しますか？',
-      body: '建物「{{name}}」と、そのフロア・グループ・発話テキスト・設定を削除します。元に戻せません。',
+      button: 'ビルを削除',
+      title: 'このビルを削除しますか？',
+      body: 'ビル「{{name}}」と、そのフロア・グループ・発話テキスト・設定を削除します。元に戻せません。',
       confirm: '削除する',
-      done: '建物を削除しました。',
-      inUse: 'この建物はまだ使われているため削除できません：{{what}}。先に移動または削除してください。',
+      done: 'ビルを削除しました。',
+      inUse: 'このビルはまだ使われているため削除できません：{{what}}。先に移動または削除してください。',
       kinds: {
         operators: 'オペレーター{{count}}人',
         robots: 'ロボット{{count}}台',
@@ -104,8 +104,8 @@ export const buildingsJa: Pick<Messages, 'buildingFilter' | 'buildings' | 'floor
       deleteBody: 'グループ「{{name}}」を削除します。',
       deleted: 'グループを削除しました。',
       inUse: 'このグループはまだ使われているため削除できません。',
-      building: '建物：{{name}}',
-      missingBuilding: 'グループは建物の画面から追加してください。',
+      building: 'ビル：{{name}}',
+      missingBuilding: 'グループはビルの画面から追加してください。',
     },
     speech: {
       title: '発話テキスト',
@@ -134,7 +134,7 @@ export const buildingsJa: Pick<Messages, 'buildingFilter' | 'buildings' | 'floor
     ip: {
       title: 'セキュリティ設定',
       switch: 'IPアドレスでアクセスを制限する',
-      switchHint: 'オンにすると、この建物のオペレーターは下のアドレスからのみサインインできます。',
+      switchHint: 'オンにすると、このビルのオペレーターは下のアドレスからのみログインできます。',
       enabled: 'IP制限はオンです。',
       disabled: 'IP制限はオフです。',
       rules: '許可するアドレス',
@@ -150,11 +150,11 @@ export const buildingsJa: Pick<Messages, 'buildingFilter' | 'buildings' | 'floor
       onList: 'リストに含まれています',
       notOnList: 'リストに含まれていません',
       lockoutWarning:
-        '現在のあなたのアドレス {{ip}} はリストにありません。このままでは、あなた自身がこの建物にアクセスできなくなります。',
+        '現在のあなたのアドレス {{ip}} はリストにありません。このままでは、あなた自身がこのビルにアクセスできなくなります。',
       lockedOut:
-        '制限がオンなのに、現在のあなたのアドレス {{ip}} がリストにありません。あなた自身がこの建物にアクセスできなくなります。すぐにアドレスを追加してください。',
+        '制限がオンなのに、現在のあなたのアドレス {{ip}} がリストにありません。あなた自身がこのビルにアクセスできなくなります。すぐにアドレスを追加してください。',
       adminExempt:
-        '現在のあなたのアドレス {{ip}} はリストにありません。システム管理者はアクセスできますが、このネットワークを使うこの建物のオペレーターは拒否されます。',
+        '現在のあなたのアドレス {{ip}} はリストにありません。システム管理者はアクセスできますが、このネットワークを使うこのビルのオペレーターは拒否されます。',
       confirmTitle: 'IP制限をオンにしますか？',
       confirmEnable: 'それでもオンにする',
       addMine: '自分のアドレスを追加',
@@ -207,8 +207,8 @@ export const buildingsJa: Pick<Messages, 'buildingFilter' | 'buildings' | 'floor
     created: 'フロアを追加しました。',
     stale:
       '編集中に他の人がこのフロアを変更しました。入力内容は下に残っています。再読み込みして最新の内容を確認し、もう一度保存してください。',
-    back: '建物に戻る',
-    building: '建物：{{name}}',
+    back: 'ビルに戻る',
+    building: 'ビル：{{name}}',
     image: {
       title: '地図画像',
       none: '地図画像はまだありません。',

@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { BuildingPage } from '@/features/buildings/components/building-page';
 import { FloorTable } from '@/features/floors/components/floor-table';
 import { useSession } from '@/lib/session';
-import { idParam, InvalidId } from './invalid-id';
+import { idParam, InvalidId } from '../shared/invalid-id';
 
 export function Component() {
   const session = useSession();

@@ -4,7 +4,7 @@ import { useBuilding } from '@/features/buildings/api/get-building';
 import { canManageBuildings } from '@/features/buildings/can-manage';
 import { FloorCreatePage } from '@/features/floors/components/floor-pages';
 import { useSession } from '@/lib/session';
-import { idParam, InvalidId } from './invalid-id';
+import { idParam, InvalidId } from '../shared/invalid-id';
 
 function WithBuilding({ buildingId }: { buildingId: number }) {
   const building = useBuilding(buildingId);

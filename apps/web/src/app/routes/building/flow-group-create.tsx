@@ -3,7 +3,7 @@ import { Forbidden } from '@/app/guards/require-role';
 import { canManageBuildings } from '@/features/buildings/can-manage';
 import { GroupCreatePage } from '@/features/buildings/components/group-page';
 import { useSession } from '@/lib/session';
-import { idParam } from './invalid-id';
+import { idParam } from '../shared/invalid-id';
 
 export function Component() {
   const session = useSession();

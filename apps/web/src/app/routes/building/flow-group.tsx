@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { canManageBuildings } from '@/features/buildings/can-manage';
 import { GroupEditPage } from '@/features/buildings/components/group-page';
 import { useSession } from '@/lib/session';
-import { idParam, InvalidId } from './invalid-id';
+import { idParam, InvalidId } from '../shared/invalid-id';
 
 export function Component() {
   const session = useSession();

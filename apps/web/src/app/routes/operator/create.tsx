@@ -1,5 +1,5 @@
 import { OperatorCreatePage } from '@/features/operators/components/operator-page';
-import { RequirePeopleAdmin } from '../organization/require-people-admin';
+import { RequirePeopleAdmin } from '../shared/require-people-admin';
 
 export function Component() {
   return <RequirePeopleAdmin>{(session) => <OperatorCreatePage viewer={session} />}</RequirePeopleAdmin>;

@@ -1,10 +1,10 @@
 import { useParams } from 'react-router';
 import { OperatorPage } from '@/features/operators/components/operator-page';
-import { BadId, toId } from '../organization/id-param';
-import { RequirePeopleAdmin } from '../organization/require-people-admin';
+import { idParam, InvalidId } from '../shared/invalid-id';
+import { RequirePeopleAdmin } from '../shared/require-people-admin';
 
 export function Component() {
-  const id = toId(useParams().id);
-  if (id === null) return <BadId />;
+  const id = idParam(useParams().id);
+  if (id === null) return <InvalidId />;
   return <RequirePeopleAdmin>{(session) => <OperatorPage key={id} id={id} viewer={session} />}</RequirePeopleAdmin>;
 }

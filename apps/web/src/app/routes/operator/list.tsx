@@ -2,7 +2,7 @@ import { isSystemAdmin } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { BuildingFilter } from '@/components/building-filter';
 import { OperatorList } from '@/features/operators/components/operator-list';
-import { RequirePeopleAdmin } from '../organization/require-people-admin';
+import { RequirePeopleAdmin } from '../shared/require-people-admin';
 
 export function Component() {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import { isSystemAdmin } from '@portal/contract';
 import { OrganizationCreatePage } from '@/features/organizations/components/organization-create-page';
 import { Forbidden } from '../../guards/require-role';
-import { RequirePeopleAdmin } from './require-people-admin';
+import { RequirePeopleAdmin } from '../shared/require-people-admin';
 
 export function Component() {
   return (

@@ -1,12 +1,12 @@
 import { isSystemAdmin } from '@portal/contract';
 import { useParams } from 'react-router';
 import { OrganizationPage } from '@/features/organizations/components/organization-page';
-import { BadId, toId } from './id-param';
-import { RequirePeopleAdmin } from './require-people-admin';
+import { idParam, InvalidId } from '../shared/invalid-id';
+import { RequirePeopleAdmin } from '../shared/require-people-admin';
 
 export function Component() {
-  const id = toId(useParams().id);
-  if (id === null) return <BadId />;
+  const id = idParam(useParams().id);
+  if (id === null) return <InvalidId />;
   return (
     <RequirePeopleAdmin>
       {(session) => <OrganizationPage key={id} id={id} systemAdmin={isSystemAdmin(session.type)} />}

@@ -1,5 +1,5 @@
 import { OrganizationList } from '@/features/organizations/components/organization-list';
-import { RequirePeopleAdmin } from './require-people-admin';
+import { RequirePeopleAdmin } from '../shared/require-people-admin';
 
 export function Component() {
   return <RequirePeopleAdmin>{() => <OrganizationList />}</RequirePeopleAdmin>;

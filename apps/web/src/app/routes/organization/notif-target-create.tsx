@@ -1,10 +1,10 @@
 import { useParams } from 'react-router';
 import { NotifTargetCreatePage } from '@/features/organizations/components/notif-target-page';
-import { BadId, toId } from './id-param';
-import { RequirePeopleAdmin } from './require-people-admin';
+import { idParam, InvalidId } from '../shared/invalid-id';
+import { RequirePeopleAdmin } from '../shared/require-people-admin';
 
 export function Component() {
-  const id = toId(useParams().id);
-  if (id === null) return <BadId />;
+  const id = idParam(useParams().id);
+  if (id === null) return <InvalidId />;
   return <RequirePeopleAdmin>{() => <NotifTargetCreatePage key={id} organizationId={id} />}</RequirePeopleAdmin>;
 }

@@ -2,6 +2,7 @@ import { auditLogEntrySchema, type Language } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest, parseWith } from '@/lib/api-client';
+import { totalOf } from '@/lib/list-params';
 import { auditLogFilter, type AuditLogParams } from '../list-params';
 
 /** GET /audit-logs?filter=: newest first, one page and the X-Total-Count total. */
@@ -10,8 +11,7 @@ export async function getAuditLogs(params: AuditLogParams, lang: Language) {
     query: { filter: JSON.stringify(auditLogFilter(params, lang)) },
   });
   const items = parseWith(z.array(auditLogEntrySchema), res.data);
-  const total = Number(res.headers.get('x-total-count'));
-  return { items, total: res.headers.has('x-total-count') && Number.isInteger(total) ? total : items.length };
+  return { items, total: totalOf(res.headers, items.length) };
 }
 
 export const auditLogsQueryOptions = (params: AuditLogParams, lang: Language) =>

@@ -1,26 +1,32 @@
-import { Button, Code, Group, NativeSelect, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Code, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
+import { Pager } from '@/components/pager';
 import { QueryError } from '@/components/query-error';
+import { useAuditLabel } from '@/lib/audit-labels';
 import { useFormat } from '@/lib/format';
+import { toSearchParams } from '@/lib/list-params';
 import { useAuditLogs } from '../api/get-audit-logs';
 import { useOperatorOptions } from '../api/get-operator-options';
 import { AUDIT_LOG_PER_PAGE, auditLogQuery, parseAuditLogParams, type AuditLogParams } from '../list-params';
 
+/** The target types the server writes, offered as a filter. */
 const TARGET_TYPES = [
   'organization',
   'notif-target',
   'operator',
   'building',
+  'floor',
+  'robot-group',
+  'flow-group',
+  'speech-text',
   'session',
   'email',
   'login-id',
   'term-document',
 ] as const;
-type KnownTargetType = (typeof TARGET_TYPES)[number];
-const isKnownTargetType = (v: string): v is KnownTargetType => (TARGET_TYPES as readonly string[]).includes(v);
 
 /** The administrator's audit log: filters and paging live in the URL. */
 export function AuditLogTable() {
@@ -32,14 +38,9 @@ export function AuditLogTable() {
   const logs = useAuditLogs(params, format.lang);
   const operators = useOperatorOptions();
 
-  const go = (next: AuditLogParams) => {
-    const out = new URLSearchParams();
-    for (const [k, v] of Object.entries(auditLogQuery(next))) if (v !== undefined) out.set(k, v);
-    setSearch(out);
-  };
+  const go = (next: AuditLogParams) => setSearch(toSearchParams(auditLogQuery(next)));
   const set = (patch: Partial<AuditLogParams>) => go({ ...params, ...patch, page: 1 });
-  const typeLabel = (v: string | null) =>
-    v === null ? '' : isKnownTargetType(v) ? t(`people.audit.targetTypes.${v}`) : v;
+  const auditLabel = useAuditLabel();
   const operatorData = [
     { value: '', label: t('people.audit.allOperators') },
     ...(operators.data ?? []).map((o) => ({
@@ -49,7 +50,6 @@ export function AuditLogTable() {
   ];
   if (params.operator !== null && !operatorData.some((o) => o.value === String(params.operator)))
     operatorData.push({ value: String(params.operator), label: `#${params.operator}` });
-  const pages = logs.data ? Math.max(1, Math.ceil(logs.data.total / AUDIT_LOG_PER_PAGE)) : 1;
   const filtered = params.operator !== null || params.targetType || params.targetId || params.from || params.to;
 
   return (
@@ -72,7 +72,7 @@ export function AuditLogTable() {
           onChange={(e) => set({ targetType: e.currentTarget.value })}
           data={[
             { value: '', label: t('people.audit.allTargetTypes') },
-            ...TARGET_TYPES.map((v) => ({ value: v, label: t(`people.audit.targetTypes.${v}`) })),
+            ...TARGET_TYPES.map((v) => ({ value: v, label: auditLabel('targetTypes', v) })),
           ]}
           data-testid="audit-target-type"
         />
@@ -153,10 +153,15 @@ export function AuditLogTable() {
                       {e.operatorName ?? (e.operatorId === null ? t('people.audit.system') : `#${e.operatorId}`)}
                     </Table.Td>
                     <Table.Td>
-                      <Code>{e.action}</Code>
+                      {auditLabel('actions', e.action)}
+                      {auditLabel('actions', e.action) !== e.action && (
+                        <Code fz="xs" ml={6}>
+                          {e.action}
+                        </Code>
+                      )}
                     </Table.Td>
                     <Table.Td>
-                      {typeLabel(e.targetType)}
+                      {auditLabel('targetTypes', e.targetType)}
                       {e.targetId !== null && ` #${e.targetId}`}
                     </Table.Td>
                     <Table.Td>{e.ip ?? ''}</Table.Td>
@@ -165,16 +170,12 @@ export function AuditLogTable() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {pages > 1 && (
-            <Group justify="center" component="nav" aria-label={t('common.pagination')}>
-              <Pagination
-                total={pages}
-                value={params.page}
-                onChange={(page) => go({ ...params, page })}
-                getItemProps={(p) => ({ 'aria-label': t('common.page', { page: p }) })}
-              />
-            </Group>
-          )}
+          <Pager
+            page={params.page}
+            total={logs.data.total}
+            perPage={AUDIT_LOG_PER_PAGE}
+            onChange={(page) => go({ ...params, page })}
+          />
         </>
       )}
     </Stack>

@@ -8,9 +8,10 @@ import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useDeleteBuilding } from '../api/delete-building';
 import { useUpdateBuilding } from '../api/update-building';
-import { hasCode, inUseWhat } from '../server-errors';
+import { hasCode } from '@/lib/server-errors';
+import { inUseWhat } from '../server-errors';
 import { BuildingForm, buildingFormValues } from './building-form';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 
 interface BuildingDetailsProps {
   building: Building;

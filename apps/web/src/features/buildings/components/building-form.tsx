@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { buildingInputSchema, isSystemAdmin, type Building } from '@portal/contract';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { useErrorText, useMessageText } from '@/lib/i18n';
+import { SaveErrorAlert } from '@/components/save-error-alert';
+import { useMessageText } from '@/lib/i18n';
+import { fieldErrors } from '@/lib/server-errors';
 import { useOrganizationOptions } from '../api/get-organizations';
-import { fieldErrors, hasCode } from '../server-errors';
 import { NumberField } from './number-field';
 
 /** The contract's fields; `updatedAt` is present when editing (the version the edit is based on). */
@@ -50,12 +51,10 @@ export function BuildingForm({
 }: BuildingFormProps) {
   const { t } = useTranslation();
   const messageText = useMessageText();
-  const errorText = useErrorText();
   const sysadmin = isSystemAdmin(sessionType);
   const organizations = useOrganizationOptions(sysadmin);
   const form = useForm<BuildingFormValues>({ resolver: zodResolver(formSchema), defaultValues });
   const { errors } = form.formState;
-  const stale = hasCode(error, 'STALE_UPDATE');
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -77,23 +76,12 @@ export function BuildingForm({
     <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('buildings.tabs.details')}>
       <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Stack>
-          {stale && (
-            <Alert color="orange" role="alert" data-testid="building-stale" title={t('errors.STALE_UPDATE')}>
-              <Stack gap="xs" align="flex-start">
-                <span>{t('buildings.form.stale')}</span>
-                {onReload && (
-                  <Button size="xs" variant="light" onClick={onReload}>
-                    {t('common.reload')}
-                  </Button>
-                )}
-              </Stack>
-            </Alert>
-          )}
-          {error !== null && error !== undefined && !stale && (
-            <Alert color="red" role="alert">
-              {errorText(error)}
-            </Alert>
-          )}
+          <SaveErrorAlert
+            error={error}
+            onReload={onReload}
+            staleText={t('buildings.form.stale')}
+            staleTestId="building-stale"
+          />
           <TextInput
             label={t('buildings.form.name')}
             required

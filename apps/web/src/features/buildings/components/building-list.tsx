@@ -28,7 +28,7 @@ import {
 } from '../api/get-buildings-page';
 import { useOrganizationOptions } from '../api/get-organizations';
 import { canManageBuildings } from '../can-manage';
-import { Pager } from './pager';
+import { Pager } from '@/components/pager';
 
 const positiveInt = (v: string | null): number | null => {
   const n = Number(v);

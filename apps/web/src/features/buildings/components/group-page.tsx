@@ -17,8 +17,9 @@ import { useBuilding } from '../api/get-building';
 import { useGroup } from '../api/get-group';
 import type { GroupKind } from '../api/keys';
 import { useUpdateGroup } from '../api/update-group';
-import { hasCode } from '../server-errors';
-import { ConfirmDialog } from './confirm-dialog';
+import { hasCode } from '@/lib/server-errors';
+import { SaveErrorAlert } from '@/components/save-error-alert';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 
 const nameSchema = z.object({ name: groupInputSchema.shape.name });
 type NameValues = z.infer<typeof nameSchema>;
@@ -53,9 +54,7 @@ function NameForm({
 }) {
   const { t } = useTranslation();
   const messageText = useMessageText();
-  const errorText = useErrorText();
   const form = useForm<NameValues>({ resolver: zodResolver(nameSchema), defaultValues: { name: defaultName } });
-  const stale = hasCode(error, 'STALE_UPDATE');
   return (
     <form
       noValidate
@@ -66,23 +65,12 @@ function NameForm({
       }
     >
       <Stack>
-        {stale && (
-          <Alert color="orange" role="alert" data-testid="group-stale">
-            <Stack gap="xs" align="flex-start">
-              <span>{t('buildings.groups.stale')}</span>
-              {onReload && (
-                <Button size="xs" variant="light" onClick={onReload}>
-                  {t('common.reload')}
-                </Button>
-              )}
-            </Stack>
-          </Alert>
-        )}
-        {error !== null && error !== undefined && !stale && (
-          <Alert color="red" role="alert">
-            {errorText(error)}
-          </Alert>
-        )}
+        <SaveErrorAlert
+          error={error}
+          onReload={onReload}
+          staleText={t('buildings.groups.stale')}
+          staleTestId="group-stale"
+        />
         <TextInput
           label={t('buildings.groups.name')}
           required

@@ -27,8 +27,8 @@ import { useDeleteIpRule } from '../api/delete-ip-rule';
 import { useIpRestriction } from '../api/get-ip-restriction';
 import { useSetIpRestriction } from '../api/set-ip-restriction';
 import { isValidIpRule } from '../ip';
-import { fieldErrors, hasCode } from '../server-errors';
-import { ConfirmDialog } from './confirm-dialog';
+import { fieldErrors, hasCode } from '@/lib/server-errors';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 
 /** The contract's rule plus the address format the server checks (validation.ipAddress). */
 const ruleFormSchema = ipRuleInputSchema.refine((v) => isValidIpRule(v.address), {

@@ -23,7 +23,7 @@ import { useCreateSpeechText } from '../api/create-speech-text';
 import { useDeleteSpeechText } from '../api/delete-speech-text';
 import { useSpeechTexts } from '../api/get-speech-texts';
 import { useUpdateSpeechText } from '../api/update-speech-text';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 
 type Language = z.infer<typeof voiceLanguageSchema>;
 type Draft = { language: Language; text: string };

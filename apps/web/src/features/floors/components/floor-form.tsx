@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Fieldset, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Fieldset, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { floorInputSchema, floorTypeSchema, type FloorDetail } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { isApiError } from '@/lib/api-client';
-import { useErrorText, useMessageText } from '@/lib/i18n';
+import { SaveErrorAlert } from '@/components/save-error-alert';
+import { useMessageText } from '@/lib/i18n';
+import { fieldErrors } from '@/lib/server-errors';
 import { FloorNumberSelect } from './floor-number-select';
 import { OptionalNumber } from './optional-number';
 
@@ -45,21 +46,16 @@ export function FloorForm({
 }: FloorFormProps) {
   const { t } = useTranslation();
   const messageText = useMessageText();
-  const errorText = useErrorText();
   const form = useForm<FloorFormValues>({ resolver: zodResolver(formSchema), defaultValues });
   const { errors } = form.formState;
-  const stale = isApiError(error) && error.code === 'STALE_UPDATE';
 
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await onSubmit(values);
       if (saved) form.reset(saved);
     } catch (e) {
-      if (isApiError(e) && e.code === 'VALIDATION_FAILED')
-        for (const d of e.details) {
-          const path = d.path.split('.')[0] ?? '';
-          if (path in defaultValues) form.setError(path as keyof FloorFormValues, { message: d.message });
-        }
+      for (const f of fieldErrors(e))
+        if (f.path in defaultValues) form.setError(f.path as keyof FloorFormValues, { message: f.message });
     }
   });
 
@@ -67,23 +63,7 @@ export function FloorForm({
     <form noValidate onSubmit={(e) => void submit(e)} aria-label={t('floors.editTitle')}>
       <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Stack>
-          {stale && (
-            <Alert color="orange" role="alert" data-testid="floor-stale" title={t('errors.STALE_UPDATE')}>
-              <Stack gap="xs" align="flex-start">
-                <span>{t('floors.stale')}</span>
-                {onReload && (
-                  <Button size="xs" variant="light" onClick={onReload}>
-                    {t('common.reload')}
-                  </Button>
-                )}
-              </Stack>
-            </Alert>
-          )}
-          {error !== null && error !== undefined && !stale && (
-            <Alert color="red" role="alert">
-              {errorText(error)}
-            </Alert>
-          )}
+          <SaveErrorAlert error={error} onReload={onReload} staleText={t('floors.stale')} staleTestId="floor-stale" />
           <TextInput
             label={t('floors.name')}
             required

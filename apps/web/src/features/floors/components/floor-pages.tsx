@@ -13,7 +13,7 @@ import { useCreateFloor } from '../api/create-floor';
 import { useDeleteFloor } from '../api/delete-floor';
 import { useFloor } from '../api/get-floor';
 import { useUpdateFloor } from '../api/update-floor';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FloorForm, floorFormValues } from './floor-form';
 import { MapImage } from './map-image';
 
@@ -109,7 +109,6 @@ function FloorEditor({
       <ConfirmDialog
         opened={confirming}
         title={t('floors.delete.title')}
-        body={t('floors.delete.body', { name: floor.name })}
         confirmLabel={t('buildingCommon.delete')}
         loading={remove.isPending}
         onClose={() => setConfirming(false)}
@@ -122,7 +121,9 @@ function FloorEditor({
             },
           })
         }
-      />
+      >
+        {t('floors.delete.body', { name: floor.name })}
+      </ConfirmDialog>
     </Paper>
   );
 }

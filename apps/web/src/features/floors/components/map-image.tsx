@@ -8,7 +8,7 @@ import { showNotification } from '@/lib/notify';
 import { useDeleteMapImage } from '../api/delete-map-image';
 import { useUploadMapImage } from '../api/upload-map-image';
 import { checkMapImage, MAP_IMAGE_MAX_MB, sizeInMb } from '../map-image-check';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 
 /** The floor's map image: preview with its pixel size, upload (checked in the browser first), removal. */
 export function MapImage({ floor, canManage }: { floor: FloorDetail; canManage: boolean }) {
@@ -99,7 +99,6 @@ export function MapImage({ floor, canManage }: { floor: FloorDetail; canManage: 
       <ConfirmDialog
         opened={confirming}
         title={t('floors.image.removeTitle')}
-        body={t('floors.image.removeBody')}
         confirmLabel={t('floors.image.remove')}
         loading={remove.isPending}
         onClose={() => setConfirming(false)}
@@ -109,7 +108,9 @@ export function MapImage({ floor, canManage }: { floor: FloorDetail; canManage: 
             onSuccess: () => showNotification({ color: 'green', message: t('floors.image.removed') }),
           })
         }
-      />
+      >
+        {t('floors.image.removeBody')}
+      </ConfirmDialog>
     </Paper>
   );
 }

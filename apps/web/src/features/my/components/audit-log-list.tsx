@@ -4,6 +4,7 @@ import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
 import { UrlPagination } from '@/components/url-pagination';
 import { paths } from '@/config/paths';
+import { useAuditLabel } from '@/lib/audit-labels';
 import { useFormat } from '@/lib/format';
 import { AUDIT_LOGS_PER_PAGE, useAuditLogs } from '../api/get-audit-logs';
 
@@ -11,6 +12,7 @@ export function AuditLogList({ page }: { page: number }) {
   const { t } = useTranslation();
   const format = useFormat();
   const logs = useAuditLogs(page);
+  const auditLabel = useAuditLabel();
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -38,8 +40,11 @@ export function AuditLogList({ page }: { page: number }) {
                 {logs.data.items.map((l) => (
                   <Table.Tr key={l.id}>
                     <Table.Td>{format.dateTime(l.at)}</Table.Td>
-                    <Table.Td>{l.action}</Table.Td>
-                    <Table.Td>{[l.targetType, l.targetId].filter(Boolean).join(' #')}</Table.Td>
+                    <Table.Td>{auditLabel('actions', l.action)}</Table.Td>
+                    <Table.Td>
+                      {auditLabel('targetTypes', l.targetType)}
+                      {l.targetId !== null && ` #${l.targetId}`}
+                    </Table.Td>
                     <Table.Td>{l.ip ?? ''}</Table.Td>
                   </Table.Tr>
                 ))}

@@ -2,14 +2,14 @@ import { operatorSchema } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest, parseWith } from '@/lib/api-client';
+import { totalOf } from '@/lib/list-params';
 import { operatorListFilter, type OperatorListParams } from '../list-params';
 
 /** GET /operators?filter=: one page and the X-Total-Count total. */
 export async function getOperators(params: OperatorListParams) {
   const res = await apiRequest('GET', '/operators', { query: { filter: JSON.stringify(operatorListFilter(params)) } });
   const items = parseWith(z.array(operatorSchema), res.data);
-  const total = Number(res.headers.get('x-total-count'));
-  return { items, total: res.headers.has('x-total-count') && Number.isInteger(total) ? total : items.length };
+  return { items, total: totalOf(res.headers, items.length) };
 }
 
 export const operatorsQueryOptions = (params: OperatorListParams) =>

@@ -10,7 +10,7 @@ import { useDeleteOperator } from '../api/delete-operator';
 import { useForcePasswordChange } from '../api/force-password-change';
 import { useLockOperator } from '../api/lock-operator';
 import { useUnlockOperator } from '../api/unlock-operator';
-import { ConfirmButton } from './confirm-button';
+import { ConfirmButton } from '@/components/confirm-button';
 
 export const isLocked = (o: Pick<Operator, 'lockedUntil'>, now = Date.now()) =>
   o.lockedUntil !== null && Date.parse(o.lockedUntil) > now;

@@ -19,8 +19,8 @@ import { useCreateOperator } from '../api/create-operator';
 import { useBuildingOptions } from '../api/get-building-options';
 import { useOrganizationOptions } from '../api/get-organization-options';
 import { useUpdateOperator } from '../api/update-operator';
-import { applyServerErrors, fieldErrorText } from '../server-errors';
-import { StaleAlert } from './stale-alert';
+import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
+import { StaleAlert } from '@/components/stale-alert';
 
 export interface OperatorFormValues {
   loginId: string;

@@ -1,12 +1,14 @@
-import { Badge, Button, Group, NativeSelect, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { operatorTypeSchema, type Operator } from '@portal/contract';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
+import { Pager } from '@/components/pager';
 import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
+import { toSearchParams } from '@/lib/list-params';
 import { useOperators } from '../api/get-operators';
 import {
   OPERATORS_PER_PAGE,
@@ -15,7 +17,7 @@ import {
   type OperatorListParams,
 } from '../list-params';
 import { isLocked } from './operator-actions';
-import { SortHeader } from './sort-header';
+import { SortHeader } from '@/components/sort-header';
 
 interface OperatorListProps {
   /** System administrators see every organization, so the list shows each operator's. */
@@ -59,12 +61,7 @@ export function OperatorList({ showOrganization, buildingFilter }: OperatorListP
   const [q, setQ] = useState(params.q);
   const list = useOperators(params);
 
-  const go = (next: OperatorListParams) => {
-    const out = new URLSearchParams();
-    for (const [k, v] of Object.entries(operatorListQuery(next))) if (v !== undefined) out.set(k, v);
-    setSearch(out);
-  };
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / OPERATORS_PER_PAGE)) : 1;
+  const go = (next: OperatorListParams) => setSearch(toSearchParams(operatorListQuery(next)));
   const columns = [
     ['lastName', t('people.op.name')],
     ['loginId', t('people.op.loginId')],
@@ -196,16 +193,12 @@ export function OperatorList({ showOrganization, buildingFilter }: OperatorListP
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {pages > 1 && (
-            <Group justify="center" component="nav" aria-label={t('common.pagination')}>
-              <Pagination
-                total={pages}
-                value={params.page}
-                onChange={(page) => go({ ...params, page })}
-                getItemProps={(p) => ({ 'aria-label': t('common.page', { page: p }) })}
-              />
-            </Group>
-          )}
+          <Pager
+            page={params.page}
+            total={list.data.total}
+            perPage={OPERATORS_PER_PAGE}
+            onChange={(page) => go({ ...params, page })}
+          />
         </>
       )}
     </Stack>

@@ -2,13 +2,8 @@ import { organizationSchema } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest, parseWith } from '@/lib/api-client';
+import { totalOf } from '@/lib/list-params';
 import { organizationListFilter, type OrganizationListParams } from '../list-params';
-
-/** Total of a list call: the X-Total-Count header (the page length when it is missing). */
-export const totalOf = (headers: Headers, fallback: number): number => {
-  const n = Number(headers.get('x-total-count'));
-  return Number.isInteger(n) && headers.has('x-total-count') ? n : fallback;
-};
 
 /** GET /organizations?filter=: one page of the caller's organizations and the total. */
 export async function getOrganizations(params: OrganizationListParams) {

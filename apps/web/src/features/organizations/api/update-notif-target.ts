@@ -1,4 +1,4 @@
-import { notifTargetSchema, type NotifTargetInput } from '@portal/contract';
+import { notifTargetSchema, type UpdateNotifTargetBody } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { notifTargetQueryOptions } from './get-notif-target';
@@ -7,10 +7,13 @@ import { notifTargetsQueryOptions } from './get-notif-targets';
 interface UpdateNotifTargetArgs {
   organizationId: number;
   id: number;
-  body: NotifTargetInput & { updatedAt: string };
+  body: UpdateNotifTargetBody;
 }
 
-/** PATCH with the `updatedAt` it was based on; `botPassword` undefined keeps the stored one, '' clears it. */
+/**
+ * PATCH with the `updatedAt` it was based on. `botPassword` undefined keeps the stored one ('' clears it);
+ * `address` undefined keeps a stored webhook or bot URL of the same type.
+ */
 export const updateNotifTarget = ({ organizationId, id, body }: UpdateNotifTargetArgs) =>
   api.send('PATCH', `/organizations/${organizationId}/notif-targets/${id}`, notifTargetSchema, { body });
 

@@ -5,11 +5,12 @@ import {
   levelSchema,
   notifTargetInputSchema,
   notifTargetTypeSchema,
+  updateNotifTargetBodySchema,
   type NotifTarget,
   type NotifTargetInput,
 } from '@portal/contract';
 import { useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
@@ -19,13 +20,19 @@ import { showNotification } from '@/lib/notify';
 import { useCreateNotifTarget } from '../api/create-notif-target';
 import { useOrganizationBuildings } from '../api/get-organization-buildings';
 import { useUpdateNotifTarget } from '../api/update-notif-target';
-import { applyServerErrors, fieldErrorText } from '../server-errors';
-import { StaleAlert } from './stale-alert';
+import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
+import { StaleAlert } from '@/components/stale-alert';
 
 type FormValues = Required<NotifTargetInput>;
 const FIELDS = ['type', 'level', 'buildingId', 'room', 'address', 'botLoginId', 'botPassword', 'spaceId'] as const;
-/** Webhook and bot URLs are secrets: the server answers them masked, so an edit must give them again. */
+/** Webhook and bot URLs are secrets: the server answers them masked and keeps them when an edit omits them. */
 const SEALED_TYPES: readonly number[] = [1, 6];
+const createResolver = zodResolver(notifTargetInputSchema);
+const updateResolver = zodResolver(updateNotifTargetBodySchema);
+
+/** An edit may leave a stored webhook or bot URL as it is, but only while the type stays the same. */
+const keepsStoredAddress = (target: NotifTarget | undefined, type: number): target is NotifTarget =>
+  target !== undefined && SEALED_TYPES.includes(target.type) && target.type === type;
 const TYPES = notifTargetTypeSchema.options.map((o) => o.value);
 const LEVELS = levelSchema.options.map((o) => o.value);
 
@@ -56,10 +63,20 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
   const update = useUpdateNotifTarget();
   const mutation = target ? update : create;
   const [passwordCleared, setPasswordCleared] = useState(false);
-  const form = useForm<FormValues>({
-    resolver: zodResolver(notifTargetInputSchema) as never,
-    defaultValues: toValues(target),
-  });
+  // An edit is checked with the PATCH body's schema: an empty address there means "unchanged".
+  const resolver: Resolver<FormValues> = (values, context, options) =>
+    keepsStoredAddress(target, values.type)
+      ? (updateResolver(
+          {
+            ...values,
+            address: values.address.trim() === '' ? undefined : values.address,
+            updatedAt: target.updatedAt,
+          },
+          context,
+          options as never,
+        ) as never)
+      : (createResolver(values, context, options as never) as never);
+  const form = useForm<FormValues>({ resolver, defaultValues: toValues(target) });
   const type = useWatch({ control: form.control, name: 'type' });
   const { errors, isSubmitted } = form.formState;
   const err = (name: (typeof FIELDS)[number]) => fieldErrorText(errors[name], messageText);
@@ -67,14 +84,19 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
   const isBot = type === 6;
   const addressType = type === 1 || type === 6 ? type : 0;
   const storedPassword = target?.botPassword ?? null;
+  const addressKeepable = keepsStoredAddress(target, type);
 
   const onSubmit = form.handleSubmit((values) => {
     const typed = values.botPassword;
     // Write-only: '' on the form means "keep", unless the stored one was cleared on purpose.
     const kept = passwordCleared ? '' : undefined;
     const botPassword = isBot ? (typed !== '' ? typed : kept) : storedPassword !== null ? '' : undefined;
-    const body: NotifTargetInput = {
-      ...values,
+    // Validated by the resolver: undefined only while the stored sealed address may be kept.
+    const address = values.address as string | undefined;
+    const { address: _typed, ...rest } = values;
+    const body: Omit<NotifTargetInput, 'address'> & { address?: string } = {
+      ...rest,
+      ...(address === undefined || address === '' ? {} : { address }),
       botLoginId: isBot ? values.botLoginId : '',
       spaceId: isBot ? values.spaceId : '',
       botPassword,
@@ -90,7 +112,7 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
         { onSuccess: done, onError },
       );
     } else {
-      create.mutate({ organizationId, body }, { onSuccess: done, onError });
+      create.mutate({ organizationId, body: { ...body, address: address ?? '' } }, { onSuccess: done, onError });
     }
   });
 
@@ -183,14 +205,10 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
         </Group>
         <TextInput
           label={t(`people.notif.addressLabel.${addressType}`)}
-          placeholder={t(`people.notif.addressPlaceholder.${addressType}`)}
           type={addressType === 0 ? 'email' : 'url'}
-          required
-          description={
-            target && SEALED_TYPES.includes(target.type) && target.type === type
-              ? t('people.notif.addressReenter', { masked: target.address })
-              : undefined
-          }
+          required={!addressKeepable}
+          placeholder={addressKeepable ? target.address : t(`people.notif.addressPlaceholder.${addressType}`)}
+          description={addressKeepable ? t('people.notif.addressUnchanged') : undefined}
           error={err('address')}
           data-testid="notif-address"
           {...form.register('address')}

@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { showNotification } from '@/lib/notify';
 import { useDeleteNotifTarget } from '../api/delete-notif-target';
 import { useNotifTarget } from '../api/get-notif-target';
-import { ConfirmButton } from './confirm-button';
+import { ConfirmButton } from '@/components/confirm-button';
 import { DeleteError } from './delete-error';
 import { NotifTargetForm } from './notif-target-form';
 import { TestNotifButton } from './test-notif-button';

@@ -16,8 +16,8 @@ import { useErrorText, useMessageText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useCreateOrganization } from '../api/create-organization';
 import { useUpdateOrganization } from '../api/update-organization';
-import { applyServerErrors, fieldErrorText } from '../server-errors';
-import { StaleAlert } from './stale-alert';
+import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
+import { StaleAlert } from '@/components/stale-alert';
 
 const FIELDS = ['name', 'type', 'level', 'prefecture', 'city', 'address', 'postalCode', 'status', 'labOption'] as const;
 

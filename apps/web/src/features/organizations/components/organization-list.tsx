@@ -1,12 +1,14 @@
-import { Badge, Button, Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { isSystemAdmin, type Organization } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
+import { Pager } from '@/components/pager';
 import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
+import { toSearchParams } from '@/lib/list-params';
 import { useSession } from '@/lib/session';
 import { useOrganizations } from '../api/get-organizations';
 import {
@@ -15,7 +17,7 @@ import {
   parseOrganizationListParams,
   type OrganizationListParams,
 } from '../list-params';
-import { SortHeader } from './sort-header';
+import { SortHeader } from '@/components/sort-header';
 
 /** Organizations with server-side paging, sorting and name search; all of it lives in the URL. */
 export function OrganizationList() {
@@ -27,14 +29,8 @@ export function OrganizationList() {
   const [q, setQ] = useState(params.q);
   const list = useOrganizations(params);
 
-  const go = (next: OrganizationListParams) => {
-    const query = organizationListQuery(next);
-    const out = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) out.set(k, String(v));
-    setSearch(out);
-  };
+  const go = (next: OrganizationListParams) => setSearch(toSearchParams(organizationListQuery(next)));
   const location = (o: Organization) => [o.prefecture, o.city].filter(Boolean).join(' ');
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / ORGANIZATIONS_PER_PAGE)) : 1;
 
   return (
     <Stack>
@@ -138,16 +134,12 @@ export function OrganizationList() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {pages > 1 && (
-            <Group justify="center" component="nav" aria-label={t('common.pagination')}>
-              <Pagination
-                total={pages}
-                value={params.page}
-                onChange={(page) => go({ ...params, page })}
-                getItemProps={(p) => ({ 'aria-label': t('common.page', { page: p }) })}
-              />
-            </Group>
-          )}
+          <Pager
+            page={params.page}
+            total={list.data.total}
+            perPage={ORGANIZATIONS_PER_PAGE}
+            onChange={(page) => go({ ...params, page })}
+          />
         </>
       )}
     </Stack>

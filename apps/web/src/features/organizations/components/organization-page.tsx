@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { showNotification } from '@/lib/notify';
 import { useDeleteOrganization } from '../api/delete-organization';
 import { useOrganization } from '../api/get-organization';
-import { ConfirmButton } from './confirm-button';
+import { ConfirmButton } from '@/components/confirm-button';
 import { DeleteError } from './delete-error';
 import { NotifTargetList } from './notif-target-list';
 import { OrganizationForm } from './organization-form';

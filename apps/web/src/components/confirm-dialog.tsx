@@ -5,15 +5,18 @@ import { useTranslation } from 'react-i18next';
 interface ConfirmDialogProps {
   opened: boolean;
   title: string;
+  /** The question; a string becomes a paragraph, anything else is shown as given. */
   children: ReactNode;
   confirmLabel: string;
   color?: string;
   loading?: boolean;
+  /** The confirm button's test id (`confirm-button` unless the caller names it). */
+  confirmTestId?: string;
   onConfirm: () => void;
   onClose: () => void;
 }
 
-/** A yes/no question before a change that cannot be undone. */
+/** A yes/no question before a change that cannot be undone (focus moves into it; Escape cancels). */
 export function ConfirmDialog({
   opened,
   title,
@@ -21,6 +24,7 @@ export function ConfirmDialog({
   confirmLabel,
   color = 'red',
   loading,
+  confirmTestId = 'confirm-button',
   onConfirm,
   onClose,
 }: ConfirmDialogProps) {
@@ -28,12 +32,12 @@ export function ConfirmDialog({
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered>
       <Stack>
-        {typeof children === 'string' ? <Text>{children}</Text> : children}
+        {typeof children === 'string' ? <Text size="sm">{children}</Text> : children}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            {t('buildingCommon.cancel')}
+            {t('common.cancel')}
           </Button>
-          <Button color={color} onClick={onConfirm} loading={loading} data-testid="confirm-button">
+          <Button color={color} onClick={onConfirm} loading={loading} data-testid={confirmTestId}>
             {confirmLabel}
           </Button>
         </Group>

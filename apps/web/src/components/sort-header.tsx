@@ -1,6 +1,6 @@
 import { Table, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { Sort } from '../list-params';
+import type { Sort } from '@/lib/list-params';
 
 interface SortHeaderProps<C extends string> {
   column: C;

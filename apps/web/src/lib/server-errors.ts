@@ -29,3 +29,11 @@ export const fieldErrorText = (
   error: FieldError | undefined,
   translate: (m: string | undefined) => string | undefined,
 ) => (error?.type === 'duplicate' ? error.message : translate(error?.message));
+
+export const hasCode = (error: unknown, code: string): boolean => isApiError(error) && error.code === code;
+
+/** Field messages of a 400 VALIDATION_FAILED (top-level field of each path), to put next to the inputs. */
+export function fieldErrors(error: unknown): Array<{ path: string; message: string }> {
+  if (!isApiError(error) || error.code !== 'VALIDATION_FAILED') return [];
+  return error.details.map((d) => ({ path: d.path.split('.')[0] ?? d.path, message: d.message }));
+}
