@@ -1,4 +1,4 @@
-import { Badge, Button, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { operatorTypeSchema, type Operator } from '@portal/contract';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -176,9 +176,9 @@ export function OperatorList({ showOrganization, buildingFilter }: OperatorListP
                 {list.data.items.map((o) => (
                   <Table.Tr key={o.id}>
                     <Table.Td>
-                      <Link to={paths.operator.detail.getHref(o.id)}>
+                      <Anchor component={Link} to={paths.operator.detail.getHref(o.id)}>
                         {t('people.op.fullName', { lastName: o.lastName, firstName: o.firstName })}
-                      </Link>
+                      </Anchor>
                     </Table.Td>
                     <Table.Td>{o.loginId}</Table.Td>
                     <Table.Td>{t(`people.op.types.${o.type}`)}</Table.Td>

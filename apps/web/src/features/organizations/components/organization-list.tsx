@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { isSystemAdmin, type Organization } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -117,7 +117,9 @@ export function OrganizationList() {
                 {list.data.items.map((o) => (
                   <Table.Tr key={o.id}>
                     <Table.Td>
-                      <Link to={paths.organization.detail.getHref(o.id)}>{o.name}</Link>
+                      <Anchor component={Link} to={paths.organization.detail.getHref(o.id)}>
+                        {o.name}
+                      </Anchor>
                     </Table.Td>
                     <Table.Td>{t(`people.org.types.${o.type}`)}</Table.Td>
                     <Table.Td>{o.level}</Table.Td>
