@@ -123,6 +123,8 @@ export async function signOut(page: Page): Promise<void> {
   await page.getByTestId('user-menu').click();
   await page.getByTestId('logout').click();
   await page.waitForURL((url) => url.pathname === '/auth/login');
+  // A plain login page: the signed-out user's page is no redirect target for whoever signs in next.
+  expect(new URL(page.url()).searchParams.has('redirect')).toBe(false);
 }
 
 /** Waits until no notification (such as "Logged in" or "Saved") covers the page. */
