@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
@@ -60,10 +60,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   const webDist = resolve(config.webDist ?? join(import.meta.dirname, '../../web/dist'));
-  const spa = existsSync(join(webDist, 'index.html'));
+  // The page is served with the API base written into it, so one web build works under any API_BASE.
+  const spaHtml = existsSync(join(webDist, 'index.html'))
+    ? readFileSync(join(webDist, 'index.html'), 'utf8').replace(
+        '<head>',
+        `<head><meta name="portal-api-base" content="${config.apiBase}" />`,
+      )
+    : null;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app, { apiBase: config.apiBase, spa });
+  registerErrorHandling(app, { apiBase: config.apiBase, spaHtml });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -99,11 +105,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     { prefix: config.apiBase },
   );
 
-  if (spa) {
+  if (spaHtml) {
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
-      index: 'index.html',
+      // index.html itself is always answered by the history fallback, with the API base in it.
+      index: false,
+      allowedPath: (pathName) => pathName !== '/index.html',
       cacheControl: false,
       // Hashed assets never change; index.html must always be revalidated.
       setHeaders: (res, path) => {

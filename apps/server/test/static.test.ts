@@ -10,7 +10,7 @@ let dist: string;
 beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), 'portal-dist-'));
   mkdirSync(join(dist, 'assets'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Portal</title>');
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><html><head><title>Portal</title></head></html>');
   writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   t = await createTestApp({ WEB_DIST: dist });
 });
@@ -40,5 +40,24 @@ describe('web app hosting', () => {
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
     expect((await t.inject({ method: 'POST', url: '/robot/control' })).statusCode).toBe(404);
+  });
+});
+
+describe('a non-default API_BASE', () => {
+  it('is written into the served page so the same web build calls the right base', async () => {
+    const other = await createTestApp({ WEB_DIST: dist, API_BASE: '/portal-api' });
+    try {
+      for (const url of ['/', '/robot/control', '/index.html']) {
+        const page = await other.inject({ method: 'GET', url });
+        expect(page.statusCode).toBe(200);
+        expect(page.body).toContain('<meta name="portal-api-base" content="/portal-api" />');
+      }
+      expect((await other.inject({ method: 'GET', url: '/portal-api/health' })).statusCode).toBe(200);
+      expect((await other.inject({ method: 'GET', url: '/portal-api/nope' })).json()).toMatchObject({
+        error: { code: 'NOT_FOUND' },
+      });
+    } finally {
+      await other.close();
+    }
   });
 });

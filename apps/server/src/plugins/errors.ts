@@ -18,7 +18,7 @@ function clientErrorCode(status: number): ErrorCode {
 }
 
 /** One error body everywhere; 5xx bodies never carry internals. */
-export function registerErrorHandling(app: FastifyInstance, opts: { apiBase: string; spa: boolean }): void {
+export function registerErrorHandling(app: FastifyInstance, opts: { apiBase: string; spaHtml: string | null }): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       return reply.code(error.statusCode).send(body(error.statusCode, error.code, error.message, error.details));
@@ -47,7 +47,9 @@ export function registerErrorHandling(app: FastifyInstance, opts: { apiBase: str
     const path = request.url.split('?')[0] ?? '';
     const inApi = path === opts.apiBase || path.startsWith(opts.apiBase + '/');
     // History-mode routing: any other GET outside the API answers the web app's index.html.
-    if (opts.spa && request.method === 'GET' && !inApi) return reply.type('text/html').sendFile('index.html');
+    if (opts.spaHtml !== null && request.method === 'GET' && !inApi) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(opts.spaHtml);
+    }
     return reply.code(404).send(body(404, 'NOT_FOUND', `No route ${request.method} ${path}`));
   });
 }

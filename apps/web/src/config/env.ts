@@ -16,3 +16,16 @@ function parseEnv() {
 }
 
 export const env = parseEnv();
+
+/**
+ * The API base: the server writes its `API_BASE` into the page it serves
+ * (`<meta name="portal-api-base">`), so one build works under any base; the build-time value is
+ * the fallback (Vite dev server, tests).
+ */
+export function apiBase(): string {
+  const fromServer =
+    typeof document === 'undefined'
+      ? null
+      : document.querySelector<HTMLMetaElement>('meta[name="portal-api-base"]')?.content;
+  return (fromServer || env.VITE_API_BASE).replace(/\/$/, '');
+}

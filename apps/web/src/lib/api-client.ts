@@ -1,6 +1,6 @@
 import { errorBodySchema, errorCodeSchema, type ErrorCode, type ErrorDetail } from '@portal/contract';
 import type { z } from 'zod';
-import { env } from '@/config/env';
+import { apiBase } from '@/config/env';
 import { busyStore } from './busy';
 import { sessionStore } from './session';
 
@@ -72,7 +72,7 @@ function toApiError(status: number, data: unknown): ApiError {
 }
 
 function buildUrl(path: string, query?: Record<string, QueryValue>): string {
-  const base = env.VITE_API_BASE.replace(/\/$/, '');
+  const base = apiBase();
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) params.set(k, String(v));
   const qs = params.toString();

@@ -1,6 +1,6 @@
 import { errorBodySchema, floorDetailSchema } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { env } from '@/config/env';
+import { apiBase } from '@/config/env';
 import { ApiError, isErrorCode, parseWith } from '@/lib/api-client';
 import { busyStore } from '@/lib/busy';
 import { sessionStore } from '@/lib/session';
@@ -18,7 +18,7 @@ export async function uploadMapImage(id: number, file: File) {
   let res: Response;
   let data: unknown = null;
   try {
-    res = await fetch(`${env.VITE_API_BASE.replace(/\/$/, '')}/floors/${id}/map-image`, {
+    res = await fetch(`${apiBase()}/floors/${id}/map-image`, {
       method: 'PUT',
       body,
       credentials: 'include',
