@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, NativeSelect, PasswordInput, Stack, Switch, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, PasswordInput, Stack, Switch, TextInput } from '@mantine/core';
 import {
   createOperatorBodySchema,
   operatorTypeSchema,
@@ -12,15 +12,14 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PasswordChecklist } from '@/components/password-checklist';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { useErrorText, useMessageText } from '@/lib/i18n';
+import { useMessageText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useCreateOperator } from '../api/create-operator';
 import { useBuildingOptions } from '../api/get-building-options';
 import { useOrganizationOptions } from '../api/get-organization-options';
 import { useUpdateOperator } from '../api/update-operator';
 import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
-import { StaleAlert } from '@/components/stale-alert';
+import { SaveErrorAlert } from '@/components/save-error-alert';
 
 export interface OperatorFormValues {
   loginId: string;
@@ -70,7 +69,6 @@ interface OperatorFormProps {
 export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) {
   const { t } = useTranslation();
   const messageText = useMessageText();
-  const errorText = useErrorText();
   const navigate = useNavigate();
   const create = useCreateOperator();
   const update = useUpdateOperator();
@@ -97,7 +95,6 @@ export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) 
   const buildings = useBuildingOptions(organizationId);
   const { errors } = form.formState;
   const err = (name: (typeof FIELDS)[number]) => fieldErrorText(errors[name], messageText);
-  const stale = isApiError(mutation.error) && mutation.error.code === 'STALE_UPDATE';
   const fieldErrorShown = FIELDS.some((f) => errors[f]?.type === 'server' || errors[f]?.type === 'duplicate');
 
   const onSubmit = form.handleSubmit((v) => {
@@ -145,12 +142,8 @@ export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) 
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t('people.op.listTitle')} data-testid="operator-form">
       <Stack maw={720}>
-        {stale && <StaleAlert onReload={onReload} />}
-        {mutation.isError && !stale && !fieldErrorShown && (
-          <Alert color="red" role="alert">
-            {errorText(mutation.error)}
-          </Alert>
-        )}
+        {/* A field error explains itself; any other failure gets one alert. */}
+        <SaveErrorAlert error={fieldErrorShown ? null : mutation.error} onReload={onReload} />
         <TextInput
           label={t('people.op.loginId')}
           type="email"

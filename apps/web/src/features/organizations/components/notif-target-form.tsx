@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, NativeSelect, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import {
   DISABLED_NOTIF_TARGET_TYPES,
   levelSchema,
@@ -14,14 +14,13 @@ import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { useErrorText, useMessageText } from '@/lib/i18n';
+import { useMessageText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useCreateNotifTarget } from '../api/create-notif-target';
 import { useOrganizationBuildings } from '../api/get-organization-buildings';
 import { useUpdateNotifTarget } from '../api/update-notif-target';
 import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
-import { StaleAlert } from '@/components/stale-alert';
+import { SaveErrorAlert } from '@/components/save-error-alert';
 
 type FormValues = Required<NotifTargetInput>;
 const FIELDS = ['type', 'level', 'buildingId', 'room', 'address', 'botLoginId', 'botPassword', 'spaceId'] as const;
@@ -56,7 +55,6 @@ interface NotifTargetFormProps {
 export function NotifTargetForm({ organizationId, target, onReload }: NotifTargetFormProps) {
   const { t } = useTranslation();
   const messageText = useMessageText();
-  const errorText = useErrorText();
   const navigate = useNavigate();
   const buildings = useOrganizationBuildings(organizationId);
   const create = useCreateNotifTarget();
@@ -80,7 +78,6 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
   const type = useWatch({ control: form.control, name: 'type' });
   const { errors, isSubmitted } = form.formState;
   const err = (name: (typeof FIELDS)[number]) => fieldErrorText(errors[name], messageText);
-  const stale = isApiError(mutation.error) && mutation.error.code === 'STALE_UPDATE';
   const isBot = type === 6;
   const addressType = type === 1 || type === 6 ? type : 0;
   const storedPassword = target?.botPassword ?? null;
@@ -120,12 +117,8 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t('people.notif.title')} data-testid="notif-target-form">
       <Stack maw={640}>
-        {stale && <StaleAlert onReload={onReload} />}
-        {mutation.isError && !stale && !fieldErrorShown && (
-          <Alert color="red" role="alert">
-            {errorText(mutation.error)}
-          </Alert>
-        )}
+        {/* A field error explains itself; any other failure gets one alert. */}
+        <SaveErrorAlert error={fieldErrorShown ? null : mutation.error} onReload={onReload} />
         <Group grow align="flex-start">
           <Controller
             control={form.control}

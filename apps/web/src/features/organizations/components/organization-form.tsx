@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, NativeSelect, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import {
   organizationInputSchema,
   organizationTypeSchema,
@@ -11,13 +11,12 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { useErrorText, useMessageText } from '@/lib/i18n';
+import { useMessageText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useCreateOrganization } from '../api/create-organization';
 import { useUpdateOrganization } from '../api/update-organization';
 import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
-import { StaleAlert } from '@/components/stale-alert';
+import { SaveErrorAlert } from '@/components/save-error-alert';
 
 const FIELDS = ['name', 'type', 'level', 'prefecture', 'city', 'address', 'postalCode', 'status', 'labOption'] as const;
 
@@ -56,7 +55,6 @@ interface OrganizationFormProps {
 export function OrganizationForm({ organization, systemAdmin, onReload }: OrganizationFormProps) {
   const { t } = useTranslation();
   const messageText = useMessageText();
-  const errorText = useErrorText();
   const navigate = useNavigate();
   const create = useCreateOrganization();
   const update = useUpdateOrganization();
@@ -67,7 +65,6 @@ export function OrganizationForm({ organization, systemAdmin, onReload }: Organi
   });
   const { errors } = form.formState;
   const err = (name: (typeof FIELDS)[number]) => fieldErrorText(errors[name], messageText);
-  const stale = isApiError(mutation.error) && mutation.error.code === 'STALE_UPDATE';
   const lockedField = !systemAdmin;
 
   const onError = (error: unknown) => {
@@ -95,12 +92,8 @@ export function OrganizationForm({ organization, systemAdmin, onReload }: Organi
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t('people.org.name')} data-testid="organization-form">
       <Stack maw={720}>
-        {stale && <StaleAlert onReload={onReload} />}
-        {mutation.isError && !stale && !fieldErrorShown && (
-          <Alert color="red" role="alert">
-            {errorText(mutation.error)}
-          </Alert>
-        )}
+        {/* A field error explains itself; any other failure gets one alert. */}
+        <SaveErrorAlert error={fieldErrorShown ? null : mutation.error} onReload={onReload} />
         <TextInput
           label={t('people.org.name')}
           required
