@@ -6,6 +6,7 @@ import {
   organizationTypeSchema,
   recordStatusSchema,
 } from './codes.ts';
+import { isValidIpRule } from './ip.ts';
 import { loginIdSchema, operatorPasswordSchema, personNameSchema, POSTAL_CODE_PATTERN } from './validation.ts';
 
 /**
@@ -229,7 +230,12 @@ export const speechTextSchema = z.object({
 export type SpeechText = z.infer<typeof speechTextSchema>;
 
 export const ipRuleInputSchema = z.object({
-  address: z.string().trim().min(1, { error: 'validation.required', abort: true }).max(64, 'validation.ipAddress'),
+  address: z
+    .string()
+    .trim()
+    .min(1, { error: 'validation.required', abort: true })
+    .max(64, { error: 'validation.ipAddress', abort: true })
+    .refine(isValidIpRule, 'validation.ipAddress'),
   description: optText(200),
 });
 export const ipRuleSchema = z.object({

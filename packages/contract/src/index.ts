@@ -7,3 +7,4 @@ export * from './my.ts';
 export * from './init-data.ts';
 export * from './filter.ts';
 export * from './admin.ts';
+export * from './ip.ts';

@@ -1,16 +1,7 @@
 import { BlockList, isIP } from 'node:net';
+import { isValidIpRule } from '@portal/contract';
 
-/** Whether `address` is a valid IPv4 or IPv6 address, or a CIDR block of either. */
-export function isValidIpRule(address: string): boolean {
-  const [ip, prefix, ...rest] = address.trim().split('/');
-  if (!ip || rest.length > 0) return false;
-  const family = isIP(ip);
-  if (family === 0) return false;
-  if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  const bits = Number(prefix);
-  return bits >= 0 && bits <= (family === 4 ? 32 : 128);
-}
+export { isValidIpRule };
 
 /** Strips the IPv4-mapped IPv6 prefix so `::ffff:10.0.0.1` matches a rule for `10.0.0.1`. */
 export const normalizeIp = (ip: string): string =>

@@ -26,16 +26,10 @@ import { useAddIpRule } from '../api/add-ip-rule';
 import { useDeleteIpRule } from '../api/delete-ip-rule';
 import { useIpRestriction } from '../api/get-ip-restriction';
 import { useSetIpRestriction } from '../api/set-ip-restriction';
-import { isValidIpRule } from '../ip';
 import { fieldErrors, hasCode } from '@/lib/server-errors';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 
-/** The contract's rule plus the address format the server checks (validation.ipAddress). */
-const ruleFormSchema = ipRuleInputSchema.refine((v) => isValidIpRule(v.address), {
-  path: ['address'],
-  message: 'validation.ipAddress',
-});
-type RuleValues = z.input<typeof ruleFormSchema>;
+type RuleValues = z.input<typeof ipRuleInputSchema>;
 
 function AddRuleForm({ buildingId, suggestion }: { buildingId: number; suggestion: string | null }) {
   const { t } = useTranslation();
@@ -43,12 +37,12 @@ function AddRuleForm({ buildingId, suggestion }: { buildingId: number; suggestio
   const errorText = useErrorText();
   const add = useAddIpRule(buildingId);
   const form = useForm<RuleValues>({
-    resolver: zodResolver(ruleFormSchema),
+    resolver: zodResolver(ipRuleInputSchema),
     defaultValues: { address: '', description: '' },
   });
   const { errors } = form.formState;
   const submit = form.handleSubmit((v) =>
-    add.mutate(ruleFormSchema.parse(v), {
+    add.mutate(ipRuleInputSchema.parse(v), {
       onSuccess: () => {
         form.reset({ address: '', description: '' });
         showNotification({ color: 'green', message: t('buildings.ip.added') });

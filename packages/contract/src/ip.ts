@@ -1,6 +1,6 @@
 /**
- * Client-side mirror of the server's IP rule check (apps/server/src/lib/ip.ts): an IPv4 or IPv6
- * address, or a CIDR block of either (/0–/32, /0–/128).
+ * IP allow-list rules: an IPv4 or IPv6 address, or a CIDR block of either (/0–/32, /0–/128).
+ * Pure, so the server and the forms check rules with the same code.
  */
 const IPV4_PART = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidIpRule } from './ip';
+import { isValidIpRule } from '../src/ip.ts';
 
 describe('isValidIpRule', () => {
   it.each([
