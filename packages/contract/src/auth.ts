@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { authModeSchema, operatorTypeSchema } from './codes.ts';
-import { authDigitsSchema, loginIdSchema, loginPasswordSchema } from './validation.ts';
+import { authDigitsSchema, loginIdSchema, loginPasswordSchema, personNameSchema } from './validation.ts';
 
 export const loginBodySchema = z.object({ loginId: loginIdSchema, loginPw: loginPasswordSchema });
 export type LoginBody = z.infer<typeof loginBodySchema>;
@@ -35,3 +35,13 @@ export type LoginChallenge = z.infer<typeof loginChallengeSchema>;
 
 export const assertAuthCodeBodySchema = z.object({ authDigits: authDigitsSchema });
 export type AssertAuthCodeBody = z.infer<typeof assertAuthCodeBodySchema>;
+
+/** POST /registration-requests (/auth/register): a request for an account, mailed to the system admins. */
+export const registrationRequestBodySchema = z.object({
+  lastName: personNameSchema,
+  firstName: personNameSchema,
+  email: loginIdSchema,
+  organizationName: z.string().trim().min(1, { error: 'validation.required', abort: true }).max(48, 'validation.max48'),
+  message: z.string().trim().max(1000, 'validation.tooLong').default(''),
+});
+export type RegistrationRequestBody = z.infer<typeof registrationRequestBodySchema>;

@@ -1,20 +1,10 @@
-import { loginIdSchema, personNameSchema } from '@portal/contract';
+import { registrationRequestBodySchema, type RegistrationRequestBody } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from '@/lib/api-client';
 
-/**
- * Body of POST /registration-requests (docs/api.md). The contract has no schema for it yet, so the
- * form schema is composed from the contract's field rules.
- */
-export const registrationRequestSchema = z.object({
-  lastName: personNameSchema,
-  firstName: personNameSchema,
-  email: loginIdSchema,
-  organizationName: z.string().trim().min(1, 'validation.required').max(48, 'validation.max48'),
-  message: z.string().trim().max(2000, 'validation.tooLong'),
-});
-export type RegistrationRequest = z.infer<typeof registrationRequestSchema>;
+/** Body of POST /registration-requests: the contract's schema, the same the server checks. */
+export const registrationRequestSchema = registrationRequestBodySchema;
+export type RegistrationRequest = RegistrationRequestBody;
 
 export const createRegistrationRequest = (body: RegistrationRequest) =>
   api.command('POST', '/registration-requests', { body, skipAuthRedirect: true });

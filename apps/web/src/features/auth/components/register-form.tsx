@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -16,7 +17,7 @@ export function RegisterForm() {
   const messageText = useMessageText();
   const errorText = useErrorText();
   const create = useCreateRegistrationRequest();
-  const form = useForm<RegistrationRequest>({
+  const form = useForm<z.input<typeof registrationRequestSchema>, unknown, RegistrationRequest>({
     resolver: zodResolver(registrationRequestSchema),
     defaultValues: { lastName: '', firstName: '', email: '', organizationName: '', message: '' },
   });

@@ -1,0 +1,31 @@
+import type { Delivery } from '@portal/contract';
+import type { AppContext } from '../context.ts';
+import { toOffset } from '../lib/pagination.ts';
+
+/** The delivery log: every mail and SMS the mailer recorded in the outbox, newest first. */
+export function deliveryLog({ db }: Pick<AppContext, 'db'>) {
+  return {
+    async page(page: number, perPage: number) {
+      const { limit, offset } = toOffset(page, perPage);
+      const [rows, total] = await Promise.all([
+        db.selectFrom('outbox').selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+        db
+          .selectFrom('outbox')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      const items: Delivery[] = rows.map((r) => ({
+        id: r.id,
+        channel: r.channel as Delivery['channel'],
+        recipient: r.recipient,
+        subject: r.subject,
+        body: r.body,
+        status: r.status as Delivery['status'],
+        error: r.error,
+        purpose: r.purpose,
+        createdAt: r.created_at,
+      }));
+      return { items, total: Number(total.n), page, perPage };
+    },
+  };
+}
