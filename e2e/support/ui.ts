@@ -73,6 +73,9 @@ export type Lang = keyof typeof TEXT;
 
 /** The language the page shows now (the app keeps <html lang> in step with it). */
 export async function pageLanguage(page: Page): Promise<Lang> {
+  // index.html says lang="en" until the app has loaded its texts and rendered: wait for that first,
+  // or a slow start reads "en" on a Japanese page.
+  await page.locator('#root > *').first().waitFor();
   const lang = await page.locator('html').getAttribute('lang');
   return lang === 'en' ? 'en' : 'ja';
 }
