@@ -33,6 +33,7 @@ export const errorCodes = [
   'UNSUPPORTED_FILE_TYPE',
   'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
+  'ROBOT_OFFLINE',
   'INTERNAL',
 ] as const;
 export const errorCodeSchema = z.enum(errorCodes);
@@ -68,6 +69,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   UNSUPPORTED_FILE_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  ROBOT_OFFLINE: 409,
   INTERNAL: 500,
 };
 

@@ -8,3 +8,6 @@ export * from './init-data.ts';
 export * from './filter.ts';
 export * from './admin.ts';
 export * from './ip.ts';
+export * from './robots.ts';
+export * from './vda5050.ts';
+export * from './ws.ts';

@@ -1,6 +1,7 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import * as m001 from './migrations/001-initial.ts';
 import * as m002 from './migrations/002-data-management.ts';
+import * as m003 from './migrations/003-robots.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -21,6 +22,7 @@ interface Migration {
 const migrations: Migration[] = [
   { name: '001-initial', up: m001.up },
   { name: '002-data-management', up: m002.up },
+  { name: '003-robots', up: m003.up },
 ];
 
 /**

@@ -10,6 +10,9 @@ export interface Database {
   buildings: BuildingTable;
   building_ip_rules: BuildingIpRuleTable;
   robot_groups: GroupTable;
+  robots: RobotTable;
+  robot_setting_history: RobotSettingHistoryTable;
+  pending_robots: PendingRobotTable;
   flow_groups: GroupTable;
   floors: FloorTable;
   operators: OperatorTable;
@@ -298,4 +301,51 @@ export interface FileTable {
   sha256: string;
   purpose: string;
   created_at: string;
+}
+
+/** A registered robot (issue 4). `status`: 0 unavailable, 1 available, 2 maintenance, 9 repair shop. */
+export interface RobotTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number;
+  floor_id: number;
+  group_id: number | null;
+  serial_no: string;
+  name: string;
+  model: string;
+  version: string;
+  hardware_revision: string;
+  status: number;
+  long_term_rec_auto_start: number;
+  video_mode: string;
+  notes: string;
+  manufacturer: string;
+  mqtt_username: string;
+  mqtt_password_hash: string;
+  last_communication_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+export type RobotRow = Selectable<RobotTable>;
+
+export interface RobotSettingHistoryTable {
+  id: Generated<number>;
+  robot_id: number;
+  organization_id: number;
+  field: string;
+  old_value: string | null;
+  new_value: string | null;
+  operator_id: number | null;
+  changed_at: string;
+}
+
+export interface PendingRobotTable {
+  id: Generated<number>;
+  username: string;
+  client_id: string;
+  ip: string;
+  attempts: number;
+  first_seen_at: string;
+  last_seen_at: string;
 }

@@ -365,6 +365,7 @@ export const en = {
     UNSUPPORTED_FILE_TYPE: 'This file type is not supported.',
     PAYLOAD_TOO_LARGE: 'The data is too large.',
     RATE_LIMITED: 'Too many requests. Wait a moment and try again.',
+    ROBOT_OFFLINE: 'The robot is offline. Try again when it is connected.',
     INTERNAL: 'Something went wrong on the server. Try again later.',
   },
 };

@@ -366,6 +366,7 @@ export const ja: Messages = {
     UNSUPPORTED_FILE_TYPE: 'このファイル形式には対応していません。',
     PAYLOAD_TOO_LARGE: 'データが大きすぎます。',
     RATE_LIMITED: 'リクエストが多すぎます。しばらく待ってから再度お試しください。',
+    ROBOT_OFFLINE: 'ロボットがオフラインです。接続されてから再度お試しください。',
     INTERNAL: 'サーバーでエラーが発生しました。しばらくしてから再度お試しください。',
   },
 };

@@ -1,0 +1,42 @@
+import type { RobotCommand, RobotLive, RobotStatusCodeValue } from '@portal/contract';
+
+/** One node of an order the portal sends (issue 5 builds them from the route graph). */
+export interface OrderStop {
+  nodeId: string;
+  x: number;
+  y: number;
+  theta?: number;
+  mapId: string;
+}
+
+/** What a registry change means for the link. */
+export type RegistryChange =
+  | { kind: 'created'; robotId: number }
+  /** Name, building, group, status...: the live view is refreshed. */
+  | { kind: 'updated'; robotId: number }
+  /** Old credentials stop working at once: the robot's broker session is closed. */
+  | { kind: 'credentials'; robotId: number }
+  | { kind: 'deleted'; robotId: number };
+
+/**
+ * The robot link (VDA 5050 over MQTT) as the rest of the server sees it. REST routes read live
+ * state and send commands through it; the WebSocket gateway listens to its events.
+ */
+export interface RobotLink {
+  /** Live state of a registered robot ("unknown" until it has spoken to this portal). */
+  live(robot: { id: number; status: RobotStatusCodeValue }): RobotLive;
+  /** Tell the link the registry changed (call after the database change is committed). */
+  registryChanged(change: RegistryChange): Promise<void>;
+  /** Sends a standard instant action (pause, resume, cancel). Throws AppError ROBOT_OFFLINE when offline. */
+  command(robotId: number, command: RobotCommand): Promise<void>;
+  /** Sends an order along these stops (straight edges between them). Answers the order id. */
+  sendOrder(robotId: number, stops: OrderStop[]): Promise<string>;
+  /** Events for the realtime gateway. */
+  on(event: 'live', listener: (e: { robotId: number; buildingId: number; live: RobotLive }) => void): () => void;
+  on(
+    event: 'pose',
+    listener: (e: { robotId: number; buildingId: number; live: RobotLive; at: string }) => void,
+  ): () => void;
+  on(event: 'registry', listener: (e: { robotId: number; buildingIds: number[] }) => void): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,280 @@
+import { z } from 'zod';
+
+/**
+ * Robots: the registry (spec sections 3 and 5), the live fleet state (section 4) and the robot
+ * messages (section 8). Validation messages are i18n keys under `validation.*`.
+ */
+const id = z.number().int();
+
+// ---------------------------------------------------------------- codes
+
+/** The spec's robot models (ugo Pro, ugo mini, ugo Ex). */
+export const ROBOT_MODELS = ['pro', 'mini', 'ex'] as const;
+export const robotModelSchema = z.enum(ROBOT_MODELS, { error: 'validation.required' });
+export type RobotModel = z.infer<typeof robotModelSchema>;
+
+/** Registered status codes: 0 unavailable, 1 available, 2 under maintenance, 9 in repair shop. */
+export const RobotStatusCode = { unavailable: 0, available: 1, maintenance: 2, repairShop: 9 } as const;
+export const robotStatusCodeSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(9)], {
+  error: 'validation.required',
+});
+export type RobotStatusCodeValue = z.infer<typeof robotStatusCodeSchema>;
+
+/** Status labels shown to users: the registered code combined with the link (see robotStatusLabel). */
+export const ROBOT_STATUS_LABELS = [
+  'available',
+  'unavailable',
+  'maintenance',
+  'repair',
+  'repairShop',
+  'offline',
+  'unknown',
+] as const;
+export type RobotStatusLabel = (typeof ROBOT_STATUS_LABELS)[number];
+
+/** Battery states of spec section 4. */
+export const BATTERY_STATES = [
+  'active',
+  'charging',
+  'fullyCharged',
+  'protect',
+  'bmError',
+  'error',
+  'lowVoltage',
+] as const;
+export type BatteryStateLabel = (typeof BATTERY_STATES)[number];
+
+/** Low charge threshold (spec section 9): below it the robot reports "low battery". */
+export const LOW_BATTERY_PERCENT = 20;
+
+/** Video settings of spec section 9. */
+export const VIDEO_MODES = ['high', 'highest', 'medium', 'low'] as const;
+export const videoModeSchema = z.enum(VIDEO_MODES, { error: 'validation.required' });
+export type VideoMode = z.infer<typeof videoModeSchema>;
+export const VIDEO_MODE_SPECS: Record<VideoMode, { resolution: string; fps: number; kbps: number }> = {
+  high: { resolution: '1920x1080', fps: 10, kbps: 2000 },
+  highest: { resolution: '1920x1080', fps: 12, kbps: 4000 },
+  medium: { resolution: '1280x720', fps: 8, kbps: 1000 },
+  low: { resolution: '1280x720', fps: 8, kbps: 400 },
+};
+
+/**
+ * Robot messages (spec section 8) and flow codes a robot reports in `state.errors[].errorType`.
+ * Anything else is shown with its raw type and description.
+ */
+export const ROBOT_MESSAGE_CODES = [
+  'emergencyStop',
+  'hardwareError',
+  'lowBattery',
+  'motorTemperatureHigh',
+  'F0001',
+  'F0002',
+  'F0003',
+  'F0004',
+  'F0005',
+  'F0006',
+  'F0007',
+  'D0001',
+] as const;
+export type RobotMessageCode = (typeof ROBOT_MESSAGE_CODES)[number];
+export const isRobotMessageCode = (v: string): v is RobotMessageCode =>
+  (ROBOT_MESSAGE_CODES as readonly string[]).includes(v);
+
+/** A robot silent for longer than this (its state interval is at most 5 s) is shown offline. */
+export const ROBOT_SILENCE_OFFLINE_MS = 8_000;
+
+/** VDA 5050 mapId of a floor: robots report their position on `floor-{floorId}`. */
+export const floorMapId = (floorId: number): string => `floor-${floorId}`;
+export const floorIdOfMap = (mapId: string): number | null => {
+  const m = /^floor-(\d+)$/.exec(mapId);
+  return m ? Number(m[1]) : null;
+};
+
+// ---------------------------------------------------------------- registry
+
+const requiredText = (max: number) =>
+  z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required', abort: true })
+    .max(max, `validation.max${max}`);
+const optText = (max: number) => z.string().trim().max(max, `validation.max${max}`);
+
+/** Serial numbers become MQTT topic levels: letters, digits, '-', '_' and '.' only. */
+export const SERIAL_PATTERN = /^[A-Za-z0-9._-]+$/;
+export const robotSerialSchema = requiredText(24).refine((v) => SERIAL_PATTERN.test(v), 'validation.serial');
+
+export const robotInputSchema = z.object({
+  serialNo: robotSerialSchema,
+  name: requiredText(40),
+  model: robotModelSchema,
+  version: optText(32),
+  /** Hardware revision: digits only, at most 3 ('' when unknown). */
+  hardwareRevision: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^\d{1,3}$/.test(v), 'validation.hardwareRevision'),
+  buildingId: z.number({ error: 'validation.required' }).int(),
+  floorId: z.number({ error: 'validation.required' }).int(),
+  groupId: z.number().int().nullable(),
+  status: robotStatusCodeSchema,
+  longTermRecordingAutoStart: z.boolean(),
+  videoMode: videoModeSchema,
+  notes: optText(1000),
+});
+export type RobotInput = z.infer<typeof robotInputSchema>;
+export const updateRobotBodySchema = robotInputSchema.extend({
+  updatedAt: z.string({ error: 'validation.required' }).min(1).max(40),
+});
+export type UpdateRobotBody = z.infer<typeof updateRobotBodySchema>;
+
+export const robotSchema = z.object({
+  id,
+  serialNo: z.string(),
+  name: z.string(),
+  model: robotModelSchema,
+  version: z.string(),
+  hardwareRevision: z.string(),
+  organizationId: id,
+  buildingId: id,
+  buildingName: z.string(),
+  floorId: id,
+  floorName: z.string(),
+  groupId: id.nullable(),
+  groupName: z.string().nullable(),
+  status: robotStatusCodeSchema,
+  longTermRecordingAutoStart: z.boolean(),
+  videoMode: videoModeSchema,
+  notes: z.string(),
+  /** The MQTT user name the robot signs in with (its password is shown once, at issue). */
+  mqttUsername: z.string(),
+  manufacturer: z.string(),
+  lastCommunicationAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Robot = z.infer<typeof robotSchema>;
+
+/** Broker credentials, answered once at registration and at rotation; never readable again. */
+export const robotCredentialsSchema = z.object({
+  mqttUrl: z.string(),
+  username: z.string(),
+  password: z.string(),
+  manufacturer: z.string(),
+  serialNumber: z.string(),
+  interfaceName: z.string(),
+});
+export type RobotCredentials = z.infer<typeof robotCredentialsSchema>;
+export const createdRobotSchema = z.object({ robot: robotSchema, credentials: robotCredentialsSchema });
+export type CreatedRobot = z.infer<typeof createdRobotSchema>;
+
+export const robotSettingChangeSchema = z.object({
+  id,
+  robotId: id,
+  field: z.string(),
+  oldValue: z.string().nullable(),
+  newValue: z.string().nullable(),
+  operatorId: id.nullable(),
+  operatorName: z.string().nullable(),
+  changedAt: z.string(),
+});
+export type RobotSettingChange = z.infer<typeof robotSettingChangeSchema>;
+
+/** A robot that tried to connect with credentials the portal does not know (system admins see them). */
+export const pendingRobotSchema = z.object({
+  id,
+  clientId: z.string(),
+  username: z.string(),
+  ip: z.string(),
+  attempts: z.number().int(),
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+});
+export type PendingRobot = z.infer<typeof pendingRobotSchema>;
+
+// ---------------------------------------------------------------- live state
+
+export const robotPositionSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  theta: z.number(),
+  mapId: z.string(),
+  floorId: id.nullable(),
+});
+export type RobotPosition = z.infer<typeof robotPositionSchema>;
+
+export const ROBOT_ACTIVITIES = ['idle', 'driving', 'paused', 'charging', 'emergencyStop', 'error'] as const;
+export type RobotActivity = (typeof ROBOT_ACTIVITIES)[number];
+
+export const robotIssueSchema = z.object({
+  /** A RobotMessageCode, or the robot's own errorType. */
+  code: z.string(),
+  level: z.enum(['WARNING', 'FATAL']),
+  description: z.string().nullable(),
+});
+export type RobotIssue = z.infer<typeof robotIssueSchema>;
+
+/** What the fleet views show of a robot, kept live by the server (WebSocket deltas). */
+export const robotLiveSchema = z.object({
+  robotId: id,
+  online: z.boolean(),
+  /** Has the robot ever spoken to this portal? */
+  everSeen: z.boolean(),
+  statusLabel: z.enum(ROBOT_STATUS_LABELS),
+  battery: z.number().nullable(),
+  batteryState: z.enum(BATTERY_STATES).nullable(),
+  activity: z.enum(ROBOT_ACTIVITIES).nullable(),
+  orderId: z.string().nullable(),
+  floorId: id.nullable(),
+  position: robotPositionSchema.nullable(),
+  issues: z.array(robotIssueSchema),
+  lastCommunicationAt: z.string().nullable(),
+  protocolVersion: z.string().nullable(),
+});
+export type RobotLive = z.infer<typeof robotLiveSchema>;
+
+/** A fleet member: registry row plus live state (GET /api/robots/fleet). */
+export const fleetRobotSchema = z.object({
+  id,
+  serialNo: z.string(),
+  name: z.string(),
+  model: robotModelSchema,
+  organizationId: id,
+  buildingId: id,
+  buildingName: z.string(),
+  groupId: id.nullable(),
+  groupName: z.string().nullable(),
+  status: robotStatusCodeSchema,
+  live: robotLiveSchema,
+});
+export type FleetRobot = z.infer<typeof fleetRobotSchema>;
+
+/** Robots needing attention: errors, emergency stop, low battery, offline. */
+export function needsAttention(live: RobotLive): boolean {
+  if (live.statusLabel === 'offline') return true;
+  if (live.issues.length > 0) return true;
+  return live.battery !== null && live.battery < LOW_BATTERY_PERCENT;
+}
+
+/**
+ * The label users see: the registered code wins for maintenance and the repair shop; otherwise the
+ * link decides (never seen: unknown; not connected: offline), then the robot's own errors.
+ */
+export function robotStatusLabel(
+  status: RobotStatusCodeValue,
+  link: { online: boolean; everSeen: boolean; issues: readonly RobotIssue[] },
+): RobotStatusLabel {
+  if (status === RobotStatusCode.repairShop) return 'repairShop';
+  if (status === RobotStatusCode.maintenance) return 'maintenance';
+  if (!link.everSeen) return 'unknown';
+  if (!link.online) return 'offline';
+  if (status === RobotStatusCode.unavailable) return 'unavailable';
+  if (link.issues.some((i) => i.code === 'hardwareError' && i.level === 'FATAL')) return 'repair';
+  if (link.issues.some((i) => i.level === 'FATAL')) return 'unavailable';
+  return 'available';
+}
+
+/** Commands an operator can send to a robot now (more arrive with flows and teleoperation). */
+export const ROBOT_COMMANDS = ['pause', 'resume', 'cancel'] as const;
+export const robotCommandBodySchema = z.object({ command: z.enum(ROBOT_COMMANDS) });
+export type RobotCommand = (typeof ROBOT_COMMANDS)[number];
