@@ -18,6 +18,14 @@ export default defineConfig({
           pool: 'forks',
         },
       },
+      {
+        test: {
+          name: 'robot-sim',
+          include: ['apps/robot-sim/test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
       './apps/web/vite.config.ts',
     ],
   },
