@@ -46,6 +46,13 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100000).default(30),
   PUBLIC_URL: z.string().url().optional(),
+  /** The broker address given to robots in their credentials (default: derived from HOST and MQTT_PORT or MQTT_URL). */
+  MQTT_PUBLIC_URL: z
+    .string()
+    .regex(/^(mqtts?|wss?|tcp):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
+    .optional(),
+  /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
+  SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
 });
 
 export interface Config {
@@ -69,6 +76,8 @@ export interface Config {
   /** Login and code attempts per IP per minute. */
   rateLimitLogin: number;
   publicUrl: string | null;
+  mqttPublicUrl: string | null;
+  simulatedRobots: number;
 }
 
 export class ConfigError extends Error {
@@ -118,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     readCache: e.READ_CACHE,
     skywayKey: e.SKYWAY_KEY,
+    mqttPublicUrl: e.MQTT_PUBLIC_URL ?? null,
+    simulatedRobots: e.SIMULATED_ROBOTS,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,
     publicUrl: e.PUBLIC_URL ?? null,

@@ -8,6 +8,7 @@ import type { Audit } from './services/audit.ts';
 import type { FileStore } from './services/file-store.ts';
 import type { Mailer } from './services/mailer.ts';
 import type { ReadCaches } from './services/read-cache.ts';
+import type { RobotLink } from './modules/robot-link/types.ts';
 
 /** What services receive; each takes only the parts it uses. */
 export interface AppContext {
@@ -20,6 +21,7 @@ export interface AppContext {
   mailer: Mailer;
   fileStore: FileStore;
   caches: ReadCaches;
+  robotLink: RobotLink;
   log: FastifyBaseLogger;
 }
 

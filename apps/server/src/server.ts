@@ -9,7 +9,8 @@ import { createMailer, type Mailer } from './services/mailer.ts';
 import { createReadCaches } from './services/read-cache.ts';
 import { createFileStore } from './services/file-store.ts';
 import { systemClock } from './lib/time.ts';
-import { startEmbeddedBroker, type Broker } from './broker.ts';
+import { startRobotLink } from './modules/robot-link/index.ts';
+import { startSimulatedFleet, type SimulatedFleet } from './services/simulated-fleet.ts';
 import { DEMO_ACCOUNTS, ensureAdmin, isEmpty, seedDemo } from './seed.ts';
 
 export interface RunningServer {
@@ -24,7 +25,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   let ready = false;
   const db: Db = openDatabase(config.database);
   let mailer: Mailer | null = null;
-  let broker: Broker | null = null;
+  let robotLink: Awaited<ReturnType<typeof startRobotLink>> | null = null;
+  let simulated: SimulatedFleet | null = null;
   try {
     await migrate(db.kysely as never, db.dialect);
     const empty = await isEmpty(db.kysely);
@@ -49,20 +51,32 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     });
     const fileStore = createFileStore({ dir: join(config.dataDir, 'files'), db: db.kysely, clock: systemClock });
     const caches = createReadCaches(db.dataVersion, db.cacheable && config.readCache, systemClock);
-    app = await buildApp({ ctx: { ...ctxBase, mailer, fileStore, caches }, isReady: () => ready });
-
-    if (config.mqtt.kind === 'embedded') broker = await startEmbeddedBroker(config.mqtt.port, config.host, app.log);
-    else app.log.info({ url: config.mqtt.url }, 'external MQTT broker configured');
+    robotLink = await startRobotLink({ config, db: db.kysely, log: lazyLog, clock: systemClock });
+    app = await buildApp({
+      ctx: { ...ctxBase, mailer, fileStore, caches, robotLink: robotLink.link },
+      isReady: () => ready,
+    });
 
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     ready = true;
-    printBanner(url, config, { seeded, createdAdmin });
+    if (config.simulatedRobots > 0) {
+      simulated = await startSimulatedFleet({
+        db: db.kysely,
+        link: robotLink.link,
+        log: app.log,
+        clock: systemClock,
+        count: config.simulatedRobots,
+        dataDir: config.dataDir,
+      });
+    }
+    printBanner(url, config, { seeded, createdAdmin, simulated: simulated?.robots ?? 0 });
 
     const m = mailer;
-    const b = broker;
+    const rl = robotLink;
+    const sim = simulated;
     return {
       app,
       config,
@@ -70,30 +84,39 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
       async stop() {
         ready = false;
         // close() stops accepting connections and waits for in-flight requests to finish.
+        await sim?.stop();
         await app.close();
-        await b?.close();
+        await rl.stop();
         await m.drain();
         m.close();
         await db.close();
       },
     };
   } catch (err) {
-    await broker?.close().catch(() => undefined);
+    await simulated?.stop().catch(() => undefined);
+    await robotLink?.stop().catch(() => undefined);
     mailer?.close();
     await db.close().catch(() => undefined);
     throw err;
   }
 }
 
-function printBanner(url: string, config: Config, info: { seeded: boolean; createdAdmin: boolean }): void {
+function printBanner(
+  url: string,
+  config: Config,
+  info: { seeded: boolean; createdAdmin: boolean; simulated: number },
+): void {
   const lines = [
     '',
     `  Robot Portal is running at ${url}`,
     `  API docs: ${url}${config.apiBase}/docs`,
     `  Database: ${config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL'}`,
-    `  MQTT: ${config.mqtt.kind === 'embedded' ? `embedded broker on port ${config.mqtt.port}` : config.mqtt.url}`,
+    `  MQTT: ${config.mqtt.kind === 'embedded' ? `embedded broker on port ${config.mqtt.port}` : config.mqtt.url.replace(/\/\/[^@/]*@/, '//')}`,
     `  Mail: ${config.smtpUrl ? 'sent through SMTP' : 'not sent; kept in the delivery log (System > Delivery log)'}`,
   ];
+  if (info.simulated > 0) {
+    lines.push(`  Simulated robots: ${info.simulated} on the demo building (SIMULATED_ROBOTS=0 turns them off)`);
+  }
   if (info.createdAdmin && config.admin) lines.push(`  Created system administrator ${config.admin.email}`);
   if (info.seeded) {
     lines.push('', '  Demo accounts (login ID / password):');

@@ -14,6 +14,7 @@ import { createReadCaches } from '../src/services/read-cache.ts';
 import { createFileStore } from '../src/services/file-store.ts';
 import { seedDemo } from '../src/seed.ts';
 import { DEMO_ACCOUNTS } from '../src/seed.ts';
+import { startRobotLink, type RobotLinkService } from '../src/modules/robot-link/index.ts';
 
 /**
  * A real app on a real database: SQLite in a temporary folder, or, when TEST_DATABASE_URL is set
@@ -25,6 +26,10 @@ export interface TestApp {
   db: Db;
   config: Config;
   advance(minutes: number): void;
+  /** The robot link on its own embedded broker (a free port per test app). */
+  link: RobotLinkService;
+  /** Where robots connect (the credentials' mqttUrl). */
+  brokerUrl: string;
   close(): Promise<void>;
   inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
   login(loginId: string, password: string, extra?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
@@ -67,6 +72,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'silent',
     RATE_LIMIT_LOGIN: '100000',
     SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+    MQTT_PORT: '0',
     ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
     ...env,
   });
@@ -78,6 +84,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const audit = createAudit(db.kysely, clock);
   let app: FastifyInstance | null = null;
   const silent = new Proxy({} as FastifyInstance['log'], { get: () => () => undefined });
+  const robotLink = await startRobotLink({ config, db: db.kysely, log: silent, clock });
+  await robotLink.link.ready;
   const mailer = createMailer({ db: db.kysely, clock, log: silent, smtpUrl: null, from: 'test@localhost' });
   app = await buildApp({
     ctx: {
@@ -90,6 +98,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       mailer,
       fileStore: createFileStore({ dir: join(config.dataDir, 'files'), db: db.kysely, clock }),
       caches: createReadCaches(db.dataVersion, db.cacheable && config.readCache, clock),
+      robotLink: robotLink.link,
     },
     logger: false,
   });
@@ -104,6 +113,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     inject,
     login,
+    link: robotLink.link,
+    brokerUrl: robotLink.link.robotBrokerUrl(),
     advance: (minutes) => {
       offset += minutes * 60_000;
     },
@@ -115,6 +126,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
     async close() {
       await a.close();
+      await robotLink.stop();
       await db.close();
       await pgdb?.drop();
       rmSync(dir, { recursive: true, force: true });

@@ -265,7 +265,13 @@ export const vdaSchemas = {
  * Instant actions the portal sends. The standard ones (startPause, stopPause, cancelOrder,
  * factsheetRequest, stateRequest) plus the portal's custom ones, documented in docs/robot-protocol.md.
  */
-export const STANDARD_INSTANT_ACTIONS = ['startPause', 'stopPause', 'cancelOrder', 'factsheetRequest', 'stateRequest'] as const;
+export const STANDARD_INSTANT_ACTIONS = [
+  'startPause',
+  'stopPause',
+  'cancelOrder',
+  'factsheetRequest',
+  'stateRequest',
+] as const;
 
 /**
  * Error types the portal understands in `state.errors[].errorType`. The spec's robot messages

@@ -12,12 +12,13 @@ export const WS_PATH = '/ws';
 /** The server closes a socket that has not authenticated within this time. */
 export const WS_AUTH_TIMEOUT_MS = 5_000;
 /** Position frames are flushed to each client at most this often (latest wins). */
-export const WS_POSE_FLUSH_MS = 100;
+export const WS_POSE_FLUSH_MS = 50;
 
 /** `fleet:all` (every robot the operator may see), `fleet:{buildingId}`, `robot:{robotId}`. */
 export const wsTopicSchema = z.string().regex(/^(fleet:(all|\d{1,12})|robot:\d{1,12})$/);
 export type WsTopic = z.infer<typeof wsTopicSchema>;
-export const fleetTopic = (buildingId: number | null): WsTopic => (buildingId === null ? 'fleet:all' : `fleet:${buildingId}`);
+export const fleetTopic = (buildingId: number | null): WsTopic =>
+  buildingId === null ? 'fleet:all' : `fleet:${buildingId}`;
 export const robotTopic = (robotId: number): WsTopic => `robot:${robotId}`;
 
 export const wsClientMessageSchema = z.discriminatedUnion('type', [
@@ -37,7 +38,14 @@ export const wsServerMessageSchema = z.discriminatedUnion('type', [
   /** Latest positions since the last frame, coalesced per robot. */
   z.object({
     type: z.literal('poses'),
-    poses: z.array(z.object({ robotId: z.number().int(), position: robotPositionSchema, at: z.string() })),
+    poses: z.array(
+      z.object({
+        robotId: z.number().int(),
+        position: robotPositionSchema,
+        /** The robot's own timestamp of this position. */
+        at: z.string(),
+      }),
+    ),
   }),
   /** Robots were registered, edited or removed in this topic: take a new snapshot. */
   z.object({ type: z.literal('resync'), topic: wsTopicSchema }),

@@ -1,4 +1,5 @@
-import type { RobotCommand, RobotLive, RobotStatusCodeValue } from '@portal/contract';
+import type { FleetRobot, RobotCommand, RobotLive, RobotStatusCodeValue } from '@portal/contract';
+import type { TenantScope } from '../../lib/scope.ts';
 
 /** One node of an order the portal sends (issue 5 builds them from the route graph). */
 export interface OrderStop {
@@ -25,6 +26,12 @@ export type RegistryChange =
 export interface RobotLink {
   /** Live state of a registered robot ("unknown" until it has spoken to this portal). */
   live(robot: { id: number; status: RobotStatusCodeValue }): RobotLive;
+  /** The fleet the scope may see (optionally one building), from the link's in-memory registry. */
+  fleet(scope: TenantScope, buildingId: number | null): FleetRobot[];
+  /** The registry facts of one robot, or null when unknown or deleted. */
+  robot(robotId: number): { id: number; organizationId: number; buildingId: number } | null;
+  /** The broker address robots are told to connect to (in their credentials). */
+  robotBrokerUrl(): string;
   /** Tell the link the registry changed (call after the database change is committed). */
   registryChanged(change: RegistryChange): Promise<void>;
   /** Sends a standard instant action (pause, resume, cancel). Throws AppError ROBOT_OFFLINE when offline. */
@@ -32,11 +39,27 @@ export interface RobotLink {
   /** Sends an order along these stops (straight edges between them). Answers the order id. */
   sendOrder(robotId: number, stops: OrderStop[]): Promise<string>;
   /** Events for the realtime gateway. */
-  on(event: 'live', listener: (e: { robotId: number; buildingId: number; live: RobotLive }) => void): () => void;
-  on(
-    event: 'pose',
-    listener: (e: { robotId: number; buildingId: number; live: RobotLive; at: string }) => void,
-  ): () => void;
-  on(event: 'registry', listener: (e: { robotId: number; buildingIds: number[] }) => void): () => void;
+  on(event: 'live', listener: (e: LiveEvent) => void): () => void;
+  on(event: 'pose', listener: (e: PoseEvent) => void): () => void;
+  on(event: 'registry', listener: (e: RegistryEvent) => void): () => void;
   close(): Promise<void>;
+}
+
+export interface RobotRef {
+  robotId: number;
+  organizationId: number;
+  buildingId: number;
+}
+export interface LiveEvent extends RobotRef {
+  live: RobotLive;
+}
+export interface PoseEvent extends RobotRef {
+  position: NonNullable<RobotLive['position']>;
+  at: string;
+}
+export interface RegistryEvent {
+  robotId: number;
+  organizationId: number;
+  /** Buildings whose fleet changed (old and new building of a moved robot). */
+  buildingIds: number[];
 }

@@ -1,0 +1,225 @@
+import {
+  isSystemAdmin,
+  OperatorType,
+  WS_AUTH_TIMEOUT_MS,
+  WS_POSE_FLUSH_MS,
+  wsClientMessageSchema,
+  type RobotPosition,
+  type WsServerMessage,
+  type WsTopic,
+} from '@portal/contract';
+import type { WebSocket } from 'ws';
+import type { AppContext, Principal } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { canSeeBuilding, type TenantScope } from '../../lib/scope.ts';
+import type { ResolveSession } from '../auth/resolve-session.ts';
+import type { LiveEvent, PoseEvent, RegistryEvent, RobotRef } from '../robot-link/types.ts';
+
+/** Above this many unsent bytes a client is slow: its position frames wait (latest wins). */
+const SLOW_CLIENT_BYTES = 512 * 1024;
+/** Sessions are checked again this often (a revoked session's socket closes). */
+const RECHECK_MS = 60_000;
+
+class Connection {
+  principal: Principal | null = null;
+  readonly topics = new Set<WsTopic>();
+  readonly poses = new Map<number, { robotId: number; position: RobotPosition; at: string }>();
+  constructor(
+    readonly socket: WebSocket,
+    readonly ip: string,
+  ) {}
+  send(message: WsServerMessage | string): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+}
+
+const inScope = (scope: TenantScope, r: RobotRef) =>
+  isSystemAdmin(scope.type) ||
+  (r.organizationId === scope.organizationId &&
+    (scope.type !== OperatorType.general || r.buildingId === scope.buildingId));
+
+/**
+ * The browsers' WebSocket: one per tab. After `auth`, a client subscribes to topics; each
+ * subscription gets a snapshot, then deltas. Live-state changes go out at once and are never
+ * dropped; positions are coalesced per client and flushed every WS_POSE_FLUSH_MS.
+ */
+export function createGateway(ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>, resolveSession: ResolveSession) {
+  const connections = new Set<Connection>();
+  const byTopic = new Map<WsTopic, Set<Connection>>();
+  const link = ctx.robotLink;
+
+  const subscribers = (topic: WsTopic) => byTopic.get(topic);
+
+  /** Every connection that should hear about this robot, each once. */
+  function audience(r: RobotRef, visit: (c: Connection) => void): void {
+    const seen = new Set<Connection>();
+    const add = (c: Connection) => {
+      if (seen.has(c)) return;
+      seen.add(c);
+      visit(c);
+    };
+    subscribers(`robot:${r.robotId}`)?.forEach(add);
+    subscribers(`fleet:${r.buildingId}`)?.forEach(add);
+    subscribers('fleet:all')?.forEach((c) => c.principal && inScope(c.principal, r) && add(c));
+  }
+
+  const offLive = link.on('live', (e: LiveEvent) => {
+    let text: string | null = null;
+    audience(e, (c) => c.send((text ??= JSON.stringify({ type: 'live', robotId: e.robotId, live: e.live }))));
+  });
+  const offPose = link.on('pose', (e: PoseEvent) => {
+    audience(e, (c) => c.poses.set(e.robotId, { robotId: e.robotId, position: e.position, at: e.at }));
+  });
+  const offRegistry = link.on('registry', (e: RegistryEvent) => {
+    const ref = { robotId: e.robotId, organizationId: e.organizationId };
+    const topics: WsTopic[] = [`robot:${e.robotId}`, ...e.buildingIds.map((b) => `fleet:${b}` as WsTopic)];
+    for (const t of topics) subscribers(t)?.forEach((c) => c.send({ type: 'resync', topic: t }));
+    subscribers('fleet:all')?.forEach((c) => {
+      const p = c.principal;
+      if (p && e.buildingIds.some((b) => inScope(p, { ...ref, buildingId: b }))) {
+        c.send({ type: 'resync', topic: 'fleet:all' });
+      }
+    });
+  });
+
+  const flush = setInterval(() => {
+    for (const c of connections) {
+      if (c.poses.size === 0 || c.socket.bufferedAmount > SLOW_CLIENT_BYTES) continue;
+      c.send({ type: 'poses', poses: [...c.poses.values()] });
+      c.poses.clear();
+    }
+  }, WS_POSE_FLUSH_MS);
+  flush.unref();
+
+  const recheck = setInterval(() => {
+    for (const c of connections) {
+      const token = tokens.get(c);
+      if (!c.principal || !token) continue;
+      resolveSession(token, c.ip).catch(() => c.socket.close(4401, 'session ended'));
+    }
+  }, RECHECK_MS);
+  recheck.unref();
+  const tokens = new WeakMap<Connection, string>();
+
+  async function snapshot(c: Connection, topic: WsTopic): Promise<void> {
+    const p = c.principal!;
+    const [kind, arg] = topic.split(':') as ['fleet' | 'robot', string];
+    if (kind === 'robot') {
+      const r = link.robot(Number(arg));
+      if (!r || !inScope(p, { robotId: r.id, organizationId: r.organizationId, buildingId: r.buildingId })) {
+        throw new AppError('NOT_FOUND', 'Robot not found');
+      }
+      c.send({ type: 'snapshot', topic, robots: link.fleet(p, r.buildingId).filter((f) => f.id === r.id) });
+      return;
+    }
+    if (arg === 'all') {
+      c.send({ type: 'snapshot', topic, robots: link.fleet(p, null) });
+      return;
+    }
+    const b = await ctx.db
+      .selectFrom('buildings')
+      .select(['id', 'organization_id'])
+      .where('id', '=', Number(arg))
+      .executeTakeFirst();
+    if (!b || !canSeeBuilding(p, { id: b.id, organizationId: b.organization_id })) {
+      throw new AppError('NOT_FOUND', 'Building not found');
+    }
+    c.send({ type: 'snapshot', topic, robots: link.fleet(p, b.id) });
+  }
+
+  function unsubscribe(c: Connection, topic: WsTopic) {
+    c.topics.delete(topic);
+    const set = byTopic.get(topic);
+    set?.delete(c);
+    if (set && set.size === 0) byTopic.delete(topic);
+  }
+
+  async function onMessage(c: Connection, raw: string): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      c.send({ type: 'error', code: 'VALIDATION_FAILED', message: 'Messages are JSON' });
+      return;
+    }
+    const parsed = wsClientMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      c.send({ type: 'error', code: 'VALIDATION_FAILED', message: 'Unknown message' });
+      return;
+    }
+    const msg = parsed.data;
+    if (msg.type === 'ping') return c.send({ type: 'pong' });
+    if (msg.type === 'auth') {
+      try {
+        c.principal = await resolveSession(msg.token, c.ip);
+        tokens.set(c, msg.token);
+        c.send({ type: 'ready', operatorId: c.principal.operatorId });
+      } catch (err) {
+        const code = err instanceof AppError ? err.code : 'UNAUTHENTICATED';
+        c.send({ type: 'error', code, message: 'Not signed in' });
+        c.socket.close(4401, 'unauthenticated');
+      }
+      return;
+    }
+    if (!c.principal) {
+      c.send({ type: 'error', code: 'UNAUTHENTICATED', message: 'Send auth first' });
+      return;
+    }
+    if (msg.type === 'unsubscribe') return unsubscribe(c, msg.topic);
+    // Subscribe first so no change between the snapshot and the subscription is lost.
+    c.topics.add(msg.topic);
+    let set = byTopic.get(msg.topic);
+    if (!set) byTopic.set(msg.topic, (set = new Set()));
+    set.add(c);
+    try {
+      await snapshot(c, msg.topic);
+    } catch (err) {
+      unsubscribe(c, msg.topic);
+      const code = err instanceof AppError ? err.code : 'INTERNAL';
+      if (!(err instanceof AppError)) ctx.log.error({ err }, 'websocket snapshot failed');
+      c.send({ type: 'error', code, message: 'Cannot subscribe', topic: msg.topic });
+    }
+  }
+
+  return {
+    /** Takes over a new socket. */
+    accept(socket: WebSocket, ip: string): void {
+      const c = new Connection(socket, ip);
+      connections.add(c);
+      const authTimer = setTimeout(() => {
+        if (!c.principal) socket.close(4401, 'authentication timeout');
+      }, WS_AUTH_TIMEOUT_MS);
+      // Messages are handled one at a time, in order, per socket.
+      let chain = Promise.resolve();
+      socket.on('message', (data: Buffer, isBinary: boolean) => {
+        if (isBinary || data.length > 4096) {
+          socket.close(1009, 'message too large');
+          return;
+        }
+        chain = chain
+          .then(() => onMessage(c, data.toString('utf8')))
+          .catch((err: unknown) => {
+            ctx.log.error({ err }, 'websocket message failed');
+          });
+      });
+      socket.on('close', () => {
+        clearTimeout(authTimer);
+        connections.delete(c);
+        for (const t of [...c.topics]) unsubscribe(c, t);
+      });
+      socket.on('error', () => socket.terminate());
+    },
+    get size() {
+      return connections.size;
+    },
+    close(): void {
+      clearInterval(flush);
+      clearInterval(recheck);
+      offLive();
+      offPose();
+      offRegistry();
+      for (const c of connections) c.socket.close(1001, 'server stopping');
+    },
+  };
+}

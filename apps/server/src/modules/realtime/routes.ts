@@ -1,0 +1,26 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { WS_PATH } from '@portal/contract';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { sessionResolver } from '../auth/resolve-session.ts';
+import { createGateway } from './gateway.ts';
+
+/**
+ * `GET {API_BASE}/ws`: the browsers' WebSocket (ARCHITECTURE.md "Browsers: one WebSocket per
+ * tab"). Public at the HTTP level: the first message carries the session token.
+ */
+export const realtimeRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const gateway = createGateway(ctx, sessionResolver(ctx.db, ctx.clock, ctx.caches.sessions));
+  app.addHook('onClose', async () => gateway.close());
+  app.route({
+    method: 'GET',
+    url: WS_PATH,
+    config: { access: 'public' },
+    schema: { hide: true },
+    // A plain HTTP request here is told to upgrade.
+    handler: async () => {
+      throw new AppError('VALIDATION_FAILED', 'This address takes WebSocket connections only (Upgrade: websocket)');
+    },
+    wsHandler: (socket, request) => gateway.accept(socket, request.ip),
+  });
+};

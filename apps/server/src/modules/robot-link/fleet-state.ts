@@ -1,0 +1,122 @@
+import {
+  floorIdOfMap,
+  LOW_BATTERY_PERCENT,
+  robotStatusLabel,
+  type BatteryStateLabel,
+  type RobotActivity,
+  type RobotIssue,
+  type RobotLive,
+  type RobotPosition,
+  type RobotStatusCodeValue,
+  type VdaState,
+} from '@portal/contract';
+
+/** What the link knows of one robot: its registry facts and what it last said. */
+export interface RobotEntry {
+  id: number;
+  organizationId: number;
+  buildingId: number;
+  buildingName: string;
+  floorId: number;
+  groupId: number | null;
+  groupName: string | null;
+  serialNo: string;
+  name: string;
+  model: 'pro' | 'mini' | 'ex';
+  manufacturer: string;
+  status: RobotStatusCodeValue;
+  // ---- link
+  online: boolean;
+  everSeen: boolean;
+  /** Epoch ms of the last message (any topic). */
+  lastSeen: number;
+  protocolVersion: string | null;
+  state: VdaState | null;
+  position: RobotPosition | null;
+  /** The serialized significant part of the last live state sent, to tell a change from a repeat. */
+  liveKey: string;
+  headerIds: { order: number; instantActions: number };
+}
+
+/** Battery error types a robot may report (documented in docs/robot-protocol.md). */
+const BATTERY_ERRORS: Record<string, BatteryStateLabel> = {
+  batteryManagementError: 'bmError',
+  batteryError: 'error',
+  batteryProtect: 'protect',
+  batteryLowVoltage: 'lowVoltage',
+};
+
+export function issuesOf(state: VdaState | null): RobotIssue[] {
+  if (!state) return [];
+  const issues: RobotIssue[] = state.errors.map((e) => ({
+    code: e.errorType,
+    level: e.errorLevel,
+    description: e.errorDescription ?? null,
+  }));
+  // Robots that signal an emergency stop only in safetyState still show the message.
+  if (state.safetyState.eStop !== 'NONE' && !issues.some((i) => i.code === 'emergencyStop')) {
+    issues.unshift({ code: 'emergencyStop', level: 'FATAL', description: null });
+  }
+  if (state.batteryState.batteryCharge < LOW_BATTERY_PERCENT && !issues.some((i) => i.code === 'lowBattery')) {
+    issues.push({ code: 'lowBattery', level: 'WARNING', description: null });
+  }
+  return issues;
+}
+
+function batteryStateOf(state: VdaState): BatteryStateLabel {
+  for (const e of state.errors) {
+    const label = BATTERY_ERRORS[e.errorType];
+    if (label) return label;
+  }
+  const b = state.batteryState;
+  if (b.charging) return b.batteryCharge >= 100 ? 'fullyCharged' : 'charging';
+  return 'active';
+}
+
+function activityOf(state: VdaState, issues: RobotIssue[]): RobotActivity {
+  if (state.safetyState.eStop !== 'NONE' || issues.some((i) => i.code === 'emergencyStop')) return 'emergencyStop';
+  if (issues.some((i) => i.level === 'FATAL')) return 'error';
+  if (state.paused) return 'paused';
+  if (state.driving) return 'driving';
+  if (state.batteryState.charging) return 'charging';
+  return 'idle';
+}
+
+export function positionOf(p: { x: number; y: number; theta: number; mapId: string }): RobotPosition {
+  return { x: p.x, y: p.y, theta: p.theta, mapId: p.mapId, floorId: floorIdOfMap(p.mapId) };
+}
+
+/** The live view of a robot, as the API and the WebSocket show it. */
+export function liveOf(e: RobotEntry): RobotLive {
+  const s = e.online ? e.state : null;
+  const issues = issuesOf(s);
+  return {
+    robotId: e.id,
+    online: e.online,
+    everSeen: e.everSeen,
+    statusLabel: robotStatusLabel(e.status, { online: e.online, everSeen: e.everSeen, issues }),
+    battery: e.state ? Math.round(e.state.batteryState.batteryCharge) : null,
+    batteryState: s ? batteryStateOf(s) : null,
+    activity: s ? activityOf(s, issues) : null,
+    orderId: s && s.orderId !== '' ? s.orderId : null,
+    floorId: e.position?.floorId ?? e.floorId,
+    position: e.position,
+    issues,
+    lastCommunicationAt: e.everSeen ? new Date(e.lastSeen).toISOString() : null,
+    protocolVersion: e.protocolVersion,
+  };
+}
+
+/** The part of the live state whose change is an event (not the position or the clock). */
+export function significantKey(l: RobotLive): string {
+  return JSON.stringify([
+    l.online,
+    l.statusLabel,
+    l.battery,
+    l.batteryState,
+    l.activity,
+    l.orderId,
+    l.floorId,
+    l.issues,
+  ]);
+}

@@ -1,0 +1,528 @@
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  isSystemAdmin,
+  OperatorType,
+  parseVdaTopic,
+  ROBOT_PUBLISHES,
+  ROBOT_SILENCE_OFFLINE_MS,
+  VDA_INTERFACE_NAME,
+  VDA_MAJOR,
+  vdaSchemas,
+  vdaTopic,
+  type FleetRobot,
+  type RobotCommand,
+  type RobotStatusCodeValue,
+  type VdaInstantActions,
+  type VdaOrder,
+} from '@portal/contract';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { sameHash, sha256 } from '../../lib/crypto.ts';
+import type { Clock } from '../../lib/time.ts';
+import type { TenantScope } from '../../lib/scope.ts';
+import type { BrokerAuthority, BrokerIdentity } from './broker.ts';
+import { liveOf, positionOf, significantKey, type RobotEntry } from './fleet-state.ts';
+import type { LiveEvent, OrderStop, PoseEvent, RegistryChange, RegistryEvent, RobotLink } from './types.ts';
+
+const COMMAND_ACTIONS: Record<RobotCommand, string> = {
+  pause: 'startPause',
+  resume: 'stopPause',
+  cancel: 'cancelOrder',
+};
+/** How often the last communication time is written to the database (one statement per flush). */
+const PERSIST_EVERY_MS = 15_000;
+const SILENCE_CHECK_MS = 1_000;
+const PENDING_THROTTLE_MS = 10_000;
+
+export interface LinkOptions {
+  db: Kysely<Database>;
+  log: FastifyBaseLogger;
+  clock: Clock;
+  /** Where the portal's link connects (embedded broker or MQTT_URL). */
+  brokerUrl: string;
+  credentials: { username: string; password: string } | null;
+  /** Told to robots in their credentials. */
+  robotBrokerUrl: string;
+  /** Closes a robot's broker session (embedded broker only). */
+  disconnectRobot?: (robotId: number) => void;
+}
+
+export interface LinkStats {
+  messagesIn: number;
+  dropped: number;
+}
+
+export type RobotLinkService = RobotLink & {
+  /** The broker's view of who may sign in (embedded broker only). */
+  authority: BrokerAuthority;
+  stats: LinkStats;
+  /** Resolves once the link's MQTT session is subscribed. */
+  ready: Promise<void>;
+};
+
+/**
+ * The portal's side of VDA 5050: one MQTT client that subscribes to every robot's state,
+ * visualization, connection and factsheet, keeps the fleet's live state in memory, and publishes
+ * orders and instant actions. Malformed messages are logged with the robot and dropped.
+ */
+export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkService> {
+  const { db, log, clock } = opts;
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  const byId = new Map<number, RobotEntry>();
+  const byKey = new Map<string, RobotEntry>(); // `${manufacturer}/${serial}`
+  const stats: LinkStats = { messagesIn: 0, dropped: 0 };
+  const dirty = new Set<number>();
+  const pendingSeen = new Map<string, number>();
+
+  const keyOf = (manufacturer: string, serial: string) => `${manufacturer}/${serial}`;
+
+  const registryQuery = () =>
+    db
+      .selectFrom('robots as r')
+      .innerJoin('buildings as b', 'b.id', 'r.building_id')
+      .leftJoin('robot_groups as g', 'g.id', 'r.group_id')
+      .select([
+        'r.id',
+        'r.organization_id as organizationId',
+        'r.building_id as buildingId',
+        'b.name as buildingName',
+        'r.floor_id as floorId',
+        'r.group_id as groupId',
+        'g.name as groupName',
+        'r.serial_no as serialNo',
+        'r.name',
+        'r.model',
+        'r.manufacturer',
+        'r.status',
+        'r.last_communication_at as lastCommunicationAt',
+      ])
+      .where('r.deleted_at', 'is', null);
+  type Row = Awaited<ReturnType<ReturnType<typeof registryQuery>['execute']>>[number];
+
+  function upsert(row: Row): RobotEntry {
+    const existing = byId.get(row.id);
+    const facts = {
+      id: row.id,
+      organizationId: row.organizationId,
+      buildingId: row.buildingId,
+      buildingName: row.buildingName,
+      floorId: row.floorId,
+      groupId: row.groupId,
+      groupName: row.groupName,
+      serialNo: row.serialNo,
+      name: row.name,
+      model: row.model as RobotEntry['model'],
+      manufacturer: row.manufacturer,
+      status: row.status as RobotStatusCodeValue,
+    };
+    if (existing) {
+      byKey.delete(keyOf(existing.manufacturer, existing.serialNo));
+      Object.assign(existing, facts);
+      byKey.set(keyOf(existing.manufacturer, existing.serialNo), existing);
+      return existing;
+    }
+    const lastSeen = row.lastCommunicationAt ? Date.parse(row.lastCommunicationAt) : 0;
+    const entry: RobotEntry = {
+      ...facts,
+      online: false,
+      everSeen: lastSeen > 0,
+      lastSeen,
+      protocolVersion: null,
+      state: null,
+      position: null,
+      liveKey: '',
+      headerIds: { order: 0, instantActions: 0 },
+    };
+    entry.liveKey = significantKey(liveOf(entry));
+    byId.set(entry.id, entry);
+    byKey.set(keyOf(entry.manufacturer, entry.serialNo), entry);
+    return entry;
+  }
+
+  for (const row of await registryQuery().execute()) upsert(row);
+
+  const emitLive = (e: RobotEntry, force = false) => {
+    const live = liveOf(e);
+    const key = significantKey(live);
+    if (!force && key === e.liveKey) return;
+    e.liveKey = key;
+    const ev: LiveEvent = { robotId: e.id, organizationId: e.organizationId, buildingId: e.buildingId, live };
+    events.emit('live', ev);
+  };
+
+  /** `at` is the robot's own timestamp of the position (the message header). */
+  const emitPose = (e: RobotEntry, at: string) => {
+    if (!e.position) return;
+    const ev: PoseEvent = {
+      robotId: e.id,
+      organizationId: e.organizationId,
+      buildingId: e.buildingId,
+      position: e.position,
+      at,
+    };
+    events.emit('pose', ev);
+  };
+
+  function heard(e: RobotEntry, version: string) {
+    e.lastSeen = clock().getTime();
+    e.everSeen = true;
+    e.protocolVersion = version;
+    dirty.add(e.id);
+  }
+
+  function onMessage(topic: string, payload: Buffer) {
+    stats.messagesIn++;
+    const t = parseVdaTopic(topic);
+    if (!t) return;
+    const entry = byKey.get(keyOf(t.manufacturer, t.serialNumber));
+    if (!entry) return; // a deleted robot's last words, or a retained message of one
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      stats.dropped++;
+      log.warn({ robot: entry.serialNo, topic: t.topic }, 'robot message dropped: not JSON');
+      return;
+    }
+    const parsed = vdaSchemas[t.topic].safeParse(json);
+    if (!parsed.success) {
+      stats.dropped++;
+      log.warn(
+        { robot: entry.serialNo, topic: t.topic, issues: parsed.error.issues.slice(0, 5) },
+        'robot message dropped: not a valid VDA 5050 message',
+      );
+      return;
+    }
+    const msg = parsed.data as { version: string };
+    switch (t.topic) {
+      case 'state': {
+        const state = vdaSchemas.state.parse(json);
+        heard(entry, msg.version);
+        entry.online = true;
+        entry.state = state;
+        const moved = !!state.agvPosition;
+        if (state.agvPosition) entry.position = positionOf(state.agvPosition);
+        emitLive(entry);
+        if (moved) emitPose(entry, state.timestamp);
+        break;
+      }
+      case 'visualization': {
+        const vis = vdaSchemas.visualization.parse(json);
+        heard(entry, msg.version);
+        if (!entry.online) {
+          entry.online = true;
+          emitLive(entry);
+        }
+        if (vis.agvPosition) {
+          const before = entry.position?.floorId;
+          entry.position = positionOf(vis.agvPosition);
+          if (before !== entry.position.floorId) emitLive(entry);
+          emitPose(entry, vis.timestamp);
+        }
+        break;
+      }
+      case 'connection': {
+        const c = vdaSchemas.connection.parse(json);
+        // A retained ONLINE from long ago says nothing: only fresh news of the link counts.
+        if (c.connectionState === 'ONLINE') {
+          heard(entry, msg.version);
+          entry.online = true;
+        } else {
+          entry.online = false;
+          dirty.add(entry.id);
+        }
+        emitLive(entry);
+        break;
+      }
+      case 'factsheet':
+        heard(entry, msg.version);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ------------------------------------------------------------------ broker authority
+  const authority: BrokerAuthority = {
+    async authenticate(username, password): Promise<BrokerIdentity | null> {
+      if (!username || !password) return null;
+      const row = await db
+        .selectFrom('robots')
+        .select(['id', 'manufacturer', 'serial_no', 'mqtt_password_hash'])
+        .where('mqtt_username', '=', username)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (!row || !sameHash(row.mqtt_password_hash, sha256(password))) return null;
+      return { role: 'robot', robotId: row.id, manufacturer: row.manufacturer, serialNo: row.serial_no };
+    },
+    unknownClient({ username, clientId, ip }) {
+      const key = username || clientId;
+      const now = clock().getTime();
+      if (!key || now - (pendingSeen.get(key) ?? 0) < PENDING_THROTTLE_MS) return;
+      pendingSeen.set(key, now);
+      void recordPending(key.slice(0, 64), clientId.slice(0, 128), ip.slice(0, 64)).catch((err: unknown) =>
+        log.error({ err }, 'could not record a robot awaiting registration'),
+      );
+    },
+  };
+
+  async function recordPending(username: string, clientId: string, ip: string) {
+    // A registered robot with a wrong password is not "awaiting registration".
+    const known = await db
+      .selectFrom('robots')
+      .select('id')
+      .where('mqtt_username', '=', username)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (known) return;
+    const at = clock().toISOString();
+    const updated = await db
+      .updateTable('pending_robots')
+      .set((eb) => ({ client_id: clientId, ip, last_seen_at: at, attempts: eb('attempts', '+', 1) }))
+      .where('username', '=', username)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) {
+      await db
+        .insertInto('pending_robots')
+        .values({ username, client_id: clientId, ip, attempts: 1, first_seen_at: at, last_seen_at: at })
+        .execute();
+    }
+  }
+
+  // ------------------------------------------------------------------ MQTT session
+  const client: MqttClient = mqtt.connect(opts.brokerUrl, {
+    protocolVersion: 4,
+    clientId: `portal-${randomUUID()}`,
+    clean: true,
+    reconnectPeriod: 1_000,
+    connectTimeout: 10_000,
+    ...(opts.credentials ?? {}),
+  });
+  const filters = ROBOT_PUBLISHES.map((topic) => `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/+/+/${topic}`);
+  let resolveReady: () => void = () => undefined;
+  const ready = new Promise<void>((ok) => (resolveReady = ok));
+  client.on('connect', () => {
+    client.subscribe(
+      filters.map((f) => f),
+      { qos: 1 },
+      (err) => {
+        if (err) log.error({ err }, 'robot link: subscribe failed');
+        else resolveReady();
+      },
+    );
+    log.info({ broker: opts.brokerUrl.replace(/\/\/[^@]*@/, '//') }, 'robot link connected');
+  });
+  client.on('error', (err) => log.warn({ err: err.message }, 'robot link: MQTT error'));
+  client.on('message', (topic, payload) => {
+    try {
+      onMessage(topic, payload);
+    } catch (err) {
+      // One robot's odd message never stalls the link.
+      stats.dropped++;
+      log.error({ err, topic }, 'robot message failed');
+    }
+  });
+
+  // ------------------------------------------------------------------ timers
+  const silence = setInterval(() => {
+    const now = clock().getTime();
+    for (const e of byId.values()) {
+      if (e.online && now - e.lastSeen > ROBOT_SILENCE_OFFLINE_MS) {
+        e.online = false;
+        dirty.add(e.id);
+        emitLive(e);
+      }
+    }
+  }, SILENCE_CHECK_MS);
+  silence.unref();
+
+  async function persist() {
+    if (dirty.size === 0) return;
+    const ids = [...dirty];
+    dirty.clear();
+    // Grouped by second so one statement covers most robots.
+    const groups = new Map<string, number[]>();
+    for (const id of ids) {
+      const e = byId.get(id);
+      if (!e || !e.everSeen) continue;
+      const at = new Date(Math.floor(e.lastSeen / 1000) * 1000).toISOString();
+      groups.set(at, [...(groups.get(at) ?? []), id]);
+    }
+    for (const [at, group] of groups) {
+      await db.updateTable('robots').set({ last_communication_at: at }).where('id', 'in', group).execute();
+    }
+  }
+  const persistTimer = setInterval(() => {
+    void persist().catch((err: unknown) => log.error({ err }, 'could not save robots’ last communication'));
+  }, PERSIST_EVERY_MS);
+  persistTimer.unref();
+
+  // ------------------------------------------------------------------ publishing
+  function publish(topic: string, message: object): Promise<void> {
+    return new Promise((ok, fail) => {
+      client.publish(topic, JSON.stringify(message), { qos: 1 }, (err) => (err ? fail(err) : ok()));
+    });
+  }
+
+  function onlineEntry(robotId: number): RobotEntry {
+    const e = byId.get(robotId);
+    if (!e) throw new AppError('NOT_FOUND', 'Robot not found');
+    if (!e.online) throw new AppError('ROBOT_OFFLINE', 'The robot is offline');
+    return e;
+  }
+
+  const header = (e: RobotEntry, topic: 'order' | 'instantActions') => ({
+    headerId: e.headerIds[topic]++,
+    timestamp: clock().toISOString(),
+    version: e.protocolVersion?.startsWith('2.0') ? '2.0.0' : '2.1.0',
+    manufacturer: e.manufacturer,
+    serialNumber: e.serialNo,
+  });
+
+  async function reload(robotId: number): Promise<RobotEntry | null> {
+    const row = await registryQuery().where('r.id', '=', robotId).executeTakeFirst();
+    return row ? upsert(row) : null;
+  }
+
+  const inScope = (scope: TenantScope, e: RobotEntry) =>
+    isSystemAdmin(scope.type) ||
+    (e.organizationId === scope.organizationId &&
+      (scope.type !== OperatorType.general || e.buildingId === scope.buildingId));
+
+  const fleetRobot = (e: RobotEntry): FleetRobot => ({
+    id: e.id,
+    serialNo: e.serialNo,
+    name: e.name,
+    model: e.model,
+    organizationId: e.organizationId,
+    buildingId: e.buildingId,
+    buildingName: e.buildingName,
+    groupId: e.groupId,
+    groupName: e.groupName,
+    status: e.status,
+    live: liveOf(e),
+  });
+
+  return {
+    authority,
+    stats,
+    ready,
+    live(robot) {
+      const e = byId.get(robot.id);
+      if (!e) {
+        return liveOf({
+          ...({} as RobotEntry),
+          id: robot.id,
+          status: robot.status,
+          online: false,
+          everSeen: false,
+          lastSeen: 0,
+          state: null,
+          position: null,
+          floorId: 0,
+          protocolVersion: null,
+        });
+      }
+      return liveOf(e);
+    },
+    fleet(scope, buildingId) {
+      const out: FleetRobot[] = [];
+      for (const e of byId.values()) {
+        if ((buildingId === null || e.buildingId === buildingId) && inScope(scope, e)) out.push(fleetRobot(e));
+      }
+      return out.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    },
+    robot(robotId) {
+      const e = byId.get(robotId);
+      return e ? { id: e.id, organizationId: e.organizationId, buildingId: e.buildingId } : null;
+    },
+    robotBrokerUrl: () => opts.robotBrokerUrl,
+    async registryChanged(change: RegistryChange) {
+      const before = byId.get(change.robotId);
+      const buildings = new Set<number>(before ? [before.buildingId] : []);
+      if (change.kind === 'deleted') {
+        if (before) {
+          byId.delete(before.id);
+          byKey.delete(keyOf(before.manufacturer, before.serialNo));
+        }
+        opts.disconnectRobot?.(change.robotId);
+      } else {
+        if (change.kind === 'credentials') opts.disconnectRobot?.(change.robotId);
+        const e = await reload(change.robotId);
+        if (e) {
+          buildings.add(e.buildingId);
+          if (change.kind === 'created') {
+            await db.deleteFrom('pending_robots').where('username', '=', `robot-${e.serialNo}`).execute();
+          }
+          emitLive(e, true);
+        }
+      }
+      const orgId = before?.organizationId ?? byId.get(change.robotId)?.organizationId;
+      if (orgId !== undefined) {
+        const ev: RegistryEvent = { robotId: change.robotId, organizationId: orgId, buildingIds: [...buildings] };
+        events.emit('registry', ev);
+      }
+    },
+    async command(robotId, command) {
+      const e = onlineEntry(robotId);
+      const h = header(e, 'instantActions');
+      const actionType = COMMAND_ACTIONS[command];
+      const message: VdaInstantActions = {
+        ...h,
+        actions: [
+          {
+            actionId: `${command}-${randomUUID()}`,
+            actionType,
+            // The official 2.0 schema names the field actionName; 2.0 robots get both.
+            ...(h.version === '2.0.0' ? { actionName: actionType } : {}),
+            blockingType: 'HARD',
+          },
+        ],
+      };
+      await publish(vdaTopic(e.manufacturer, e.serialNo, 'instantActions'), message);
+    },
+    async sendOrder(robotId, stops: OrderStop[]) {
+      const e = onlineEntry(robotId);
+      if (stops.length === 0) throw new AppError('VALIDATION_FAILED', 'An order needs at least one stop');
+      const orderId = randomUUID();
+      const message: VdaOrder = {
+        ...header(e, 'order'),
+        orderId,
+        orderUpdateId: 0,
+        nodes: stops.map((s, i) => ({
+          nodeId: s.nodeId,
+          sequenceId: i * 2,
+          released: true,
+          nodePosition: { x: s.x, y: s.y, ...(s.theta === undefined ? {} : { theta: s.theta }), mapId: s.mapId },
+          actions: [],
+        })),
+        edges: stops.slice(1).map((s, i) => ({
+          edgeId: `${stops[i]!.nodeId}--${s.nodeId}`,
+          sequenceId: i * 2 + 1,
+          released: true,
+          startNodeId: stops[i]!.nodeId,
+          endNodeId: s.nodeId,
+          actions: [],
+        })),
+      };
+      await publish(vdaTopic(e.manufacturer, e.serialNo, 'order'), message);
+      return orderId;
+    },
+    on(event: 'live' | 'pose' | 'registry', listener: (e: never) => void) {
+      const l = listener as (...args: unknown[]) => void;
+      events.on(event, l);
+      return () => events.off(event, l);
+    },
+    async close() {
+      clearInterval(silence);
+      clearInterval(persistTimer);
+      await persist().catch(() => undefined);
+      await client.endAsync(true);
+    },
+  } as RobotLinkService;
+}

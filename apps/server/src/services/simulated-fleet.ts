@@ -1,0 +1,193 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { floorMapId, ROBOT_MODELS, type RobotModel } from '@portal/contract';
+import type { Database } from '../db/schema.ts';
+import { newToken, sha256 } from '../lib/crypto.ts';
+import type { Clock } from '../lib/time.ts';
+import type { RobotLink } from '../modules/robot-link/types.ts';
+
+/** The demo building the simulated robots live in (seed.ts). */
+const DEMO_BUILDING = 'Demo Tower';
+const MANUFACTURER = 'ugo';
+const PATROL_EVERY_MS = 15_000;
+/** Where robot i starts and charges, and the square it patrols around it (metres). */
+const home = (i: number) => ({ x: 2 + 4 * i, y: 2, theta: 0 });
+const patrol = (i: number) => {
+  const h = home(i);
+  return [
+    { x: h.x, y: h.y + 6 },
+    { x: h.x + 3, y: h.y + 6 },
+    { x: h.x + 3, y: h.y },
+    { x: h.x, y: h.y },
+  ];
+};
+
+export interface SimulatedFleet {
+  robots: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * `npm start`'s small simulated fleet (SIMULATED_ROBOTS, default 3): registers SIM-0001... on the
+ * demo building's floors (new credentials at every start, since only hashes are stored), runs the
+ * simulator as a child process (apps never import each other), and sends the idle robots on
+ * patrols, so a new user sees a live fleet at once.
+ */
+export async function startSimulatedFleet(opts: {
+  db: Kysely<Database>;
+  link: RobotLink;
+  log: FastifyBaseLogger;
+  clock: Clock;
+  count: number;
+  dataDir: string;
+}): Promise<SimulatedFleet | null> {
+  const { db, link, log } = opts;
+  const cli = resolve(import.meta.dirname, '../../../robot-sim/src/cli.ts');
+  if (!existsSync(cli)) {
+    log.warn({ cli }, 'simulated robots skipped: the simulator is not installed');
+    return null;
+  }
+  const building = await db
+    .selectFrom('buildings')
+    .select(['id', 'organization_id'])
+    .where('name', '=', DEMO_BUILDING)
+    .orderBy('id')
+    .executeTakeFirst();
+  const floors = building
+    ? await db
+        .selectFrom('floors')
+        .select(['id'])
+        .where('building_id', '=', building.id)
+        .orderBy('index', 'desc')
+        .execute()
+    : [];
+  if (!building || floors.length === 0) {
+    log.info('simulated robots skipped: no demo building with floors (SEED_DEMO=0?)');
+    return null;
+  }
+
+  const robots: Array<{ id: number; index: number; entry: Record<string, unknown> }> = [];
+  const brokerUrl = link.robotBrokerUrl();
+  for (let i = 0; i < opts.count; i++) {
+    const serial = `SIM-${String(i + 1).padStart(4, '0')}`;
+    const username = `robot-${serial}`;
+    const password = newToken();
+    const floor = floors[i % floors.length]!;
+    const model: RobotModel = ROBOT_MODELS[i % ROBOT_MODELS.length]!;
+    const at = opts.clock().toISOString();
+    const existing = await db
+      .selectFrom('robots')
+      .select(['id', 'floor_id'])
+      .where('serial_no', '=', serial)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    let id: number;
+    let floorId = floor.id;
+    if (existing) {
+      id = existing.id;
+      floorId = existing.floor_id;
+      await db
+        .updateTable('robots')
+        .set({ mqtt_password_hash: sha256(password) })
+        .where('id', '=', id)
+        .execute();
+      await link.registryChanged({ kind: 'credentials', robotId: id });
+    } else {
+      const row = await db
+        .insertInto('robots')
+        .values({
+          organization_id: building.organization_id,
+          building_id: building.id,
+          floor_id: floor.id,
+          group_id: null,
+          serial_no: serial,
+          name: `Demo robot ${i + 1}`,
+          model,
+          version: '2.1.0',
+          hardware_revision: '1',
+          status: 1,
+          long_term_rec_auto_start: 0,
+          video_mode: 'medium',
+          notes: 'Simulated robot started by npm start (SIMULATED_ROBOTS).',
+          manufacturer: MANUFACTURER,
+          mqtt_username: username,
+          mqtt_password_hash: sha256(password),
+          last_communication_at: null,
+          created_at: at,
+          updated_at: at,
+          deleted_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      id = row.id;
+      await link.registryChanged({ kind: 'created', robotId: id });
+    }
+    const start = home(i);
+    robots.push({
+      id,
+      index: i,
+      entry: {
+        brokerUrl,
+        username,
+        password,
+        manufacturer: MANUFACTURER,
+        serialNumber: serial,
+        model,
+        mapId: floorMapId(floorId),
+        start,
+        chargers: [{ x: start.x, y: start.y }],
+      },
+    });
+  }
+
+  // Read by the child only; the passwords are fresh each start.
+  const file = join(opts.dataDir, 'simulated-robots.json');
+  writeFileSync(file, JSON.stringify(robots.map((r) => r.entry)), { mode: 0o600 });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', cli, '--credentials', file], {
+    cwd: resolve(import.meta.dirname, '../../../..'),
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+  });
+  child.stderr?.on('data', (d: Buffer) => log.warn({ simulator: d.toString('utf8').trim() }, 'simulator'));
+  child.on('exit', (code, signal) => {
+    if (!stopping) log.warn({ code, signal }, 'the simulated robots stopped');
+  });
+  let stopping = false;
+
+  // Idle robots go on patrol; a robot low on battery goes home to charge.
+  const timer = setInterval(() => {
+    for (const r of robots) {
+      const live = link.live({ id: r.id, status: 1 });
+      if (!live.online || live.activity !== 'idle' || live.issues.length > 0) continue;
+      const mapId = live.position?.mapId ?? String(r.entry.mapId);
+      const h = home(r.index);
+      const atHome = live.position && Math.hypot(live.position.x - h.x, live.position.y - h.y) < 0.3;
+      if (live.battery !== null && live.battery < 40) {
+        if (atHome) continue; // charging
+        void link.sendOrder(r.id, [{ nodeId: 'home', ...h, mapId }]).catch(() => undefined);
+        continue;
+      }
+      const stops = patrol(r.index).map((p, k) => ({ nodeId: `p${k}`, ...p, mapId }));
+      void link.sendOrder(r.id, stops).catch(() => undefined);
+    }
+  }, PATROL_EVERY_MS);
+  timer.unref();
+
+  log.info({ robots: robots.length }, 'simulated robots started');
+  return {
+    robots: robots.length,
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+      child.kill('SIGTERM');
+      const timeout = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      await exited;
+      clearTimeout(timeout);
+    },
+  };
+}
