@@ -28,6 +28,9 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { buildingRoutes } from './modules/buildings/routes.ts';
 import { floorRoutes } from './modules/floors/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
+import { robotRoutes } from './modules/robots/routes.ts';
+import { realtimeRoutes } from './modules/realtime/routes.ts';
+import fastifyWebsocket from '@fastify/websocket';
 
 export interface BuildOptions {
   ctx: Omit<AppContext, 'log'>;
@@ -85,6 +88,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     errorResponseBuilder: () => new AppError('RATE_LIMITED', 'Too many requests; try again in a minute'),
   });
 
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(fastifyMultipart, { limits: { fileSize: MAP_IMAGE_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
 
   await app.register(
@@ -101,6 +105,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(buildingRoutes, { ctx });
       await api.register(floorRoutes, { ctx });
       await api.register(fileRoutes, { ctx });
+      await api.register(robotRoutes, { ctx });
+      await api.register(realtimeRoutes, { ctx });
     },
     { prefix: config.apiBase },
   );

@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
 import type { BuildingTable, Database } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
+import { liveRobotCount, purgeDeletedRobots } from '../robots/robot-usage.ts';
 import { buildingInScope, nextVersion, nullIfEmpty, recorder, requireManager, staleUpdate } from './common.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'fileStore'>;
@@ -18,14 +19,16 @@ const BUILDING_CHILD_TABLES = [
   'building_options',
   'files',
   'notification_targets',
+  // Only deleted robots can be left when a building moves (live ones keep it in use).
+  'robots',
 ] as const;
 
 /** How many records of each kind still depend on a building (a building in use is not deleted). */
 export type BuildingUsage = Record<string, number>;
 
 /**
- * What still belongs to the building. Operators now; robots, devices and the like add their
- * count here when those capabilities arrive.
+ * What still belongs to the building: operators and robots (not deleted); devices and the like add
+ * their count here when those capabilities arrive.
  */
 export async function usageOf(db: Kysely<Database>, buildingId: number): Promise<BuildingUsage> {
   const operators = await db
@@ -34,7 +37,7 @@ export async function usageOf(db: Kysely<Database>, buildingId: number): Promise
     .where('building_id', '=', buildingId)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
-  return { operators: Number(operators.n) };
+  return { operators: Number(operators.n), robots: await liveRobotCount(db, { buildingId }) };
 }
 
 const inUse = (usage: BuildingUsage, doing: string) => {
@@ -139,6 +142,11 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
               .where('building_id', '=', id)
               .execute();
           }
+          await trx
+            .updateTable('robot_setting_history')
+            .set({ organization_id: body.organizationId })
+            .where('robot_id', 'in', (eb) => eb.selectFrom('robots').select('id').where('building_id', '=', id))
+            .execute();
         }
         await record(
           p,
@@ -167,6 +175,7 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
           .where('building_id', '=', id)
           .where('deleted_at', 'is not', null)
           .execute();
+        await purgeDeletedRobots(trx, { buildingId: id });
         // Floors, groups, speech texts, IP rules, links and options go with it (on delete cascade).
         await trx.deleteFrom('buildings').where('id', '=', id).execute();
         await record(p, ip, 'building.delete', { type: 'building', id }, undefined, trx);

@@ -12,6 +12,7 @@ import {
   staleUpdate,
 } from '../buildings/common.ts';
 import { fileKeyOfUrl, signFileUrl } from '../files/signed-url.ts';
+import { liveRobotCount, purgeDeletedRobots } from '../robots/robot-usage.ts';
 import { readImageHeader } from './image-header.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'config' | 'fileStore'>;
@@ -149,8 +150,15 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
     async remove(p: Principal, id: number, ip: string): Promise<void> {
       requireManager(p);
       const floor = await find(p, id);
+      const robots = await liveRobotCount(db, { floorId: id });
+      if (robots > 0) {
+        throw new AppError('IN_USE', `The floor cannot be deleted: it is the initial floor of ${robots} robots`, [
+          { path: 'robots', message: 'validation.inUse', code: String(robots) },
+        ]);
+      }
       const image = fileKeyOfUrl(config.apiBase, floor.img);
       await db.transaction().execute(async (trx) => {
+        await purgeDeletedRobots(trx, { floorId: id });
         await trx.deleteFrom('floors').where('id', '=', id).execute();
         if (image) await fileStore.removeRow(image, trx);
         await record(p, ip, 'floor.delete', { type: 'floor', id }, { name: floor.name }, trx);

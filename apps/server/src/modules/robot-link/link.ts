@@ -36,6 +36,9 @@ const COMMAND_ACTIONS: Record<RobotCommand, string> = {
 /** How often the last communication time is written to the database (one statement per flush). */
 const PERSIST_EVERY_MS = 15_000;
 const SILENCE_CHECK_MS = 1_000;
+
+/** VDA 5050 wants orientations in [-π, π]. */
+const normalizeAngle = (a: number) => Math.atan2(Math.sin(a), Math.cos(a));
 const PENDING_THROTTLE_MS = 10_000;
 
 export interface LinkOptions {
@@ -498,7 +501,12 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
           nodeId: s.nodeId,
           sequenceId: i * 2,
           released: true,
-          nodePosition: { x: s.x, y: s.y, ...(s.theta === undefined ? {} : { theta: s.theta }), mapId: s.mapId },
+          nodePosition: {
+            x: s.x,
+            y: s.y,
+            ...(s.theta === undefined ? {} : { theta: normalizeAngle(s.theta) }),
+            mapId: s.mapId,
+          },
           actions: [],
         })),
         edges: stops.slice(1).map((s, i) => ({

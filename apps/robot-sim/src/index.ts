@@ -1,0 +1,18 @@
+/**
+ * Simulated VDA 5050 robots: a library for the server's tests, the e2e tests, the benchmarks and the
+ * server's demo fleet (README.md documents the API).
+ */
+export { startRobot, startFleet, type RobotOptions, type SimRobot, type SimFleet } from './robot.ts';
+export {
+  RobotCore,
+  FAULTS,
+  routeProblem,
+  type Fault,
+  type Pose,
+  type CoreOptions,
+  type Emit,
+  type OutTopic,
+} from './core.ts';
+export { MODEL_SPECS, SIM_INSTANT_ACTIONS, SIM_ORDER_ACTIONS, type ModelSpec } from './models.ts';
+export * from './messages.ts';
+export { TICK_MS } from './ticker.ts';

@@ -1,0 +1,77 @@
+import type { RobotModel } from '@portal/contract';
+
+/** Physical data of a robot model: what the factsheet announces and what the physics honour. */
+export interface ModelSpec {
+  seriesName: string;
+  seriesDescription: string;
+  /** m/s */
+  speedMin: number;
+  speedMax: number;
+  /** m/s² */
+  accelerationMax: number;
+  decelerationMax: number;
+  /** rad/s, for turning in place */
+  angularSpeedMax: number;
+  /** m */
+  heightMin: number;
+  heightMax: number;
+  width: number;
+  length: number;
+}
+
+export const MODEL_SPECS: Record<RobotModel, ModelSpec> = {
+  pro: {
+    seriesName: 'ugo Pro',
+    seriesDescription: 'Dual-arm service robot with telescopic body',
+    speedMin: 0.05,
+    speedMax: 1.0,
+    accelerationMax: 0.5,
+    decelerationMax: 0.5,
+    angularSpeedMax: 1.0,
+    heightMin: 1.1,
+    heightMax: 1.8,
+    width: 0.6,
+    length: 0.6,
+  },
+  mini: {
+    seriesName: 'ugo mini',
+    seriesDescription: 'Compact patrol and guidance robot',
+    speedMin: 0.05,
+    speedMax: 0.6,
+    accelerationMax: 0.5,
+    decelerationMax: 0.5,
+    angularSpeedMax: 1.2,
+    heightMin: 1.2,
+    heightMax: 1.2,
+    width: 0.45,
+    length: 0.45,
+  },
+  ex: {
+    seriesName: 'ugo Ex',
+    seriesDescription: 'Security patrol robot',
+    speedMin: 0.05,
+    speedMax: 0.8,
+    accelerationMax: 0.5,
+    decelerationMax: 0.5,
+    angularSpeedMax: 1.0,
+    heightMin: 1.4,
+    heightMax: 1.4,
+    width: 0.6,
+    length: 0.7,
+  },
+};
+
+/** Instant actions every simulated robot understands (VDA 5050 standard set). */
+export const SIM_INSTANT_ACTIONS = [
+  'startPause',
+  'stopPause',
+  'cancelOrder',
+  'factsheetRequest',
+  'stateRequest',
+] as const;
+
+/**
+ * Node/edge actions the simulator executes (they just take a moment). Any other type FAILS, as on a
+ * real robot that does not know it; `startRobot({ actionTypes })` adds more.
+ */
+export const SIM_ORDER_ACTIONS = ['wait', 'pick', 'drop', 'startCharging', 'stopCharging', 'finePositioning'] as const;

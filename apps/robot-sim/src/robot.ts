@@ -1,0 +1,379 @@
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import {
+  VDA_INTERFACE_NAME,
+  VDA_MAJOR,
+  vdaTopic,
+  type RobotModel,
+  type VdaState,
+  type VdaVersion,
+} from '@portal/contract';
+import { RobotCore, type Fault, type OutTopic, type Pose } from './core.ts';
+import { ticker } from './ticker.ts';
+
+export interface RobotOptions {
+  /** mqtt://, mqtts://, ws:// or wss:// */
+  brokerUrl: string;
+  username: string;
+  password: string;
+  manufacturer: string;
+  serialNumber: string;
+  model: RobotModel;
+  /** VDA 5050 version the robot speaks; default 2.1.0. */
+  version?: VdaVersion;
+  /** VDA map id of the start floor, `floor-{floorId}`. */
+  mapId: string;
+  start?: Pose;
+  /** percent, default 80 */
+  battery?: number;
+  /** Visualization messages per second (real time); default 5, 0 = off. At most one per 50 ms tick. */
+  visualizationHz?: number;
+  /** Longest gap between state messages (real time); default 5000. State also goes out on every change. */
+  stateIntervalMs?: number;
+  /** Charge points: standing within 0.3 m of one without an order means charging. */
+  chargers?: ReadonlyArray<{ x: number; y: number }>;
+  /** Simulated time per real time (physics, battery, action durations); default 1. */
+  speedScale?: number;
+  /** MQTT reconnect period after a lost connection; default 1000. */
+  reconnectPeriodMs?: number;
+  /** MQTT client id; default `{manufacturer}-{serialNumber}`. */
+  clientId?: string;
+  /** Extra node/edge action types the robot executes (the standard set is always known). */
+  actionTypes?: readonly string[];
+  /** startRobot fails when the first connection takes longer; default 15000. */
+  connectTimeoutMs?: number;
+  /** Errors of the MQTT link after the first connection (refused credentials...); default: ignored. */
+  onError?: (err: Error) => void;
+}
+
+export interface SimRobot {
+  readonly serialNumber: string;
+  readonly manufacturer: string;
+  readonly clientId: string;
+  /** The MQTT link is up. */
+  readonly connected: boolean;
+  /** The current VDA 5050 state (as the next state message will report it). */
+  state(): VdaState;
+  position(): { x: number; y: number; theta: number; mapId: string };
+  /** Exact battery level in percent (state messages report it rounded). */
+  battery(): number;
+  /** Resolves with the first state (checked every tick) that satisfies the predicate. */
+  waitFor(predicate: (s: VdaState) => boolean, timeoutMs?: number): Promise<VdaState>;
+  injectFault(fault: Fault): void;
+  clearFault(fault: Fault): void;
+  setBattery(percent: number): void;
+  /** graceful (default true): connection OFFLINE first; otherwise the socket is destroyed and the broker sends the last will. */
+  disconnect(opts?: { graceful?: boolean }): Promise<void>;
+  reconnect(): Promise<void>;
+  /** Publishes anything on `uagv/v2/{manufacturer}/{serialNumber}/{suffix}` (malformed-message tests). */
+  publishRaw(suffix: string, payload: string | Buffer): Promise<void>;
+  /** connection OFFLINE, then the client ends and the robot leaves the simulation. */
+  stop(): Promise<void>;
+}
+
+interface Waiter {
+  predicate: (s: VdaState) => boolean;
+  resolve: (s: VdaState) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+const OFFLINE_TIMEOUT_MS = 2000;
+// Retained messages go with QoS 1: aedes may drop a retained QoS 0 publish that arrives in the same
+// read batch as later messages (its async retain store lets them overtake it, then dedupes it away).
+const QOS: Record<OutTopic, 0 | 1> = { state: 0, visualization: 0, connection: 1, factsheet: 1 };
+
+class SimRobotImpl implements SimRobot {
+  readonly serialNumber: string;
+  readonly manufacturer: string;
+  readonly clientId: string;
+  private readonly core: RobotCore;
+  private readonly topics: Record<OutTopic | 'order' | 'instantActions', string>;
+  private client: MqttClient | null = null;
+  private readonly waiters = new Set<Waiter>();
+  private stopped = false;
+
+  constructor(private readonly opts: RobotOptions) {
+    this.serialNumber = opts.serialNumber;
+    this.manufacturer = opts.manufacturer;
+    this.clientId = opts.clientId ?? `${opts.manufacturer}-${opts.serialNumber}`;
+    const t = (name: 'order' | 'instantActions' | OutTopic) => vdaTopic(opts.manufacturer, opts.serialNumber, name);
+    this.topics = {
+      state: t('state'),
+      visualization: t('visualization'),
+      connection: t('connection'),
+      factsheet: t('factsheet'),
+      order: t('order'),
+      instantActions: t('instantActions'),
+    };
+    this.core = new RobotCore(
+      {
+        manufacturer: opts.manufacturer,
+        serialNumber: opts.serialNumber,
+        model: opts.model,
+        version: opts.version ?? '2.1.0',
+        mapId: opts.mapId,
+        start: opts.start ?? { x: 0, y: 0, theta: 0 },
+        battery: opts.battery ?? 80,
+        visualizationHz: opts.visualizationHz ?? 5,
+        stateIntervalMs: opts.stateIntervalMs ?? 5000,
+        chargers: opts.chargers ?? [],
+        speedScale: opts.speedScale ?? 1,
+        actionTypes: opts.actionTypes ?? [],
+      },
+      (topic, payload, retain) => {
+        const c = this.client;
+        // Offline messages are dropped, not queued: the robot reports afresh on reconnect.
+        if (c?.connected) c.publish(this.topics[topic], payload, { qos: QOS[topic], retain });
+      },
+    );
+  }
+
+  get connected(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  async start(): Promise<void> {
+    ticker.add(this);
+    try {
+      await this.connect();
+    } catch (err) {
+      ticker.remove(this);
+      throw err;
+    }
+  }
+
+  tick(now: number, timestamp: string): void {
+    this.core.tick(now, timestamp);
+    if (this.waiters.size > 0) this.checkWaiters();
+  }
+
+  private will(): NonNullable<IClientOptions['will']> {
+    return {
+      topic: this.topics.connection,
+      payload: Buffer.from(this.core.connectionPayload('CONNECTIONBROKEN')),
+      qos: 1,
+      retain: true,
+    };
+  }
+
+  private connect(): Promise<void> {
+    const o = this.opts;
+    const client = mqtt.connect(o.brokerUrl, {
+      protocolVersion: 4,
+      clientId: this.clientId,
+      username: o.username,
+      password: o.password,
+      clean: true,
+      reconnectPeriod: o.reconnectPeriodMs ?? 1000,
+      connectTimeout: 10_000,
+      queueQoSZero: false,
+      will: this.will(),
+    });
+    this.client = client;
+    client.on('message', (topic, payload) => {
+      if (topic === this.topics.order) this.core.handleOrder(payload);
+      else if (topic === this.topics.instantActions) this.core.handleInstantActions(payload);
+      else return;
+      this.checkWaiters();
+    });
+    // A fresh last will (timestamp, headerId) for the next connection attempt.
+    client.on('close', () => {
+      if (this.client === client) client.options.will = this.will();
+    });
+    return new Promise<void>((resolve, reject) => {
+      let first = true;
+      const fail = (err: Error) => {
+        if (!first) return;
+        first = false;
+        clearTimeout(timer);
+        if (this.client === client) this.client = null;
+        client.end(true);
+        reject(new Error(`robot ${this.serialNumber}: ${err.message}`));
+      };
+      const timer = setTimeout(
+        () => fail(new Error(`no MQTT connection to ${o.brokerUrl} within ${o.connectTimeoutMs ?? 15_000} ms`)),
+        o.connectTimeoutMs ?? 15_000,
+      );
+      client.on('error', (err) => {
+        if (first) fail(err);
+        else o.onError?.(err);
+      });
+      client.on('connect', () => {
+        this.announce(client).then(
+          () => {
+            if (!first) return;
+            first = false;
+            clearTimeout(timer);
+            resolve();
+          },
+          (err: unknown) => (first ? fail(err as Error) : o.onError?.(err as Error)),
+        );
+      });
+    });
+  }
+
+  /** After each (re)connection: subscribe first so nothing sent on seeing ONLINE is missed. */
+  private async announce(client: MqttClient): Promise<void> {
+    await client.subscribeAsync([this.topics.order, this.topics.instantActions], { qos: 1 });
+    await client.publishAsync(this.topics.connection, this.core.connectionPayload('ONLINE'), { qos: 1, retain: true });
+    this.core.publishFactsheet();
+    this.core.publishState();
+  }
+
+  private checkWaiters(): void {
+    const s = this.core.state();
+    for (const w of this.waiters) {
+      if (!w.predicate(s)) continue;
+      clearTimeout(w.timer);
+      this.waiters.delete(w);
+      w.resolve(s);
+    }
+  }
+
+  state(): VdaState {
+    return this.core.state();
+  }
+
+  position() {
+    return this.core.position();
+  }
+
+  battery(): number {
+    return this.core.battery();
+  }
+
+  waitFor(predicate: (s: VdaState) => boolean, timeoutMs = 10_000): Promise<VdaState> {
+    const now = this.core.state();
+    if (predicate(now)) return Promise.resolve(now);
+    return new Promise((resolve, reject) => {
+      const w: Waiter = {
+        predicate,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiters.delete(w);
+          const s = this.core.state();
+          const summary = JSON.stringify({
+            orderId: s.orderId,
+            lastNodeId: s.lastNodeId,
+            driving: s.driving,
+            paused: s.paused,
+            nodeStates: s.nodeStates.length,
+            battery: s.batteryState,
+            errors: s.errors.map((e) => e.errorType),
+            position: s.agvPosition,
+          });
+          reject(new Error(`${this.serialNumber}: waitFor timed out after ${timeoutMs} ms; state ${summary}`));
+        }, timeoutMs),
+      };
+      this.waiters.add(w);
+    });
+  }
+
+  injectFault(fault: Fault): void {
+    this.core.injectFault(fault);
+    this.checkWaiters();
+  }
+
+  clearFault(fault: Fault): void {
+    this.core.clearFault(fault);
+    this.checkWaiters();
+  }
+
+  setBattery(percent: number): void {
+    this.core.setBattery(percent);
+    this.checkWaiters();
+  }
+
+  async disconnect(opts: { graceful?: boolean } = {}): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    this.client = null;
+    if ((opts.graceful ?? true) && client.connected) {
+      const offline = client.publishAsync(this.topics.connection, this.core.connectionPayload('OFFLINE'), {
+        qos: 1,
+        retain: true,
+      });
+      // A broker that stops answering must not hold up a shutdown.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((ok) => (timer = setTimeout(ok, OFFLINE_TIMEOUT_MS)));
+      try {
+        await Promise.race([offline.then(() => undefined), timeout]);
+      } catch {
+        // The connection broke meanwhile: the broker sends the last will instead.
+      } finally {
+        clearTimeout(timer);
+      }
+      await client.endAsync(!client.connected);
+    } else {
+      // No DISCONNECT packet: the broker treats it as a lost connection and publishes the will.
+      await client.endAsync(true);
+    }
+  }
+
+  async reconnect(): Promise<void> {
+    if (this.stopped) throw new Error(`${this.serialNumber}: stopped`);
+    if (this.client) return;
+    await this.connect();
+  }
+
+  async publishRaw(suffix: string, payload: string | Buffer): Promise<void> {
+    const c = this.client;
+    if (!c?.connected) throw new Error(`${this.serialNumber}: not connected`);
+    await c.publishAsync(
+      `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/${this.manufacturer}/${this.serialNumber}/${suffix}`,
+      payload,
+    );
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    ticker.remove(this);
+    for (const w of this.waiters) {
+      clearTimeout(w.timer);
+      w.reject(new Error(`${this.serialNumber}: robot stopped`));
+    }
+    this.waiters.clear();
+    await this.disconnect({ graceful: true });
+  }
+}
+
+/** Starts one simulated robot; resolves once it is connected and has announced itself. */
+export async function startRobot(opts: RobotOptions): Promise<SimRobot> {
+  const robot = new SimRobotImpl(opts);
+  await robot.start();
+  return robot;
+}
+
+export interface SimFleet {
+  robots: SimRobot[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts many robots, a few at a time so the broker is not flooded with simultaneous connections.
+ * If one fails, the ones already started are stopped and the error is thrown.
+ */
+export async function startFleet(
+  list: readonly RobotOptions[],
+  opts: { concurrency?: number } = {},
+): Promise<SimFleet> {
+  const robots: SimRobot[] = [];
+  const stopAll = async () => {
+    await Promise.allSettled(robots.map((r) => r.stop()));
+  };
+  const concurrency = Math.max(1, opts.concurrency ?? 50);
+  try {
+    for (let i = 0; i < list.length; i += concurrency) {
+      const batch = await Promise.allSettled(list.slice(i, i + concurrency).map((o) => startRobot(o)));
+      for (const r of batch) if (r.status === 'fulfilled') robots.push(r.value);
+      const failed = batch.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  return { robots, stop: stopAll };
+}
