@@ -8,7 +8,7 @@ import { startServer } from '../src/server.ts';
 
 /** The real start-up path: migrate, seed, admin from the environment, broker, listen, and a clean stop. */
 describe('startServer', () => {
-  it('answers health, finishes in-flight requests on stop, and seeds only once', async () => {
+  it('answers health, runs the demo fleet, finishes in-flight requests on stop, and seeds only once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'portal-life-'));
     const env = {
       DATA_DIR: dir,
@@ -30,6 +30,20 @@ describe('startServer', () => {
         body: JSON.stringify({ loginId: 'root@example.com', loginPw: 'Root-Password-2026' }),
       });
       expect(root.status).toBe(200);
+      // The simulated demo fleet (SIMULATED_ROBOTS, default 3) connects through the real broker.
+      const auth = { authorization: `Bearer ${(await root.json()).token}` };
+      await expect
+        .poll(
+          async () => {
+            const fleet = (await (await fetch(`${server.url}/api/robots/fleet`, { headers: auth })).json()) as Array<{
+              serialNo: string;
+              live: { online: boolean };
+            }>;
+            return fleet.filter((r) => r.live.online).map((r) => r.serialNo);
+          },
+          { timeout: 30_000, interval: 250 },
+        )
+        .toEqual(['SIM-0001', 'SIM-0002', 'SIM-0003']);
       // A request is in flight (headers and half of its body received) when the server is told to stop.
       const body = JSON.stringify({ loginId: 'operator@demo.example', loginPw: 'Demo-Operator-2026' });
       const { port } = new URL(server.url);
@@ -81,5 +95,5 @@ describe('startServer', () => {
       process.stdout.write = write;
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });

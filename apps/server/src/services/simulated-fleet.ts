@@ -161,13 +161,16 @@ export async function startSimulatedFleet(opts: {
   const timer = setInterval(() => {
     for (const r of robots) {
       const live = link.live({ id: r.id, status: 1 });
-      if (!live.online || live.activity !== 'idle' || live.issues.length > 0) continue;
+      if (!live.online || live.issues.length > 0) continue;
+      if (live.activity !== 'idle' && live.activity !== 'charging') continue;
+      const battery = live.battery ?? 100;
+      // On the charger until 80 %; home to charge below 40 %.
+      if (live.activity === 'charging' && battery < 80) continue;
       const mapId = live.position?.mapId ?? String(r.entry.mapId);
       const h = home(r.index);
       const atHome = live.position && Math.hypot(live.position.x - h.x, live.position.y - h.y) < 0.3;
-      if (live.battery !== null && live.battery < 40) {
-        if (atHome) continue; // charging
-        void link.sendOrder(r.id, [{ nodeId: 'home', ...h, mapId }]).catch(() => undefined);
+      if (battery < 40) {
+        if (!atHome) void link.sendOrder(r.id, [{ nodeId: 'home', ...h, mapId }]).catch(() => undefined);
         continue;
       }
       const stops = patrol(r.index).map((p, k) => ({ nodeId: `p${k}`, ...p, mapId }));
