@@ -30,6 +30,7 @@ import { floorRoutes } from './modules/floors/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
 import { robotRoutes } from './modules/robots/routes.ts';
 import { realtimeRoutes } from './modules/realtime/routes.ts';
+import { brokerHookRoutes } from './modules/broker-hooks/routes.ts';
 import fastifyWebsocket from '@fastify/websocket';
 
 export interface BuildOptions {
@@ -107,6 +108,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(fileRoutes, { ctx });
       await api.register(robotRoutes, { ctx });
       await api.register(realtimeRoutes, { ctx });
+      await api.register(brokerHookRoutes, { ctx });
     },
     { prefix: config.apiBase },
   );

@@ -51,6 +51,8 @@ const envSchema = z.object({
     .string()
     .regex(/^(mqtts?|wss?|tcp):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
     .optional(),
+  /** Enables the broker auth hooks (POST {API_BASE}/mqtt/auth and /mqtt/acl) for an external broker. */
+  MQTT_AUTH_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
   SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
 });
@@ -77,6 +79,7 @@ export interface Config {
   rateLimitLogin: number;
   publicUrl: string | null;
   mqttPublicUrl: string | null;
+  mqttAuthToken: string | null;
   simulatedRobots: number;
 }
 
@@ -128,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readCache: e.READ_CACHE,
     skywayKey: e.SKYWAY_KEY,
     mqttPublicUrl: e.MQTT_PUBLIC_URL ?? null,
+    mqttAuthToken: e.MQTT_AUTH_TOKEN ?? null,
     simulatedRobots: e.SIMULATED_ROBOTS,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,

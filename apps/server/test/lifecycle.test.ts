@@ -31,7 +31,7 @@ describe('startServer', () => {
       });
       expect(root.status).toBe(200);
       // The simulated demo fleet (SIMULATED_ROBOTS, default 3) connects through the real broker.
-      const auth = { authorization: `Bearer ${(await root.json()).token}` };
+      const auth = { authorization: `Bearer ${((await root.json()) as { token: string }).token}` };
       await expect
         .poll(
           async () => {

@@ -11,6 +11,8 @@ export type BrokerIdentity =
 export interface BrokerAuthority {
   /** A registered robot's identity when the user name and password match, else null. */
   authenticate(username: string, password: string): Promise<BrokerIdentity | null>;
+  /** Who a signed-in user name is (for an external broker's ACL checks), or null. */
+  identify(username: string): Promise<BrokerIdentity | null>;
   /** A client the registry does not know tried to connect ("awaiting registration"). */
   unknownClient(info: { username: string; clientId: string; ip: string }): void;
 }

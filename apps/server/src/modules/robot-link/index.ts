@@ -35,6 +35,7 @@ export async function startRobotLink(opts: {
   // The broker asks the link; the link starts after the broker (it needs its port).
   const authority: BrokerAuthority = {
     authenticate: (u, p) => (link ? link.authority.authenticate(u, p) : Promise.resolve(null)),
+    identify: (u) => (link ? link.authority.identify(u) : Promise.resolve(null)),
     unknownClient: (info) => link?.authority.unknownClient(info),
   };
   let brokerUrl: string;

@@ -251,17 +251,24 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
   }
 
   // ------------------------------------------------------------------ broker authority
+  const robotByUsername = (username: string) =>
+    db
+      .selectFrom('robots')
+      .select(['id', 'manufacturer', 'serial_no', 'mqtt_password_hash'])
+      .where('mqtt_username', '=', username)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+
   const authority: BrokerAuthority = {
     async authenticate(username, password): Promise<BrokerIdentity | null> {
       if (!username || !password) return null;
-      const row = await db
-        .selectFrom('robots')
-        .select(['id', 'manufacturer', 'serial_no', 'mqtt_password_hash'])
-        .where('mqtt_username', '=', username)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const row = await robotByUsername(username);
       if (!row || !sameHash(row.mqtt_password_hash, sha256(password))) return null;
       return { role: 'robot', robotId: row.id, manufacturer: row.manufacturer, serialNo: row.serial_no };
+    },
+    async identify(username): Promise<BrokerIdentity | null> {
+      const row = username ? await robotByUsername(username) : undefined;
+      return row ? { role: 'robot', robotId: row.id, manufacturer: row.manufacturer, serialNo: row.serial_no } : null;
     },
     unknownClient({ username, clientId, ip }) {
       const key = username || clientId;

@@ -1,5 +1,6 @@
 import type { FleetRobot, RobotCommand, RobotLive, RobotStatusCodeValue } from '@portal/contract';
 import type { TenantScope } from '../../lib/scope.ts';
+import type { BrokerAuthority } from './broker.ts';
 
 /** One node of an order the portal sends (issue 5 builds them from the route graph). */
 export interface OrderStop {
@@ -30,6 +31,8 @@ export interface RobotLink {
   fleet(scope: TenantScope, buildingId: number | null): FleetRobot[];
   /** The registry facts of one robot, or null when unknown or deleted. */
   robot(robotId: number): { id: number; organizationId: number; buildingId: number } | null;
+  /** Who may sign in to the broker and as whom (the embedded broker and external brokers' auth hooks). */
+  authority: BrokerAuthority;
   /** The broker address robots are told to connect to (in their credentials). */
   robotBrokerUrl(): string;
   /** Tell the link the registry changed (call after the database change is committed). */
