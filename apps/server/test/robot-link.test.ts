@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import { vdaTopic, type CreatedRobot, type RobotLive } from '@portal/contract';
 import { createTestApp, type TestApp } from './helpers.ts';
+import { createRobotLink } from '../src/modules/robot-link/link.ts';
+import { serverMqttCredentials } from '../src/modules/robot-link/index.ts';
 
 /** Polls until `check` answers a value (not undefined/false), or fails after `ms`. */
 async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
@@ -306,5 +308,31 @@ describe('robot link: VDA 5050 over the embedded broker, against the simulator',
     });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('ROBOT_OFFLINE');
+  });
+
+  it('a second server on the same broker sees the fleet, and registry changes reach it at once', async () => {
+    const silent = new Proxy({} as Parameters<typeof createRobotLink>[0]['log'], { get: () => () => undefined });
+    const second = await createRobotLink({
+      db: t.db.kysely,
+      log: silent,
+      clock: () => new Date(),
+      brokerUrl: t.brokerUrl,
+      credentials: serverMqttCredentials(t.config.secretKey),
+      robotBrokerUrl: t.brokerUrl,
+    });
+    try {
+      await second.ready;
+      const created = await register('LINK-010');
+      // Registered on the first server after the second started: the change travels over the broker.
+      await until(() => second.robot(created.robot.id));
+      const robot = await connect(created);
+      await until(() => second.live({ id: created.robot.id, status: 1 }).online);
+      robot.setBattery(61);
+      await until(() => second.live({ id: created.robot.id, status: 1 }).battery === 61);
+      await t.inject({ method: 'DELETE', url: `/api/robots/${created.robot.id}`, headers: admin });
+      await until(() => second.robot(created.robot.id) === null);
+    } finally {
+      await second.close();
+    }
   });
 });

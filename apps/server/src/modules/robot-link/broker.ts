@@ -29,9 +29,12 @@ const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
 
 const identities = new WeakMap<Client, BrokerIdentity>();
+/** The servers' own topic (registry changes between server instances); robots never see it. */
+const INTERNAL_REGISTRY_TOPIC = 'portal/v1/registry';
 
 /** A robot may publish only its own state, visualization, connection and factsheet. */
 export function robotMayPublish(id: BrokerIdentity, topic: string): boolean {
+  if (topic === INTERNAL_REGISTRY_TOPIC) return id.role === 'server';
   const t = parseVdaTopic(topic);
   if (!t) return false;
   if (id.role === 'server') return (ROBOT_SUBSCRIBES as readonly string[]).includes(t.topic);
@@ -43,6 +46,7 @@ export function robotMayPublish(id: BrokerIdentity, topic: string): boolean {
  * robot-published topics of every robot (wildcards in the robot levels only).
  */
 export function robotMaySubscribe(id: BrokerIdentity, filter: string): boolean {
+  if (filter === INTERNAL_REGISTRY_TOPIC) return id.role === 'server';
   const parts = filter.split('/');
   if (parts.length !== 5 || parts[0] !== VDA_INTERFACE_NAME || parts[1] !== VDA_MAJOR) return false;
   const [, , manufacturer, serial, topic] = parts as [string, string, string, string, string];

@@ -13,6 +13,11 @@ export type { RobotLinkService } from './link.ts';
 /** The portal's own broker user; its password is derived from SECRET_KEY, so it needs no storage. */
 export const SERVER_MQTT_USERNAME = 'portal-server';
 const serverPassword = (secretKey: string) => createHmac('sha256', secretKey).update('mqtt-server').digest('hex');
+/** The broker credentials of the portal's own link (every server instance derives the same). */
+export const serverMqttCredentials = (secretKey: string) => ({
+  username: SERVER_MQTT_USERNAME,
+  password: serverPassword(secretKey),
+});
 
 const loopbackFor = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
 const withoutUserInfo = (url: string) => url.replace(/\/\/[^@/]*@/, '//');
@@ -31,7 +36,7 @@ export async function startRobotLink(opts: {
   const { config, log } = opts;
   let broker: Broker | null = null;
   let link: RobotLinkService | null = null;
-  const credentials = { username: SERVER_MQTT_USERNAME, password: serverPassword(config.secretKey) };
+  const credentials = serverMqttCredentials(config.secretKey);
   // The broker asks the link; the link starts after the broker (it needs its port).
   const authority: BrokerAuthority = {
     authenticate: (u, p) => (link ? link.authority.authenticate(u, p) : Promise.resolve(null)),

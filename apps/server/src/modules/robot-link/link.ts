@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
+import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -40,6 +41,13 @@ const SILENCE_CHECK_MS = 1_000;
 /** VDA 5050 wants orientations in [-π, π]. */
 const normalizeAngle = (a: number) => Math.atan2(Math.sin(a), Math.cos(a));
 const PENDING_THROTTLE_MS = 10_000;
+/** Full registry re-read (building renames, changes another server made while this one was away). */
+const REGISTRY_SYNC_MS = 60_000;
+/**
+ * Server-internal topic: a registry change made on one server reaches the others at once
+ * (ARCHITECTURE.md: events between server instances go through the broker).
+ */
+export const REGISTRY_TOPIC = 'portal/v1/registry';
 
 export interface LinkOptions {
   db: Kysely<Database>;
@@ -317,19 +325,16 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
   let resolveReady: () => void = () => undefined;
   const ready = new Promise<void>((ok) => (resolveReady = ok));
   client.on('connect', () => {
-    client.subscribe(
-      filters.map((f) => f),
-      { qos: 1 },
-      (err) => {
-        if (err) log.error({ err }, 'robot link: subscribe failed');
-        else resolveReady();
-      },
-    );
+    client.subscribe([...filters, REGISTRY_TOPIC], { qos: 1 }, (err) => {
+      if (err) log.error({ err }, 'robot link: subscribe failed');
+      else resolveReady();
+    });
     log.info({ broker: opts.brokerUrl.replace(/\/\/[^@]*@/, '//') }, 'robot link connected');
   });
   client.on('error', (err) => log.warn({ err: err.message }, 'robot link: MQTT error'));
   client.on('message', (topic, payload) => {
     try {
+      if (topic === REGISTRY_TOPIC) return onRegistryMessage(payload);
       onMessage(topic, payload);
     } catch (err) {
       // One robot's odd message never stalls the link.
@@ -399,6 +404,68 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     return row ? upsert(row) : null;
   }
 
+  const instanceId = randomUUID();
+
+  /** Applies a registry change to the in-memory fleet (`local`: made on this server). */
+  async function applyChange(change: RegistryChange, local: boolean): Promise<void> {
+    const before = byId.get(change.robotId);
+    const buildings = new Set<number>(before ? [before.buildingId] : []);
+    if (change.kind === 'deleted') {
+      if (before) {
+        byId.delete(before.id);
+        byKey.delete(keyOf(before.manufacturer, before.serialNo));
+      }
+      opts.disconnectRobot?.(change.robotId);
+    } else {
+      if (change.kind === 'credentials') opts.disconnectRobot?.(change.robotId);
+      const e = await reload(change.robotId);
+      if (e) {
+        buildings.add(e.buildingId);
+        if (change.kind === 'created' && local) {
+          await db.deleteFrom('pending_robots').where('username', '=', `robot-${e.serialNo}`).execute();
+        }
+        emitLive(e, true);
+      }
+    }
+    const orgId = before?.organizationId ?? byId.get(change.robotId)?.organizationId;
+    if (orgId !== undefined) {
+      const ev: RegistryEvent = { robotId: change.robotId, organizationId: orgId, buildingIds: [...buildings] };
+      events.emit('registry', ev);
+    }
+  }
+
+  const registryMessage = z.object({
+    origin: z.string(),
+    change: z.object({
+      kind: z.enum(['created', 'updated', 'credentials', 'deleted']),
+      robotId: z.number().int(),
+    }),
+  });
+  function onRegistryMessage(payload: Buffer) {
+    let parsed: z.infer<typeof registryMessage>;
+    try {
+      parsed = registryMessage.parse(JSON.parse(payload.toString('utf8')));
+    } catch {
+      log.warn('registry message dropped: malformed');
+      return;
+    }
+    if (parsed.origin === instanceId) return;
+    void applyChange(parsed.change, false).catch((err: unknown) => log.error({ err }, 'registry change failed'));
+  }
+
+  async function syncRegistry(): Promise<void> {
+    const rows = await registryQuery().execute();
+    const present = new Set(rows.map((r) => r.id));
+    for (const row of rows) upsert(row);
+    for (const e of [...byId.values()]) {
+      if (!present.has(e.id)) await applyChange({ kind: 'deleted', robotId: e.id }, false);
+    }
+  }
+  const syncTimer = setInterval(() => {
+    void syncRegistry().catch((err: unknown) => log.error({ err }, 'robot registry sync failed'));
+  }, REGISTRY_SYNC_MS);
+  syncTimer.unref();
+
   const inScope = (scope: TenantScope, e: RobotEntry) =>
     isSystemAdmin(scope.type) ||
     (e.organizationId === scope.organizationId &&
@@ -453,30 +520,9 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     },
     robotBrokerUrl: () => opts.robotBrokerUrl,
     async registryChanged(change: RegistryChange) {
-      const before = byId.get(change.robotId);
-      const buildings = new Set<number>(before ? [before.buildingId] : []);
-      if (change.kind === 'deleted') {
-        if (before) {
-          byId.delete(before.id);
-          byKey.delete(keyOf(before.manufacturer, before.serialNo));
-        }
-        opts.disconnectRobot?.(change.robotId);
-      } else {
-        if (change.kind === 'credentials') opts.disconnectRobot?.(change.robotId);
-        const e = await reload(change.robotId);
-        if (e) {
-          buildings.add(e.buildingId);
-          if (change.kind === 'created') {
-            await db.deleteFrom('pending_robots').where('username', '=', `robot-${e.serialNo}`).execute();
-          }
-          emitLive(e, true);
-        }
-      }
-      const orgId = before?.organizationId ?? byId.get(change.robotId)?.organizationId;
-      if (orgId !== undefined) {
-        const ev: RegistryEvent = { robotId: change.robotId, organizationId: orgId, buildingIds: [...buildings] };
-        events.emit('registry', ev);
-      }
+      await applyChange(change, true);
+      // Other servers on the same broker apply it too.
+      client.publish(REGISTRY_TOPIC, JSON.stringify({ origin: instanceId, change }), { qos: 1 });
     },
     async command(robotId, command) {
       const e = onlineEntry(robotId);
@@ -535,6 +581,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     },
     async close() {
       clearInterval(silence);
+      clearInterval(syncTimer);
       clearInterval(persistTimer);
       await persist().catch(() => undefined);
       await client.endAsync(true);
