@@ -1,6 +1,7 @@
 import type {
   Building,
   BuildingInput,
+  CreatedRobot,
   Delivery,
   ErrorBody,
   InitData,
@@ -8,6 +9,7 @@ import type {
   IpRule,
   LoginChallenge,
   Organization,
+  RobotInput,
   Session,
   TermCheck,
   initDataResultSchema,
@@ -177,4 +179,14 @@ export async function deleteIpRule(token: string, ruleId: number): Promise<void>
 /** DELETE /operators/:id. */
 export async function deleteOperator(token: string, id: number): Promise<void> {
   await request<null>('DELETE', `/operators/${id}`, [204], { token });
+}
+
+/** Registers a robot (POST /api/robots); answers the robot and its one-time broker credentials. */
+export function createRobot(token: string, body: RobotInput): Promise<CreatedRobot> {
+  return request<CreatedRobot>('POST', '/robots', [201], { token, body });
+}
+
+/** The floors of a building (GET /api/buildings/{id}/floors). */
+export function getFloors(token: string, buildingId: number): Promise<Array<{ id: number; name: string }>> {
+  return request('GET', `/buildings/${buildingId}/floors`, [200], { token });
 }

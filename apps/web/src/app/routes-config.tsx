@@ -1,7 +1,16 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
 import { laterRoutes, paths } from '@/config/paths';
+import { loadSection, type SectionName } from '@/lib/i18n';
 import { RootLayout } from './routes/root';
+
+/** A lazy route whose texts live in a locale section: the screen and its texts download together. */
+const withTexts =
+  <M,>(section: SectionName, load: () => Promise<M>) =>
+  async (): Promise<M> => {
+    const [mod] = await Promise.all([load(), loadSection(section)]);
+    return mod;
+  };
 
 /** Every route of spec section 2; screens load lazily so the login route stays small. */
 export function createRoutes(): RouteObject[] {
@@ -29,7 +38,15 @@ export function createRoutes(): RouteObject[] {
           id: 'signed-in',
           lazy: () => import('./routes/app-layout'),
           children: [
-            { path: paths.robot.control.path, lazy: () => import('./routes/robot-control') },
+            { path: paths.robot.control.path, lazy: withTexts('robots', () => import('./routes/robot/control')) },
+            { path: paths.robot.list.path, lazy: withTexts('robots', () => import('./routes/robot/list')) },
+            { path: paths.robot.create.path, lazy: withTexts('robots', () => import('./routes/robot/create')) },
+            {
+              path: paths.robot.settingHistory.path,
+              lazy: withTexts('robots', () => import('./routes/robot/setting-history')),
+            },
+            { path: paths.robot.detail.path, lazy: withTexts('robots', () => import('./routes/robot/detail')) },
+            { path: paths.dashboard.path, lazy: withTexts('robots', () => import('./routes/dashboard')) },
             redirect(paths.my.root.path, paths.my.profile.getHref()),
             { path: paths.my.profile.path, lazy: () => import('./routes/my/profile') },
             { path: paths.my.chpwd.path, lazy: () => import('./routes/my/chpwd') },
@@ -60,15 +77,36 @@ export function createRoutes(): RouteObject[] {
             { path: paths.operator.create.path, lazy: () => import('./routes/operator/create') },
             { path: paths.operator.detail.path, lazy: () => import('./routes/operator/detail') },
             { path: paths.auditLog.list.path, lazy: () => import('./routes/audit-log/list') },
-            { path: paths.building.list.path, lazy: () => import('./routes/building/list') },
-            { path: paths.building.create.path, lazy: () => import('./routes/building/create') },
-            { path: paths.building.detail.path, lazy: () => import('./routes/building/detail') },
-            { path: paths.building.floorCreate.path, lazy: () => import('./routes/building/floor-create') },
-            { path: paths.building.floor.path, lazy: () => import('./routes/building/floor') },
-            { path: paths.building.robotGroupCreate.path, lazy: () => import('./routes/building/robot-group-create') },
-            { path: paths.building.robotGroup.path, lazy: () => import('./routes/building/robot-group') },
-            { path: paths.building.flowGroupCreate.path, lazy: () => import('./routes/building/flow-group-create') },
-            { path: paths.building.flowGroup.path, lazy: () => import('./routes/building/flow-group') },
+            { path: paths.building.list.path, lazy: withTexts('buildings', () => import('./routes/building/list')) },
+            {
+              path: paths.building.create.path,
+              lazy: withTexts('buildings', () => import('./routes/building/create')),
+            },
+            {
+              path: paths.building.detail.path,
+              lazy: withTexts('buildings', () => import('./routes/building/detail')),
+            },
+            {
+              path: paths.building.floorCreate.path,
+              lazy: withTexts('buildings', () => import('./routes/building/floor-create')),
+            },
+            { path: paths.building.floor.path, lazy: withTexts('buildings', () => import('./routes/building/floor')) },
+            {
+              path: paths.building.robotGroupCreate.path,
+              lazy: withTexts('buildings', () => import('./routes/building/robot-group-create')),
+            },
+            {
+              path: paths.building.robotGroup.path,
+              lazy: withTexts('buildings', () => import('./routes/building/robot-group')),
+            },
+            {
+              path: paths.building.flowGroupCreate.path,
+              lazy: withTexts('buildings', () => import('./routes/building/flow-group-create')),
+            },
+            {
+              path: paths.building.flowGroup.path,
+              lazy: withTexts('buildings', () => import('./routes/building/flow-group')),
+            },
             ...laterRoutes.map((r): RouteObject => ({
               path: r.path,
               handle: { section: r.section },

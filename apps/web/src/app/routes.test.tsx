@@ -14,13 +14,12 @@ describe('route guards', () => {
     expect(app.location()).toBe(`/auth/login?redirect=${encodeURIComponent('/my/messages/2?x=1')}`);
   });
 
-  it('redirects / to robot control, which shows the building and its floors', async () => {
+  it('redirects / to robot control, which shows the fleet (empty here)', async () => {
     mockApi(signedInRoutes());
     const app = renderApp('/', { session: makeSession() });
-    await waitFor(() => expect(screen.getByTestId('current-building-name')).toHaveTextContent('Marunouchi Tower'));
+    expect(await screen.findByTestId('robots-empty')).toBeInTheDocument();
     expect(app.location()).toBe('/robot/control');
-    expect(await screen.findByTestId('floor-list')).toHaveTextContent('2F Office');
-    expect(screen.getByTestId('robots-empty')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Robot control' })).toBeInTheDocument();
   });
 
   it('redirects /my to /my/profile and /auth to /auth/login', async () => {

@@ -27,7 +27,17 @@ export const paths = {
   dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
   robot: {
     control: { path: '/robot/control', getHref: () => '/robot/control' },
-    list: { path: '/robot/list', getHref: () => '/robot/list' },
+    list: {
+      path: '/robot/list',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/robot/list', query),
+    },
+    create: { path: '/robot/create', getHref: (serial?: string) => withQuery('/robot/create', { serial }) },
+    detail: { path: '/robot/:id', getHref: (id: number) => `/robot/${id}` },
+    settingHistory: {
+      path: '/robot/:id/setting-history',
+      getHref: (id: number, page?: number) =>
+        withQuery(`/robot/${id}/setting-history`, { page: page && page > 1 ? page : undefined }),
+    },
   },
   flow: { settings: { path: '/flow/settings', getHref: () => '/flow/settings' } },
   workplan: { settings: { path: '/workplan/settings', getHref: () => '/workplan/settings' } },
@@ -152,9 +162,6 @@ const crud = (base: string, section: Section, list = 'list') =>
 
 /** Routes of spec section 2 whose screens arrive in later issues (shown as "coming in a later release"). */
 export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
-  { path: '/dashboard', section: 'dashboard' },
-  ...crud('/robot', 'robot'),
-  { path: '/robot/:id/setting-history', section: 'robot' },
   ...crud('/device', 'device'),
   { path: '/device/:id/data', section: 'device' },
   ...crud('/command', 'command'),

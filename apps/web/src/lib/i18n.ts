@@ -3,13 +3,16 @@ import i18n from 'i18next';
 import { useCallback } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import type { Messages } from '@/locales/en';
+import type { BuildingScreensMessages } from '@/locales/en/building-screens';
+import type { RobotsMessages } from '@/locales/en/robots';
 import { isApiError } from './api-client';
 import { readItem, storageKeys, writeItem } from './storage';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: Messages };
+    /** The core texts plus every lazily loaded section (see {@link loadSection}). */
+    resources: { translation: AllMessages };
   }
 }
 
@@ -42,11 +45,64 @@ const loaders: Record<Language, () => Promise<Messages>> = {
   en: () => import('@/locales/en').then((m) => m.en),
 };
 
+/** Languages whose core texts are in i18next (sections may be added before the core arrives). */
+const coreLoaded = new Set<string>();
+
 /** Downloads (once) the texts of `lng` and adds them to i18next. */
 export async function loadLanguage(lng: Language): Promise<void> {
-  if (i18n.hasResourceBundle(lng, 'translation')) return;
-  const messages = await loaders[lng]();
-  i18n.addResourceBundle(lng, 'translation', messages, true, true);
+  if (!coreLoaded.has(lng)) {
+    const messages = await loaders[lng]();
+    i18n.addResourceBundle(lng, 'translation', messages, true, true);
+    coreLoaded.add(lng);
+  }
+  await Promise.all([...wantedSections].map((name) => addSection(name, lng)));
+}
+
+/**
+ * Texts of screens that are not needed at start live in sections, downloaded when a route that
+ * needs them loads (`loadSection('robots')` in its lazy loader) and merged into the translation
+ * resources, so the first download (the login route) stays small. Each section file holds top-level
+ * keys that the core texts do not have (a test checks).
+ */
+export type SectionMessages = RobotsMessages & BuildingScreensMessages;
+/** One flat type for the typed keys (an intersection makes key inference too deep for tsc). */
+export interface AllMessages extends Messages, RobotsMessages, BuildingScreensMessages {}
+export type SectionName = 'robots' | 'buildings';
+const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
+  robots: {
+    en: () => import('@/locales/en/robots').then((m) => m.robotsEn),
+    ja: () => import('@/locales/ja/robots').then((m) => m.robotsJa),
+  },
+  buildings: {
+    en: () => import('@/locales/en/building-screens').then((m) => m.buildingScreensEn),
+    ja: () => import('@/locales/ja/building-screens').then((m) => m.buildingScreensJa),
+  },
+};
+const wantedSections = new Set<SectionName>();
+const sectionsLoaded = new Map<string, Promise<void>>();
+
+function addSection(name: SectionName, lng: Language): Promise<void> {
+  const key = `${lng}:${name}`;
+  let done = sectionsLoaded.get(key);
+  if (!done) {
+    done = sectionLoaders[name][lng]().then((texts) => {
+      i18n.addResourceBundle(lng, 'translation', texts, true, true);
+    });
+    // A failed download may be retried by the next route load.
+    done.catch(() => sectionsLoaded.delete(key));
+    sectionsLoaded.set(key, done);
+  }
+  return done;
+}
+
+/** Loads a section's texts in the current language (and, from then on, in any language switched to). */
+export async function loadSection(name: SectionName): Promise<void> {
+  wantedSections.add(name);
+  try {
+    await addSection(name, currentLanguage());
+  } catch {
+    // Offline: render anyway (keys) rather than fail the route; the next load retries.
+  }
 }
 
 /**
@@ -57,6 +113,8 @@ export function initI18n(
   lng: Language = detectLanguage(),
   resources: Partial<Record<Language, Messages>> = {},
 ): typeof i18n {
+  const fresh = Object.keys(resources).filter((l) => !coreLoaded.has(l));
+  for (const l of fresh) coreLoaded.add(l);
   if (!i18n.isInitialized) {
     void i18n.use(initReactI18next).init({
       resources: Object.fromEntries(Object.entries(resources).map(([l, translation]) => [l, { translation }])),
@@ -69,7 +127,7 @@ export function initI18n(
     i18n.on('languageChanged', syncHtmlLang);
   } else {
     for (const [l, messages] of Object.entries(resources))
-      if (!i18n.hasResourceBundle(l, 'translation')) i18n.addResourceBundle(l, 'translation', messages);
+      if (fresh.includes(l)) i18n.addResourceBundle(l, 'translation', messages, true, true);
     if (i18n.language !== lng) void i18n.changeLanguage(lng);
   }
   syncHtmlLang(i18n.language);

@@ -1,9 +1,13 @@
-import { errorCodes } from '@portal/contract';
+import { errorCodes, ROBOT_MESSAGE_CODES, ROBOT_STATUS_LABELS } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
 import { auditEn } from './en/audit';
 import { ja } from './ja';
 import { auditJa } from './ja/audit';
+import { buildingScreensEn } from './en/building-screens';
+import { robotsEn } from './en/robots';
+import { buildingScreensJa } from './ja/building-screens';
+import { robotsJa } from './ja/robots';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -16,6 +20,12 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
   }
   return out;
 }
+
+/** Lazily loaded sections (lib/i18n.ts loadSection): each language's file, by section name. */
+const sections = {
+  robots: { en: robotsEn, ja: robotsJa },
+  buildings: { en: buildingScreensEn, ja: buildingScreensJa },
+};
 
 const enKeys = flatten(en);
 const jaKeys = flatten(ja);
@@ -48,6 +58,32 @@ describe('translations', () => {
   it('have no empty text', () => {
     const empty = [...enKeys, ...jaKeys].filter(([, v]) => v.trim() === '').map(([k]) => k);
     expect(empty).toEqual([]);
+  });
+
+  it('have the same keys in ja and en in every section, none of them empty', () => {
+    for (const { en: sEn, ja: sJa } of Object.values(sections)) {
+      const e = flatten(sEn);
+      const j = flatten(sJa);
+      expect([...e.keys()].filter((k) => !j.has(k))).toEqual([]);
+      expect([...j.keys()].filter((k) => !e.has(k))).toEqual([]);
+      expect([...e, ...j].filter(([, v]) => v.trim() === '').map(([k]) => k)).toEqual([]);
+    }
+  });
+
+  it('keep section keys apart from the core texts and from each other', () => {
+    const seen = new Set(Object.keys(en));
+    for (const { en: sEn } of Object.values(sections))
+      for (const top of Object.keys(sEn)) {
+        expect(seen.has(top), `section key "${top}" is already used`).toBe(false);
+        seen.add(top);
+      }
+  });
+
+  it('translate every robot message and status of the contract', () => {
+    for (const code of ROBOT_MESSAGE_CODES) expect(robotsJa.robotCommon.messages[code]).toBeTruthy();
+    for (const label of ROBOT_STATUS_LABELS) expect(robotsJa.robotCommon.statusLabels[label]).toBeTruthy();
+    expect(robotsEn.robotCommon.messages.emergencyStop).toBe('Emergency stop button pressed');
+    expect(robotsEn.robotCommon.messages.D0001).toBe('Could not return to charging station');
   });
 
   it('translate every error code of the contract', () => {

@@ -1,6 +1,7 @@
 import {
   buildingListSchema,
   contractSchema,
+  fleetRobotSchema,
   floorListSchema,
   sessionSchema,
   termCheckSchema,
@@ -10,6 +11,7 @@ import {
   type TermCheck,
   type TermDocument,
 } from '@portal/contract';
+import { z } from 'zod';
 import { reply, type Routes } from './mock-api';
 
 export const makeSession = (type: OperatorTypeCode = 0, over: Partial<Session> = {}): Session =>
@@ -63,6 +65,7 @@ export function signedInRoutes(opts: { terms?: TermCheck; contract?: Contract } 
         { id: 10, name: 'Marunouchi Tower', status: 1 },
         { id: 11, name: 'Shinjuku Annex', status: 1 },
       ]),
+    'GET /api/robots/fleet': () => reply(z.array(fleetRobotSchema), []),
     'GET /api/buildings/10/floors': () =>
       reply(floorListSchema, [
         { id: 2, name: 'Office', buildingId: 10, type: 'office', index: 2 },

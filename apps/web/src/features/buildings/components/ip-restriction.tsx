@@ -17,6 +17,7 @@ import { ipRuleInputSchema, type IpRestriction as IpRestrictionState, type IpRul
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
@@ -95,11 +96,7 @@ function AddRuleForm({ buildingId, suggestion }: { buildingId: number; suggestio
 }
 
 /** The warning when the caller's own address is not allowed by the list. */
-function ownAddressWarning(
-  state: IpRestrictionState,
-  exempt: boolean,
-  t: ReturnType<typeof useTranslation>['t'],
-): string | null {
+function ownAddressWarning(state: IpRestrictionState, exempt: boolean, t: TFunction): string | null {
   if (state.clientIpAllowed || state.rules.length === 0) return null;
   if (exempt) return t('buildings.ip.adminExempt', { ip: state.clientIp });
   return state.enabled

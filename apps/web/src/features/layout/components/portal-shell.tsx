@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { MainNav } from './main-nav';
+import { RealtimeIndicator } from './realtime-indicator';
 
 interface PortalShellProps {
   type: number;
@@ -45,6 +46,7 @@ export function PortalShell({ type, banner, headerActions, children }: PortalShe
               </Anchor>
             </Group>
             <Group gap="xs" wrap="nowrap">
+              <RealtimeIndicator />
               {headerActions}
             </Group>
           </Group>
