@@ -5,6 +5,7 @@ import { vdaTopic, type CreatedRobot, type RobotLive } from '@portal/contract';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { createRobotLink } from '../src/modules/robot-link/link.ts';
 import { serverMqttCredentials } from '../src/modules/robot-link/index.ts';
+import { mqttTransport } from '../src/modules/robot-link/transport.ts';
 
 /** Polls until `check` answers a value (not undefined/false), or fails after `ms`. */
 async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
@@ -316,8 +317,7 @@ describe('robot link: VDA 5050 over the embedded broker, against the simulator',
       db: t.db.kysely,
       log: silent,
       clock: () => new Date(),
-      brokerUrl: t.brokerUrl,
-      credentials: serverMqttCredentials(t.config.secretKey),
+      transport: mqttTransport(t.brokerUrl, serverMqttCredentials(t.config.secretKey), silent),
       robotBrokerUrl: t.brokerUrl,
     });
     try {

@@ -23,7 +23,6 @@ const RECHECK_MS = 60_000;
 class Connection {
   principal: Principal | null = null;
   readonly topics = new Set<WsTopic>();
-  readonly poses = new Map<number, { robotId: number; position: RobotPosition; at: string }>();
   constructor(
     readonly socket: WebSocket,
     readonly ip: string,
@@ -53,23 +52,41 @@ export function createGateway(ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>,
 
   /** Every connection that should hear about this robot, each once. */
   function audience(r: RobotRef, visit: (c: Connection) => void): void {
+    const byRobot = subscribers(`robot:${r.robotId}`);
+    const byBuilding = subscribers(`fleet:${r.buildingId}`);
+    const all = subscribers('fleet:all');
+    // The common case (one kind of subscription) needs no de-duplication.
+    if (!byRobot && !all) return byBuilding?.forEach(visit);
     const seen = new Set<Connection>();
     const add = (c: Connection) => {
       if (seen.has(c)) return;
       seen.add(c);
       visit(c);
     };
-    subscribers(`robot:${r.robotId}`)?.forEach(add);
-    subscribers(`fleet:${r.buildingId}`)?.forEach(add);
-    subscribers('fleet:all')?.forEach((c) => c.principal && inScope(c.principal, r) && add(c));
+    byRobot?.forEach(add);
+    byBuilding?.forEach(add);
+    all?.forEach((c) => c.principal && inScope(c.principal, r) && add(c));
   }
 
   const offLive = link.on('live', (e: LiveEvent) => {
     let text: string | null = null;
     audience(e, (c) => c.send((text ??= JSON.stringify({ type: 'live', robotId: e.robotId, live: e.live }))));
   });
+  // Positions wait in per-topic buffers (latest wins) and go out as one frame per topic per flush,
+  // serialized once for all of the topic's subscribers.
+  type Pose = { robotId: number; position: RobotPosition; at: string };
+  const buildingPoses = new Map<number, Map<number, Pose>>();
+  const robotPoses = new Map<number, Pose>();
+  const allPoses = new Map<number, Pose & RobotRef>();
   const offPose = link.on('pose', (e: PoseEvent) => {
-    audience(e, (c) => c.poses.set(e.robotId, { robotId: e.robotId, position: e.position, at: e.at }));
+    const pose = { robotId: e.robotId, position: e.position, at: e.at };
+    if (byTopic.has(`fleet:${e.buildingId}`)) {
+      let m = buildingPoses.get(e.buildingId);
+      if (!m) buildingPoses.set(e.buildingId, (m = new Map()));
+      m.set(e.robotId, pose);
+    }
+    if (byTopic.has(`robot:${e.robotId}`)) robotPoses.set(e.robotId, pose);
+    if (byTopic.has('fleet:all')) allPoses.set(e.robotId, { ...pose, ...e });
   });
   const offRegistry = link.on('registry', (e: RegistryEvent) => {
     const ref = { robotId: e.robotId, organizationId: e.organizationId };
@@ -83,12 +100,38 @@ export function createGateway(ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>,
     });
   });
 
+  const frame = (poses: Iterable<Pose>) => JSON.stringify({ type: 'poses', poses: [...poses] });
+  /** A slow client skips frames (the next one carries newer positions); live messages still go. */
+  const sendFrame = (c: Connection, text: string) => {
+    if (c.socket.bufferedAmount <= SLOW_CLIENT_BYTES) c.send(text);
+  };
   const flush = setInterval(() => {
-    for (const c of connections) {
-      if (c.poses.size === 0 || c.socket.bufferedAmount > SLOW_CLIENT_BYTES) continue;
-      c.send({ type: 'poses', poses: [...c.poses.values()] });
-      c.poses.clear();
+    for (const [buildingId, poses] of buildingPoses) {
+      const subs = subscribers(`fleet:${buildingId}`);
+      if (subs && poses.size > 0) {
+        const text = frame(poses.values());
+        for (const c of subs) sendFrame(c, text);
+      }
     }
+    buildingPoses.clear();
+    for (const [robotId, pose] of robotPoses) {
+      const subs = subscribers(`robot:${robotId}`);
+      if (subs) {
+        const text = frame([pose]);
+        for (const c of subs) sendFrame(c, text);
+      }
+    }
+    robotPoses.clear();
+    const all = subscribers('fleet:all');
+    if (all && allPoses.size > 0) {
+      for (const c of all) {
+        const p = c.principal;
+        if (!p) continue;
+        const mine = [...allPoses.values()].filter((x) => inScope(p, x));
+        if (mine.length > 0) sendFrame(c, frame(mine.map(({ robotId, position, at }) => ({ robotId, position, at }))));
+      }
+    }
+    allPoses.clear();
   }, WS_POSE_FLUSH_MS);
   flush.unref();
 

@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
+import type { LinkTransport } from './transport.ts';
 import { parseVdaTopic, ROBOT_PUBLISHES, ROBOT_SUBSCRIBES, VDA_INTERFACE_NAME, VDA_MAJOR } from '@portal/contract';
 
 /** Who a connected MQTT client is: the portal's own link, or one registered robot. */
@@ -19,6 +20,8 @@ export interface BrokerAuthority {
 
 export interface Broker {
   port: number;
+  /** The portal's own session, in process: no TCP hop, no second MQTT parse. */
+  transport: LinkTransport;
   /** Closes the broker session of a robot (credentials rotated, robot deleted). */
   disconnectRobot(robotId: number): void;
   close(): Promise<void>;
@@ -71,7 +74,9 @@ export async function startEmbeddedBroker(opts: {
   authority: BrokerAuthority;
 }): Promise<Broker> {
   const { log, authority } = opts;
-  const aedes = await Aedes.createBroker();
+  // Routing concurrency well above aedes' default of 100: a fleet sends thousands of messages a
+  // second, and a backlog in aedes' queue (dequeued with Array.shift) only grows once it is long.
+  const aedes = await Aedes.createBroker({ concurrency: 2_000 });
   const robots = new Map<number, Client>();
 
   aedes.authenticate = (client, username, password, done) => {
@@ -136,8 +141,26 @@ export async function startEmbeddedBroker(opts: {
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : opts.port;
   log.info({ port: actual }, 'embedded MQTT broker listening');
+  const transport: LinkTransport = {
+    async subscribe(filters, onMessage) {
+      const deliver = (packet: { topic: string; payload: Buffer | string }, done: () => void) => {
+        onMessage(packet.topic, typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload);
+        done();
+      };
+      await Promise.all(filters.map((f) => new Promise<void>((ok) => aedes.subscribe(f, deliver, ok))));
+    },
+    publish: (topic, payload, qos) =>
+      new Promise((ok, fail) =>
+        aedes.publish(
+          { cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain: false, dup: false },
+          (err?: Error) => (err ? fail(err) : ok()),
+        ),
+      ),
+    close: async () => undefined,
+  };
   return {
     port: actual,
+    transport,
     disconnectRobot(robotId) {
       robots.get(robotId)?.close();
       robots.delete(robotId);

@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/time.ts';
 import { startEmbeddedBroker, type Broker, type BrokerAuthority } from './broker.ts';
 import { createRobotLink, type RobotLinkService } from './link.ts';
+import { mqttTransport, type LinkTransport } from './transport.ts';
 
 export type { RobotLink } from './types.ts';
 export type { RobotLinkService } from './link.ts';
@@ -43,7 +44,7 @@ export async function startRobotLink(opts: {
     identify: (u) => (link ? link.authority.identify(u) : Promise.resolve(null)),
     unknownClient: (info) => link?.authority.unknownClient(info),
   };
-  let brokerUrl: string;
+  let transport: LinkTransport;
   let robotBrokerUrl: string;
   if (config.mqtt.kind === 'embedded') {
     broker = await startEmbeddedBroker({
@@ -54,10 +55,10 @@ export async function startRobotLink(opts: {
       authority,
     });
     const host = loopbackFor(config.host);
-    brokerUrl = `mqtt://${host.includes(':') ? `[${host}]` : host}:${broker.port}`;
-    robotBrokerUrl = config.mqttPublicUrl ?? brokerUrl;
+    transport = broker.transport;
+    robotBrokerUrl = config.mqttPublicUrl ?? `mqtt://${host.includes(':') ? `[${host}]` : host}:${broker.port}`;
   } else {
-    brokerUrl = config.mqtt.url;
+    transport = mqttTransport(config.mqtt.url, null, log);
     robotBrokerUrl = config.mqttPublicUrl ?? withoutUserInfo(config.mqtt.url);
   }
   const b = broker;
@@ -65,8 +66,7 @@ export async function startRobotLink(opts: {
     db: opts.db,
     log,
     clock: opts.clock,
-    brokerUrl,
-    credentials: config.mqtt.kind === 'embedded' ? credentials : null,
+    transport,
     robotBrokerUrl,
     ...(b ? { disconnectRobot: (id: number) => b.disconnectRobot(id) } : {}),
   });

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import mqtt, { type MqttClient } from 'mqtt';
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -17,7 +16,10 @@ import {
   type FleetRobot,
   type RobotCommand,
   type RobotStatusCodeValue,
+  type VdaConnection,
   type VdaInstantActions,
+  type VdaState,
+  type VdaVisualization,
   type VdaOrder,
 } from '@portal/contract';
 import type { Database } from '../../db/schema.ts';
@@ -26,6 +28,7 @@ import { sameHash, sha256 } from '../../lib/crypto.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { TenantScope } from '../../lib/scope.ts';
 import type { BrokerAuthority, BrokerIdentity } from './broker.ts';
+import type { LinkTransport } from './transport.ts';
 import { liveOf, positionOf, significantKey, type RobotEntry } from './fleet-state.ts';
 import type { LiveEvent, OrderStop, PoseEvent, RegistryChange, RegistryEvent, RobotLink } from './types.ts';
 
@@ -53,9 +56,8 @@ export interface LinkOptions {
   db: Kysely<Database>;
   log: FastifyBaseLogger;
   clock: Clock;
-  /** Where the portal's link connects (embedded broker or MQTT_URL). */
-  brokerUrl: string;
-  credentials: { username: string; password: string } | null;
+  /** The broker session: in process with the embedded broker, an MQTT client otherwise. */
+  transport: LinkTransport;
   /** Told to robots in their credentials. */
   robotBrokerUrl: string;
   /** Closes a robot's broker session (embedded broker only). */
@@ -212,7 +214,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     const msg = parsed.data as { version: string };
     switch (t.topic) {
       case 'state': {
-        const state = vdaSchemas.state.parse(json);
+        const state = parsed.data as VdaState;
         heard(entry, msg.version);
         entry.online = true;
         entry.state = state;
@@ -223,7 +225,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
         break;
       }
       case 'visualization': {
-        const vis = vdaSchemas.visualization.parse(json);
+        const vis = parsed.data as VdaVisualization;
         heard(entry, msg.version);
         if (!entry.online) {
           entry.online = true;
@@ -238,7 +240,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
         break;
       }
       case 'connection': {
-        const c = vdaSchemas.connection.parse(json);
+        const c = parsed.data as VdaConnection;
         // A retained ONLINE from long ago says nothing: only fresh news of the link counts.
         if (c.connectionState === 'ONLINE') {
           heard(entry, msg.version);
@@ -312,27 +314,10 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     }
   }
 
-  // ------------------------------------------------------------------ MQTT session
-  const client: MqttClient = mqtt.connect(opts.brokerUrl, {
-    protocolVersion: 4,
-    clientId: `portal-${randomUUID()}`,
-    clean: true,
-    reconnectPeriod: 1_000,
-    connectTimeout: 10_000,
-    ...(opts.credentials ?? {}),
-  });
+  // ------------------------------------------------------------------ broker session
   const filters = ROBOT_PUBLISHES.map((topic) => `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/+/+/${topic}`);
-  let resolveReady: () => void = () => undefined;
-  const ready = new Promise<void>((ok) => (resolveReady = ok));
-  client.on('connect', () => {
-    client.subscribe([...filters, REGISTRY_TOPIC], { qos: 1 }, (err) => {
-      if (err) log.error({ err }, 'robot link: subscribe failed');
-      else resolveReady();
-    });
-    log.info({ broker: opts.brokerUrl.replace(/\/\/[^@]*@/, '//') }, 'robot link connected');
-  });
-  client.on('error', (err) => log.warn({ err: err.message }, 'robot link: MQTT error'));
-  client.on('message', (topic, payload) => {
+  const transport = opts.transport;
+  const ready = transport.subscribe([...filters, REGISTRY_TOPIC], (topic, payload) => {
     try {
       if (topic === REGISTRY_TOPIC) return onRegistryMessage(payload);
       onMessage(topic, payload);
@@ -378,11 +363,8 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
   persistTimer.unref();
 
   // ------------------------------------------------------------------ publishing
-  function publish(topic: string, message: object): Promise<void> {
-    return new Promise((ok, fail) => {
-      client.publish(topic, JSON.stringify(message), { qos: 1 }, (err) => (err ? fail(err) : ok()));
-    });
-  }
+  const publish = (topic: string, message: object): Promise<void> =>
+    transport.publish(topic, JSON.stringify(message), 1);
 
   function onlineEntry(robotId: number): RobotEntry {
     const e = byId.get(robotId);
@@ -522,7 +504,9 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     async registryChanged(change: RegistryChange) {
       await applyChange(change, true);
       // Other servers on the same broker apply it too.
-      client.publish(REGISTRY_TOPIC, JSON.stringify({ origin: instanceId, change }), { qos: 1 });
+      await transport
+        .publish(REGISTRY_TOPIC, JSON.stringify({ origin: instanceId, change }), 1)
+        .catch((err: unknown) => log.warn({ err }, 'registry change not shared with other servers'));
     },
     async command(robotId, command) {
       const e = onlineEntry(robotId);
@@ -584,7 +568,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       clearInterval(syncTimer);
       clearInterval(persistTimer);
       await persist().catch(() => undefined);
-      await client.endAsync(true);
+      await transport.close();
     },
   } as RobotLinkService;
 }
