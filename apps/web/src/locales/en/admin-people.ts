@@ -31,6 +31,7 @@ export const adminPeople = {
     operators: 'operators',
     contracts: 'maintenance contracts',
     files: 'files',
+    robots: 'robots',
   },
   org: {
     listTitle: 'Organizations',

@@ -33,6 +33,7 @@ export const adminPeople: Messages['people'] = {
     operators: 'オペレーター',
     contracts: '保守契約',
     files: 'ファイル',
+    robots: 'ロボット',
   },
   org: {
     listTitle: '組織',

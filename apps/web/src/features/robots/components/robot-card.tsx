@@ -1,0 +1,120 @@
+import { Anchor, Group, Paper, Stack, Text } from '@mantine/core';
+import type { FleetRobot } from '@portal/contract';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { BatteryIndicator, IssueList, RelativeTime, StatusBadge } from '@/components/robot-status';
+import { paths } from '@/config/paths';
+import { CommandMenu } from './command-menu';
+
+interface RobotItemProps {
+  robot: FleetRobot;
+  floorName: string | null;
+}
+
+function Activity({ robot }: { robot: FleetRobot }) {
+  const { t } = useTranslation();
+  const a = robot.live.activity;
+  return (
+    <Text size="sm" data-testid="robot-activity">
+      {a ? t(`robotCommon.activities.${a}`) : t('robotCommon.unknownValue')}
+    </Text>
+  );
+}
+
+/** One robot of the control grid; re-renders only when its robot object changes. */
+export const RobotCard = memo(function RobotCard({ robot, floorName }: RobotItemProps) {
+  const { t } = useTranslation();
+  const { live } = robot;
+  return (
+    <Paper withBorder p="sm" radius="md" h="100%" data-testid={`robot-card-${robot.serialNo}`}>
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <div style={{ minWidth: 0 }}>
+            <Anchor component={Link} to={paths.robot.detail.getHref(robot.id)} fw={700} lineClamp={1}>
+              {robot.name}
+            </Anchor>
+            <Text size="xs" c="dimmed" lineClamp={1}>
+              {robot.serialNo} · {t(`robotCommon.models.${robot.model}`)}
+            </Text>
+          </div>
+          <Group gap={4} wrap="nowrap">
+            <StatusBadge label={live.statusLabel} size="sm" />
+            <CommandMenu robot={robot} />
+          </Group>
+        </Group>
+        <Group justify="space-between" wrap="nowrap">
+          <BatteryIndicator battery={live.battery} state={live.batteryState} />
+          <Activity robot={robot} />
+        </Group>
+        <Text size="xs" c="dimmed" lineClamp={1}>
+          {t('robotCommon.floor')}: {floorName ?? t('robotCommon.unknownValue')}
+          {robot.groupName ? ` · ${robot.groupName}` : ''}
+        </Text>
+        <IssueList issues={live.issues} compact />
+        <Text size="xs" c="dimmed">
+          {t('robotCommon.lastCommunication')}: <RelativeTime value={live.lastCommunicationAt} />
+        </Text>
+      </Stack>
+    </Paper>
+  );
+});
+
+/** Columns of the control list (header and rows). */
+export const listColumns =
+  'minmax(150px, 2fr) 80px 130px minmax(150px, 1.4fr) minmax(80px, 1fr) 100px minmax(150px, 2fr) 110px 36px';
+export const rowStyle: React.CSSProperties = {
+  display: 'grid',
+  gridTemplateColumns: listColumns,
+  gap: 'var(--mantine-spacing-sm)',
+  alignItems: 'center',
+  padding: '6px var(--mantine-spacing-sm)',
+  borderBottom: '1px solid var(--mantine-color-default-border)',
+  minWidth: 1000,
+};
+
+/** One robot of the control list (the same test ids as the card). */
+export const RobotRow = memo(function RobotRow({ robot, floorName }: RobotItemProps) {
+  const { t } = useTranslation();
+  const { live } = robot;
+  return (
+    <div style={rowStyle} data-testid={`robot-card-${robot.serialNo}`} role="row">
+      <div role="cell" style={{ minWidth: 0 }}>
+        <Anchor component={Link} to={paths.robot.detail.getHref(robot.id)} fw={600} lineClamp={1}>
+          {robot.name}
+        </Anchor>
+        <Text size="xs" c="dimmed" lineClamp={1}>
+          {robot.serialNo}
+        </Text>
+      </div>
+      <div role="cell">
+        <Text size="sm">{t(`robotCommon.models.${robot.model}`)}</Text>
+      </div>
+      <div role="cell">
+        <StatusBadge label={live.statusLabel} size="sm" />
+      </div>
+      <div role="cell">
+        <BatteryIndicator battery={live.battery} state={live.batteryState} />
+      </div>
+      <div role="cell">
+        <Text size="sm" lineClamp={1}>
+          {floorName ?? t('robotCommon.unknownValue')}
+        </Text>
+      </div>
+      <div role="cell">
+        <Activity robot={robot} />
+      </div>
+      <div role="cell" style={{ minWidth: 0 }}>
+        <IssueList issues={live.issues} compact />
+      </div>
+      <div role="cell">
+        <Text size="sm">
+          <RelativeTime value={live.lastCommunicationAt} />
+        </Text>
+      </div>
+      <div role="cell">
+        <CommandMenu robot={robot} />
+      </div>
+    </div>
+  );
+});

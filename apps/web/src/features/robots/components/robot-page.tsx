@@ -1,0 +1,181 @@
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import type { Robot, RobotCredentials } from '@portal/contract';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { PageLoader } from '@/components/page-loader';
+import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
+import { useErrorText } from '@/lib/i18n';
+import { showNotification } from '@/lib/notify';
+import { useDeleteRobot } from '../api/delete-robot';
+import { useRobot } from '../api/get-robot';
+import { useRotateCredentials } from '../api/rotate-credentials';
+import { useUpdateRobot } from '../api/update-robot';
+import { CredentialsModal } from './credentials-modal';
+import { LivePanel } from './live-panel';
+import { RobotForm, robotFormValues } from './robot-form';
+
+interface RobotPageProps {
+  id: number;
+  canManage: boolean;
+}
+
+/** /robot/:id: live state, commands, the registry fields (edit, delete, new credentials). */
+export function RobotPage({ id, canManage }: RobotPageProps) {
+  const { t } = useTranslation();
+  const robot = useRobot(id);
+  if (robot.isPending) return <PageLoader />;
+  if (robot.isError) return <QueryError error={robot.error} onRetry={() => void robot.refetch()} />;
+  const r = robot.data;
+  return (
+    <Stack>
+      <Anchor component={Link} to={paths.robot.list.getHref()} size="sm">
+        ← {t('robotRegistry.back')}
+      </Anchor>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1} size="h2" data-testid="robot-title">
+            {r.name}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {r.serialNo} · {t(`robotCommon.models.${r.model}`)} · {r.buildingName} · {r.floorName}
+            {r.groupName ? ` · ${r.groupName}` : ''}
+          </Text>
+        </div>
+        <Anchor component={Link} to={paths.robot.settingHistory.getHref(r.id)} data-testid="robot-history-link">
+          {t('robotRegistry.settingHistory')}
+        </Anchor>
+      </Group>
+      <LivePanel robot={r} />
+      <RobotSettings robot={r} canManage={canManage} onReload={async () => (await robot.refetch()).data} />
+    </Stack>
+  );
+}
+
+function RobotSettings({
+  robot,
+  canManage,
+  onReload,
+}: {
+  robot: Robot;
+  canManage: boolean;
+  onReload: () => Promise<Robot | undefined>;
+}) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const navigate = useNavigate();
+  const update = useUpdateRobot();
+  const remove = useDeleteRobot();
+  const rotate = useRotateCredentials();
+  const [confirming, setConfirming] = useState<'delete' | 'rotate' | null>(null);
+  const [credentials, setCredentials] = useState<RobotCredentials | null>(null);
+  // Remounts the form with the server's values after "reload".
+  const [generation, setGeneration] = useState(0);
+  const [fresh, setFresh] = useState<Robot | null>(null);
+  const current = fresh && fresh.updatedAt >= robot.updatedAt ? fresh : robot;
+
+  const reload = async () => {
+    const data = await onReload();
+    if (data) setFresh(data);
+    update.reset();
+    setGeneration((g) => g + 1);
+  };
+
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Title order={2} size="h4">
+          {t('robotRegistry.tabs.settings')}
+        </Title>
+        {!canManage && (
+          <Text c="dimmed" size="sm">
+            {t('robotRegistry.readOnly')}
+          </Text>
+        )}
+        {(remove.isError || rotate.isError) && (
+          <Alert color="red" role="alert">
+            {errorText(remove.error ?? rotate.error)}
+          </Alert>
+        )}
+        <Group gap="xl">
+          <Text size="sm">
+            <Text span c="dimmed">
+              {t('robotRegistry.mqttUsername')}:
+            </Text>{' '}
+            <Text span ff="monospace">
+              {current.mqttUsername}
+            </Text>
+          </Text>
+          <Text size="sm">
+            <Text span c="dimmed">
+              {t('robotRegistry.manufacturer')}:
+            </Text>{' '}
+            {current.manufacturer}
+          </Text>
+        </Group>
+        <RobotForm
+          key={generation}
+          readOnly={!canManage}
+          defaultValues={robotFormValues(current)}
+          saving={update.isPending}
+          onReload={() => void reload()}
+          onSubmit={async ({ updatedAt, ...rest }) => {
+            const saved = await update.mutateAsync({
+              id: robot.id,
+              body: { ...rest, updatedAt: updatedAt ?? robot.updatedAt },
+            });
+            showNotification({ color: 'green', message: t('common.saved') });
+            return robotFormValues(saved);
+          }}
+          extraActions={
+            <>
+              <Button color="red" variant="light" onClick={() => setConfirming('delete')} data-testid="robot-delete">
+                {t('robotRegistry.delete.button')}
+              </Button>
+              <Button variant="light" onClick={() => setConfirming('rotate')} data-testid="robot-rotate">
+                {t('robotRegistry.rotate.button')}
+              </Button>
+            </>
+          }
+        />
+      </Stack>
+      <ConfirmDialog
+        opened={confirming === 'delete'}
+        title={t('robotRegistry.delete.title')}
+        confirmLabel={t('robotRegistry.delete.confirm')}
+        loading={remove.isPending}
+        onClose={() => setConfirming(null)}
+        onConfirm={() =>
+          remove.mutate(robot.id, {
+            onSettled: () => setConfirming(null),
+            onSuccess: () => {
+              showNotification({ color: 'green', message: t('robotRegistry.delete.done') });
+              void navigate(paths.robot.list.getHref());
+            },
+          })
+        }
+      >
+        {t('robotRegistry.delete.body', { name: robot.name, serial: robot.serialNo })}
+      </ConfirmDialog>
+      <ConfirmDialog
+        opened={confirming === 'rotate'}
+        title={t('robotRegistry.rotate.title')}
+        confirmLabel={t('robotRegistry.rotate.confirm')}
+        color="orange"
+        loading={rotate.isPending}
+        onClose={() => setConfirming(null)}
+        onConfirm={() =>
+          rotate.mutate(robot.id, {
+            onSettled: () => setConfirming(null),
+            onSuccess: (c) => setCredentials(c),
+          })
+        }
+      >
+        {t('robotRegistry.rotate.body', { name: robot.name })}
+      </ConfirmDialog>
+      <CredentialsModal credentials={credentials} onDone={() => setCredentials(null)} />
+    </Paper>
+  );
+}

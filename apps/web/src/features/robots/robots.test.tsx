@@ -1,0 +1,275 @@
+import {
+  createdRobotSchema,
+  fleetRobotSchema,
+  groupSchema,
+  robotSchema,
+  type FleetRobot,
+  type Robot,
+  type WsServerMessage,
+} from '@portal/contract';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { realtime } from '@/lib/realtime';
+import { makeSession, signedInRoutes } from '@/testing/fixtures';
+import { mockApi, reply, replyError, type Routes } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+
+const slow = { timeout: 5000 };
+
+/** The browser WebSocket, driven by the test. */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: Array<Record<string, unknown>> = [];
+  onopen: ((ev: Event) => void) | null = null;
+  onmessage: ((ev: MessageEvent) => void) | null = null;
+  onclose: ((ev: CloseEvent) => void) | null = null;
+  onerror: ((ev: Event) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data) as Record<string, unknown>);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  receive(msg: WsServerMessage) {
+    act(() => this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(msg) })));
+  }
+}
+
+/** Opens the tab's socket once the screen subscribed, answers `ready`. */
+async function serverSocket(): Promise<FakeSocket> {
+  await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+  const sock = FakeSocket.all.at(-1)!;
+  act(() => {
+    sock.readyState = 1;
+    sock.onopen?.(new Event('open'));
+  });
+  expect(sock.sent[0]).toEqual({ type: 'auth', token: 'token-abc' });
+  sock.receive({ type: 'ready', operatorId: 7 });
+  return sock;
+}
+
+const fleetRobot = (id: number, over: Partial<FleetRobot> = {}, live: Partial<FleetRobot['live']> = {}): FleetRobot =>
+  fleetRobotSchema.parse({
+    id,
+    serialNo: `UGO-${id}`,
+    name: `Robot ${id}`,
+    model: 'pro',
+    organizationId: 1,
+    buildingId: 10,
+    buildingName: 'Marunouchi Tower',
+    groupId: null,
+    groupName: null,
+    status: 1,
+    ...over,
+    live: {
+      robotId: id,
+      online: true,
+      everSeen: true,
+      statusLabel: 'available',
+      battery: 80,
+      batteryState: 'active',
+      activity: 'idle',
+      orderId: null,
+      floorId: 2,
+      position: null,
+      issues: [],
+      lastCommunicationAt: new Date().toISOString(),
+      protocolVersion: '2.0.0',
+      ...live,
+    },
+  });
+
+const fleet = [
+  fleetRobot(1, { name: 'Alpha', model: 'pro', groupId: 3, groupName: 'Lobby' }),
+  fleetRobot(2, { name: 'Bravo', model: 'mini' }, { online: false, statusLabel: 'offline', battery: 15 }),
+  fleetRobot(
+    3,
+    { name: 'Charlie', model: 'ex' },
+    { statusLabel: 'repair', issues: [{ code: 'hardwareError', level: 'FATAL', description: null }] },
+  ),
+  fleetRobot(4, { name: 'Delta', model: 'pro', serialNo: 'ZX-900' }),
+];
+
+const cardIds = () =>
+  screen
+    .queryAllByTestId(/^robot-card-/)
+    .map((el) => el.getAttribute('data-testid')!.slice('robot-card-'.length))
+    .sort();
+
+beforeEach(() => {
+  FakeSocket.all = [];
+  vi.stubGlobal('WebSocket', FakeSocket);
+});
+afterEach(() => realtime.close());
+
+describe('robot control', () => {
+  const routes = (extra: Routes = {}): Routes => ({
+    ...signedInRoutes(),
+    'GET /api/robots/fleet': () => reply(z.array(fleetRobotSchema), fleet),
+    ...extra,
+  });
+
+  it('narrows the fleet with filters and search, in the URL', async () => {
+    mockApi(routes());
+    const app = renderApp('/robot/control', { session: makeSession(0) });
+    await waitFor(() => expect(cardIds()).toEqual(['UGO-1', 'UGO-2', 'UGO-3', 'ZX-900']), slow);
+    const alpha = screen.getByTestId('robot-card-UGO-1');
+    expect(within(alpha).getByTestId('robot-status')).toHaveTextContent('Available');
+    expect(within(alpha).getByText('2F Office', { exact: false })).toBeInTheDocument();
+    const charlie = screen.getByTestId('robot-card-UGO-3');
+    expect(within(charlie).getByTestId('robot-issues')).toHaveTextContent('Hardware error (robot unavailable)');
+    expect(within(screen.getByTestId('robot-card-UGO-2')).getByTestId('robot-battery')).toHaveTextContent(
+      'Low battery',
+    );
+
+    await app.user.selectOptions(screen.getByTestId('robot-model-filter'), 'pro');
+    expect(cardIds()).toEqual(['UGO-1', 'ZX-900']);
+    await app.user.type(screen.getByTestId('robot-search'), 'zx-9');
+    await waitFor(() => expect(cardIds()).toEqual(['ZX-900']));
+    expect(app.location()).toContain('model=pro');
+
+    await app.user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(cardIds()).toHaveLength(4));
+    await app.user.click(screen.getByTestId('robot-online-only'));
+    expect(cardIds()).toEqual(['UGO-1', 'UGO-3', 'ZX-900']);
+    await app.user.click(screen.getByTestId('robot-available-only'));
+    expect(cardIds()).toEqual(['UGO-1', 'ZX-900']);
+    await app.user.selectOptions(screen.getByTestId('robot-group-filter'), '3');
+    expect(cardIds()).toEqual(['UGO-1']);
+  }, 20_000);
+
+  it('updates a card live from the WebSocket', async () => {
+    mockApi(routes());
+    renderApp('/robot/control', { session: makeSession(0) });
+    const sock = await serverSocket();
+    expect(sock.sent.at(-1)).toEqual({ type: 'subscribe', topic: 'fleet:all' });
+    sock.receive({ type: 'snapshot', topic: 'fleet:all', robots: fleet });
+    const card = await screen.findByTestId('robot-card-UGO-1', {}, slow);
+    expect(within(card).getByTestId('robot-battery')).toHaveTextContent('80%');
+
+    sock.receive({
+      type: 'live',
+      robotId: 1,
+      live: {
+        ...fleet[0]!.live,
+        battery: 9,
+        activity: 'emergencyStop',
+        statusLabel: 'unavailable',
+        issues: [{ code: 'emergencyStop', level: 'FATAL', description: null }],
+      },
+    });
+    const updated = screen.getByTestId('robot-card-UGO-1');
+    expect(within(updated).getByTestId('robot-battery')).toHaveTextContent('9%');
+    expect(within(updated).getByTestId('robot-battery')).toHaveTextContent('Low battery');
+    expect(within(updated).getByTestId('robot-status')).toHaveTextContent('Unavailable');
+    expect(within(updated).getByTestId('robot-issues')).toHaveTextContent('Emergency stop button pressed');
+    expect(within(updated).getByTestId('robot-activity')).toHaveTextContent('Emergency stop');
+  }, 20_000);
+});
+
+const savedRobot = (over: Partial<Robot> = {}): Robot =>
+  robotSchema.parse({
+    id: 55,
+    serialNo: 'UGO-NEW',
+    name: 'Lobby guide',
+    model: 'mini',
+    version: '',
+    hardwareRevision: '',
+    organizationId: 1,
+    buildingId: 10,
+    buildingName: 'Marunouchi Tower',
+    floorId: 1,
+    floorName: 'Entrance',
+    groupId: null,
+    groupName: null,
+    status: 1,
+    longTermRecordingAutoStart: false,
+    videoMode: 'high',
+    notes: '',
+    mqttUsername: 'robot-UGO-NEW',
+    manufacturer: 'ugo',
+    lastCommunicationAt: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...over,
+  });
+
+describe('robot registration', () => {
+  const formRoutes = (extra: Routes = {}): Routes => ({
+    ...signedInRoutes(),
+    'GET /api/buildings/10/robot-groups': () => reply(z.array(groupSchema), []),
+    'GET /api/robots/55': () => reply(robotSchema, savedRobot()),
+    ...extra,
+  });
+
+  it('shows the contract validation messages, then the server duplicate under the serial', async () => {
+    mockApi(formRoutes({ 'POST /api/robots': () => replyError('DUPLICATE', [{ path: 'serialNo', message: 'dup' }]) }));
+    const app = renderApp('/robot/create', { session: makeSession(2) });
+    const form = await screen.findByTestId('robot-form', {}, slow);
+    await app.user.type(within(form).getByTestId('robot-serial'), 'bad serial!');
+    await app.user.type(within(form).getByTestId('robot-hardware-revision'), '12a');
+    await app.user.click(screen.getByTestId('robot-save'));
+    expect(await screen.findByText('Use letters, digits, "-", "_" and "." only')).toBeInTheDocument();
+    expect(screen.getByText('Enter up to 3 digits')).toBeInTheDocument();
+    expect(screen.getAllByText('Required').length).toBeGreaterThanOrEqual(3); // name, model, floor
+
+    await app.user.clear(within(form).getByTestId('robot-serial'));
+    await app.user.type(within(form).getByTestId('robot-serial'), 'UGO-NEW');
+    await app.user.clear(within(form).getByTestId('robot-hardware-revision'));
+    await app.user.type(within(form).getByTestId('robot-name'), 'Lobby guide');
+    await app.user.selectOptions(within(form).getByTestId('robot-model'), 'mini');
+    await waitFor(() => expect(within(form).getByTestId('robot-floor')).toHaveTextContent('1F Entrance'));
+    await app.user.selectOptions(within(form).getByTestId('robot-floor'), '1');
+    await app.user.click(screen.getByTestId('robot-save'));
+    expect(await screen.findByText('A robot with this serial number is already registered.')).toBeInTheDocument();
+  }, 30_000);
+
+  it('registers a robot and shows its credentials once', async () => {
+    const created = createdRobotSchema.parse({
+      robot: savedRobot(),
+      credentials: {
+        mqttUrl: 'mqtt://portal.example:1883',
+        username: 'robot-UGO-NEW',
+        password: 'S3cret-once-only',
+        manufacturer: 'ugo',
+        serialNumber: 'UGO-NEW',
+        interfaceName: 'uagv',
+      },
+    });
+    const { calls } = mockApi(formRoutes({ 'POST /api/robots': () => reply(createdRobotSchema, created, 201) }));
+    const app = renderApp('/robot/create?serial=UGO-NEW', { session: makeSession(9) });
+    const form = await screen.findByTestId('robot-form', {}, slow);
+    expect(within(form).getByTestId('robot-serial')).toHaveValue('UGO-NEW');
+    await app.user.type(within(form).getByTestId('robot-name'), 'Lobby guide');
+    await app.user.selectOptions(within(form).getByTestId('robot-model'), 'mini');
+    await waitFor(() => expect(within(form).getByTestId('robot-floor')).toHaveTextContent('1F Entrance'));
+    await app.user.selectOptions(within(form).getByTestId('robot-floor'), '1');
+    await app.user.selectOptions(within(form).getByTestId('robot-video-mode'), 'low');
+    await app.user.click(screen.getByTestId('robot-save'));
+
+    expect(await screen.findByTestId('credential-password', {}, slow)).toHaveTextContent('S3cret-once-only');
+    expect(screen.getByTestId('credentials-warning')).toHaveTextContent('cannot be displayed again');
+    const body = calls.find((c) => c.method === 'POST' && c.path === '/api/robots')?.body;
+    expect(body).toMatchObject({
+      serialNo: 'UGO-NEW',
+      name: 'Lobby guide',
+      model: 'mini',
+      buildingId: 10,
+      floorId: 1,
+      groupId: null,
+      status: 1,
+      videoMode: 'low',
+    });
+
+    await app.user.click(screen.getByTestId('credentials-done'));
+    await waitFor(() => expect(app.location()).toBe('/robot/55'));
+    expect(await screen.findByTestId('robot-title', {}, slow)).toHaveTextContent('Lobby guide');
+    await waitFor(() => expect(screen.queryByTestId('credential-password')).toBeNull());
+    expect(screen.queryByText('S3cret-once-only')).toBeNull();
+  }, 30_000);
+});

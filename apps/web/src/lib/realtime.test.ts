@@ -1,0 +1,224 @@
+import type { FleetRobot, WsServerMessage } from '@portal/contract';
+import { act, renderHook } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RealtimeClient, realtimeUrl, useFleet } from './realtime';
+
+/** A WebSocket the test drives: open(), receive(message), drop(). */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: Array<Record<string, unknown>> = [];
+  onopen: ((ev: Event) => void) | null = null;
+  onmessage: ((ev: MessageEvent) => void) | null = null;
+  onclose: ((ev: CloseEvent) => void) | null = null;
+  onerror: ((ev: Event) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data) as Record<string, unknown>);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.(new Event('open'));
+  }
+  receive(msg: WsServerMessage) {
+    this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(msg) }));
+  }
+  drop() {
+    this.readyState = 3;
+    this.onclose?.(new CloseEvent('close', { code: 1006 }));
+  }
+  types() {
+    return this.sent.map((m) => (m.topic ? `${String(m.type)} ${String(m.topic)}` : String(m.type)));
+  }
+}
+
+const robot = (id: number, over: Partial<FleetRobot['live']> = {}): FleetRobot => ({
+  id,
+  serialNo: `SN-${id}`,
+  name: `Robot ${id}`,
+  model: 'pro',
+  organizationId: 1,
+  buildingId: 10,
+  buildingName: 'Tower',
+  groupId: null,
+  groupName: null,
+  status: 1,
+  live: {
+    robotId: id,
+    online: true,
+    everSeen: true,
+    statusLabel: 'available',
+    battery: 80,
+    batteryState: 'active',
+    activity: 'idle',
+    orderId: null,
+    floorId: 1,
+    position: { x: 0, y: 0, theta: 0, mapId: 'floor-1', floorId: 1 },
+    issues: [],
+    lastCommunicationAt: '2026-01-01T00:00:00.000Z',
+    protocolVersion: '2.0.0',
+    ...over,
+  },
+});
+
+let token: string | null = 'tok-1';
+const newClient = () =>
+  new RealtimeClient({
+    url: () => 'ws://portal.test/api/ws',
+    token: () => token,
+    createSocket: (url) => new FakeSocket(url),
+    baseDelayMs: 1000,
+    maxDelayMs: 4000,
+    idleCloseMs: 5000,
+  });
+const connect = (client: RealtimeClient) => {
+  const sock = FakeSocket.all.at(-1)!;
+  sock.open();
+  sock.receive({ type: 'ready', operatorId: 7 });
+  expect(client.getState()).toBe('open');
+  return sock;
+};
+
+beforeEach(() => {
+  FakeSocket.all = [];
+  token = 'tok-1';
+  vi.useFakeTimers();
+});
+afterEach(() => vi.useRealTimers());
+
+describe('realtime client', () => {
+  it('builds the ws URL from the API base', () => {
+    expect(realtimeUrl('/api', { href: 'https://portal.example/robot/control' })).toBe('wss://portal.example/api/ws');
+    expect(realtimeUrl('http://10.0.0.5:8080/api', { href: 'http://x/' })).toBe('ws://10.0.0.5:8080/api/ws');
+  });
+
+  it('opens lazily, authenticates first, then subscribes each topic once (reference counted)', () => {
+    const client = newClient();
+    expect(FakeSocket.all).toHaveLength(0);
+    const off1 = client.subscribe('fleet:all', () => undefined);
+    const off2 = client.subscribe('fleet:all', () => undefined);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(client.getState()).toBe('connecting');
+    const sock = FakeSocket.all[0]!;
+    sock.open();
+    expect(sock.sent[0]).toEqual({ type: 'auth', token: 'tok-1' });
+    expect(sock.types()).toEqual(['auth']);
+    sock.receive({ type: 'ready', operatorId: 7 });
+    expect(sock.types()).toEqual(['auth', 'subscribe fleet:all']);
+
+    const off3 = client.subscribe('robot:5', () => undefined);
+    expect(sock.types()).toEqual(['auth', 'subscribe fleet:all', 'subscribe robot:5']);
+    off1();
+    expect(sock.types()).not.toContain('unsubscribe fleet:all');
+    off2();
+    off3();
+    expect(sock.types().slice(-2)).toEqual(['unsubscribe fleet:all', 'unsubscribe robot:5']);
+    // Closes a while after the last subscriber left.
+    vi.advanceTimersByTime(5000);
+    expect(sock.readyState).toBe(3);
+    expect(client.getState()).toBe('closed');
+  });
+
+  it('reconnects with exponential backoff (capped) and subscribes again', () => {
+    const client = newClient();
+    client.subscribe('fleet:10', () => undefined);
+    connect(client);
+    FakeSocket.all[0]!.drop();
+    expect(client.getState()).toBe('closed');
+    vi.advanceTimersByTime(999);
+    expect(FakeSocket.all).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(2);
+    FakeSocket.all[1]!.drop(); // fails again: 2 s
+    vi.advanceTimersByTime(2000);
+    expect(FakeSocket.all).toHaveLength(3);
+    FakeSocket.all[2]!.drop(); // 4 s
+    vi.advanceTimersByTime(4000);
+    FakeSocket.all[3]!.drop(); // capped at 4 s
+    vi.advanceTimersByTime(3999);
+    expect(FakeSocket.all).toHaveLength(4);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(5);
+    const sock = connect(client);
+    expect(sock.types()).toEqual(['auth', 'subscribe fleet:10']);
+  });
+
+  it('stops on close (logout) and does not reconnect', () => {
+    const client = newClient();
+    client.subscribe('fleet:all', () => undefined);
+    const sock = connect(client);
+    token = null;
+    client.close();
+    expect(sock.readyState).toBe(3);
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(client.getState()).toBe('closed');
+  });
+});
+
+describe('useFleet', () => {
+  it('takes the snapshot, applies live changes, batches poses per frame and re-subscribes on resync', () => {
+    const client = newClient();
+    let renders = 0;
+    const { result } = renderHook(() => {
+      renders += 1;
+      return useFleet('fleet:all', { client });
+    });
+    const sock = connect(client);
+    expect(result.current.ready).toBe(false);
+
+    act(() => sock.receive({ type: 'snapshot', topic: 'fleet:all', robots: [robot(1), robot(2)] }));
+    expect(result.current.ready).toBe(true);
+    expect([...result.current.robots.keys()]).toEqual([1, 2]);
+
+    act(() =>
+      sock.receive({ type: 'live', robotId: 2, live: { ...robot(2).live, battery: 12, statusLabel: 'offline' } }),
+    );
+    expect(result.current.robots.get(2)?.live.battery).toBe(12);
+    expect(result.current.robots.get(2)?.live.statusLabel).toBe('offline');
+    expect(result.current.robots.get(1)?.live.battery).toBe(80);
+
+    const pose = (robotId: number, x: number) => ({
+      robotId,
+      position: { x, y: 1, theta: 0, mapId: 'floor-1', floorId: 1 },
+      at: '2026-01-01T00:00:01.000Z',
+    });
+    const before = renders;
+    act(() => {
+      sock.receive({ type: 'poses', poses: [pose(1, 1)] });
+      sock.receive({ type: 'poses', poses: [pose(1, 2), pose(2, 5)] });
+      sock.receive({ type: 'poses', poses: [pose(99, 5)] }); // not in this topic: ignored
+    });
+    expect(renders).toBe(before); // nothing until the next frame
+    expect(result.current.robots.get(1)?.live.position?.x).toBe(0);
+    act(() => vi.advanceTimersByTime(20));
+    expect(renders).toBe(before + 1);
+    expect(result.current.robots.get(1)?.live.position?.x).toBe(2);
+    expect(result.current.robots.get(2)?.live.position?.x).toBe(5);
+    expect(result.current.robots.has(99)).toBe(false);
+
+    act(() => sock.receive({ type: 'resync', topic: 'fleet:all' }));
+    expect(sock.types().slice(-2)).toEqual(['unsubscribe fleet:all', 'subscribe fleet:all']);
+    act(() => sock.receive({ type: 'snapshot', topic: 'fleet:all', robots: [robot(3)] }));
+    expect([...result.current.robots.keys()]).toEqual([3]);
+  });
+
+  it('gets a fresh snapshot after a reconnect', () => {
+    const client = newClient();
+    const { result } = renderHook(() => useFleet('fleet:10', { client }));
+    let sock = connect(client);
+    act(() => sock.receive({ type: 'snapshot', topic: 'fleet:10', robots: [robot(1)] }));
+    act(() => sock.drop());
+    act(() => vi.advanceTimersByTime(1000));
+    sock = connect(client);
+    expect(sock.types()).toEqual(['auth', 'subscribe fleet:10']);
+    act(() => sock.receive({ type: 'snapshot', topic: 'fleet:10', robots: [robot(1, { battery: 50 }), robot(4)] }));
+    expect(result.current.robots.get(1)?.live.battery).toBe(50);
+    expect(result.current.robots.size).toBe(2);
+  });
+});

@@ -1,0 +1,79 @@
+import { startRobot, type SimRobot } from '@portal/robot-sim';
+import { expect, test } from '../support/fixtures.ts';
+import { createRobot, getBuildings, getFloors, importInitData, tokenFor } from '../support/api.ts';
+import { E2E_ADMIN } from '../support/state.ts';
+import { pageLanguage, signIn } from '../support/ui.ts';
+
+/** Robot messages as the control list shows them (apps/web/src/locales/{ja,en}/robots.ts). */
+const EMERGENCY_STOP = { ja: '非常停止ボタンが押されています', en: 'Emergency stop button pressed' } as const;
+
+let robot: SimRobot | null = null;
+test.afterEach(async () => {
+  await robot?.stop();
+  robot = null;
+});
+
+test('a simulated robot shows live on robot control: battery, status and an emergency stop', async ({ page }) => {
+  // A tenant of its own: an organization with one building, floor, operator and robot.
+  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+  const operator = { loginId: `fleet-${stamp}@e2e.example`, password: 'Fleet-Pass-2026' };
+  const admin = await tokenFor(E2E_ADMIN.loginId, E2E_ADMIN.password);
+  const imported = await importInitData(admin, {
+    organization: { name: `E2E Fleet ${stamp}`, type: 0, labOption: false },
+    buildings: [{ name: 'Fleet Building', floors: [{ name: '1F', index: 1, type: 'office' }] }],
+    operators: [{ ...operator, firstName: 'Fleet', lastName: 'Watcher', type: 0, building: 0 }],
+  });
+  const buildingId = (await getBuildings(admin)).find((b) => b.organizationId === imported.organizationId)!.id;
+  const floor = (await getFloors(admin, buildingId))[0]!;
+  const serialNo = `E2E-${stamp}`.slice(0, 24).toUpperCase();
+  const created = await createRobot(admin, {
+    serialNo,
+    name: 'Fleet robot',
+    model: 'pro',
+    version: '',
+    hardwareRevision: '',
+    buildingId,
+    floorId: floor.id,
+    groupId: null,
+    status: 1,
+    longTermRecordingAutoStart: false,
+    videoMode: 'medium',
+    notes: '',
+  });
+  const c = created.credentials;
+  robot = await startRobot({
+    brokerUrl: c.mqttUrl,
+    username: c.username,
+    password: c.password,
+    manufacturer: c.manufacturer,
+    serialNumber: c.serialNumber,
+    model: 'pro',
+    mapId: `floor-${floor.id}`,
+    start: { x: 2, y: 2, theta: 0 },
+    battery: 90,
+  });
+
+  // The operator lands on robot control and sees the robot online.
+  await signIn(page, operator);
+  await expect(page).toHaveURL((url) => url.pathname === '/robot/control');
+  const lang = await pageLanguage(page);
+  const card = page.getByTestId(`robot-card-${serialNo}`);
+  await expect(card.getByTestId('robot-status')).toHaveAttribute('data-status', 'available');
+  await expect(card.getByTestId('robot-battery')).toContainText('90');
+
+  // Battery and status change without a reload.
+  robot.setBattery(57);
+  await expect(card.getByTestId('robot-battery')).toContainText('57');
+  robot.injectFault('hardwareError');
+  await expect(card.getByTestId('robot-status')).toHaveAttribute('data-status', 'repair');
+  robot.clearFault('hardwareError');
+  await expect(card.getByTestId('robot-status')).toHaveAttribute('data-status', 'available');
+
+  // An emergency stop pressed on the robot shows within 2 s.
+  robot.injectFault('emergencyStop');
+  await expect(card.getByTestId('robot-issues')).toContainText(EMERGENCY_STOP[lang], { timeout: 2_000 });
+
+  // A dropped connection shows the robot offline (the broker's last will), still without a reload.
+  await robot.disconnect({ graceful: false });
+  await expect(card.getByTestId('robot-status')).toHaveAttribute('data-status', 'offline');
+});
