@@ -35,7 +35,6 @@ export const TEXT = {
     ipOnList: 'リストに含まれています',
     orgDuplicateName: 'この組織名はすでに使われています',
     ipNotAllowed: '接続エラー: 許可されたネットワークからアクセスしてください',
-    currentBuilding: (name: string) => `ビル: ${name}`,
     locationButton: (name: string) => `ロケーション変更: ${name}`,
     operatorsTitle: 'オペレーター',
     securityTitle: 'セキュリティ設定',
@@ -61,7 +60,6 @@ export const TEXT = {
     ipOnList: 'on the list',
     orgDuplicateName: 'This organization name is already in use',
     ipNotAllowed: 'Connection error: please access from an allowed network',
-    currentBuilding: (name: string) => `Building: ${name}`,
     locationButton: (name: string) => `Change location: ${name}`,
     operatorsTitle: 'Operators',
     securityTitle: 'Security settings',
@@ -75,7 +73,7 @@ export type Lang = keyof typeof TEXT;
 export async function pageLanguage(page: Page): Promise<Lang> {
   // index.html says lang="en" until the app has loaded its texts and rendered: wait for that first,
   // or a slow start reads "en" on a Japanese page.
-  await page.locator('#root > *').first().waitFor();
+  await page.locator('#root > :not(style)').first().waitFor();
   const lang = await page.locator('html').getAttribute('lang');
   return lang === 'en' ? 'en' : 'ja';
 }

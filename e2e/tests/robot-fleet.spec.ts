@@ -2,7 +2,7 @@ import { startRobot, type SimRobot } from '@portal/robot-sim';
 import { expect, test } from '../support/fixtures.ts';
 import { createRobot, getBuildings, getFloors, importInitData, tokenFor } from '../support/api.ts';
 import { E2E_ADMIN } from '../support/state.ts';
-import { pageLanguage, signIn } from '../support/ui.ts';
+import { agreeToTerms, pageLanguage, submitLogin } from '../support/ui.ts';
 
 /** Robot messages as the control list shows them (apps/web/src/locales/{ja,en}/robots.ts). */
 const EMERGENCY_STOP = { ja: '非常停止ボタンが押されています', en: 'Emergency stop button pressed' } as const;
@@ -54,7 +54,10 @@ test('a simulated robot shows live on robot control: battery, status and an emer
   });
 
   // The operator lands on robot control and sees the robot online.
-  await signIn(page, operator);
+  await page.goto('/auth/login');
+  await submitLogin(page, operator.loginId, operator.password);
+  await expect(page).toHaveURL((url) => url.pathname === '/term/agreement');
+  await agreeToTerms(page);
   await expect(page).toHaveURL((url) => url.pathname === '/robot/control');
   const lang = await pageLanguage(page);
   const card = page.getByTestId(`robot-card-${serialNo}`);
