@@ -67,3 +67,10 @@ export const floorListSchema = z.array(floorSchema.partial());
 export function floorLabel(index: number): string {
   return index >= 1 ? `${index}F` : `B${1 - index}`;
 }
+
+/** How a floor is named in pickers: its number and its name, once when they are the same ("2F"). */
+export function floorDisplayName(f: { name?: string | null; index?: number | null }): string {
+  const label = typeof f.index === 'number' ? floorLabel(f.index) : '';
+  const name = f.name ?? '';
+  return !label ? name : !name || name === label ? label : `${label} ${name}`;
+}

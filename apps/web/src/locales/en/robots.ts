@@ -152,6 +152,7 @@ export const robotsEn = {
       lastCommunicationAt: 'Last communication',
     },
     form: {
+      serialLockedHint: 'Fixed after registration: it names the robot’s MQTT topics',
       serialHint: 'Letters, digits, "-", "_" and "." only',
       hardwareRevisionHint: 'Up to 3 digits',
       videoModeHint: 'Quality of the robot camera stream',

@@ -151,6 +151,7 @@ export const robotsJa: RobotsMessages = {
       lastCommunicationAt: '最終通信',
     },
     form: {
+      serialLockedHint: '登録後は変更できません（ロボットの MQTT トピック名に使われます）',
       serialHint: '英数字と「-」「_」「.」のみ',
       hardwareRevisionHint: '3 桁以内の数字',
       videoModeHint: 'ロボットのカメラ映像の画質',

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import {
   fleetTopic,
-  floorLabel,
+  floorDisplayName,
   needsAttention,
   ROBOT_STATUS_LABELS,
   type FleetRobot,
@@ -183,9 +183,7 @@ function FloorSection({
                   ? [{ value: '', label: t('dashboard.chooseFloor') }]
                   : floorList.map((f) => ({
                       value: String(f.id),
-                      label: [typeof f.index === 'number' ? floorLabel(f.index) : null, f.name]
-                        .filter((part, i, parts) => part && (i === 0 || part !== parts[0]))
-                        .join(' '),
+                      label: floorDisplayName(f),
                     }))
               }
               data-testid="dashboard-floor"

@@ -1,6 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, NativeSelect, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
-import { floorLabel, RobotStatusCode, robotInputSchema, ROBOT_MODELS, VIDEO_MODES, type Robot } from '@portal/contract';
+import {
+  floorDisplayName,
+  RobotStatusCode,
+  robotInputSchema,
+  ROBOT_MODELS,
+  VIDEO_MODES,
+  type Robot,
+} from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch, type DefaultValues } from 'react-hook-form';
@@ -66,6 +73,8 @@ const toNumber = (v: string): number | undefined => (v === '' ? undefined : Numb
 interface RobotFormProps {
   defaultValues: DefaultValues<RobotFormValues>;
   readOnly?: boolean;
+  /** The serial names the robot's MQTT topics: fixed once registered. */
+  serialLocked?: boolean;
   saving: boolean;
   submitLabel?: string;
   onSubmit: (values: RobotFormValues) => Promise<RobotFormValues | void>;
@@ -77,6 +86,7 @@ interface RobotFormProps {
 export function RobotForm({
   defaultValues,
   readOnly,
+  serialLocked,
   saving,
   submitLabel,
   onSubmit,
@@ -120,9 +130,7 @@ export function RobotForm({
       .filter((f): f is typeof f & { id: number } => typeof f.id === 'number')
       .map((f) => ({
         value: String(f.id),
-        label: [typeof f.index === 'number' ? floorLabel(f.index) : null, f.name]
-          .filter((part, i, parts) => part && (i === 0 || part !== parts[0]))
-          .join(' '),
+        label: floorDisplayName(f),
       })),
   ];
 
@@ -144,12 +152,13 @@ export function RobotForm({
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
               label={t('robotCommon.fields.serialNo')}
-              description={t('robotRegistry.form.serialHint')}
+              description={t(serialLocked ? 'robotRegistry.form.serialLockedHint' : 'robotRegistry.form.serialHint')}
               required
               maxLength={24}
               autoComplete="off"
               error={err('serialNo')}
               data-testid="robot-serial"
+              readOnly={readOnly || serialLocked}
               {...form.register('serialNo')}
             />
             <TextInput

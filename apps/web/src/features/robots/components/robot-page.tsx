@@ -118,6 +118,7 @@ function RobotSettings({
         <RobotForm
           key={generation}
           readOnly={!canManage}
+          serialLocked
           defaultValues={robotFormValues(current)}
           saving={update.isPending}
           onReload={() => void reload()}

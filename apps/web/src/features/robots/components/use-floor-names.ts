@@ -1,4 +1,4 @@
-import { floorLabel } from '@portal/contract';
+import { floorDisplayName } from '@portal/contract';
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { floorsQueryOptions } from '../api/get-floors';
@@ -12,8 +12,7 @@ export function useFloorNames(buildingIds: readonly number[]): ReadonlyMap<numbe
     for (const r of results)
       for (const f of r.data ?? []) {
         if (typeof f.id !== 'number') continue;
-        const label = typeof f.index === 'number' ? floorLabel(f.index) : null;
-        names.set(f.id, [label, f.name].filter((p, i, all) => p && (i === 0 || p !== all[0])).join(' '));
+        names.set(f.id, floorDisplayName(f));
       }
     return names;
     // `results` is a new array each render; its data changes only with the stamp.
