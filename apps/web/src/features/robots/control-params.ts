@@ -1,7 +1,7 @@
 import { ROBOT_MODELS, ROBOT_STATUS_LABELS, type FleetRobot, type RobotModel } from '@portal/contract';
 import { positiveInt } from '@/lib/list-params';
 
-export const controlSorts = ['name', 'status', 'battery', 'lastCommunication'] as const;
+export const controlSorts = ['name', 'group', 'status', 'battery', 'lastCommunication'] as const;
 export type ControlSort = (typeof controlSorts)[number];
 
 /** The robot control filters as they stand in the URL: `?q=ugo&model=pro&online=1&available=1&group=3&sort=battery`. */
@@ -50,6 +50,10 @@ const time = (iso: string | null) => (iso ? new Date(iso).getTime() : -Infinity)
 
 const comparators: Record<ControlSort, (a: FleetRobot, b: FleetRobot) => number> = {
   name: () => 0,
+  // Robots of a group together, groups by name, robots without a group last.
+  group: (a, b) =>
+    (a.groupName === null ? 1 : 0) - (b.groupName === null ? 1 : 0) ||
+    (a.groupName ?? '').localeCompare(b.groupName ?? ''),
   status: (a, b) => statusRank(a) - statusRank(b),
   battery: (a, b) => (a.live.battery ?? Infinity) - (b.live.battery ?? Infinity),
   lastCommunication: (a, b) => time(b.live.lastCommunicationAt) - time(a.live.lastCommunicationAt),

@@ -103,6 +103,7 @@ export const robotsEn = {
     sortBy: 'Sort by',
     sorts: {
       name: 'Name',
+      group: 'Group',
       status: 'Status',
       battery: 'Battery (lowest first)',
       lastCommunication: 'Last communication (latest first)',

@@ -102,6 +102,7 @@ export const robotsJa: RobotsMessages = {
     sortBy: '並び順',
     sorts: {
       name: '名前',
+      group: 'グループ',
       status: 'ステータス',
       battery: 'バッテリー（少ない順）',
       lastCommunication: '最終通信（新しい順）',
