@@ -7,7 +7,7 @@ steps=(
   'system dependencies|bash scripts/ensure-system-deps.sh'
   'lint|npm run lint'
   'typecheck|npm run typecheck'
-  'unit tests (contract, web)|npm run test:unit'
+  'unit tests (contract, robot-sim, web)|npm run test:unit'
   'server tests on SQLite|npm run test:server'
   'server tests on PostgreSQL|npm run test:server:pg'
   'build web app|npm run build:web'
