@@ -34,6 +34,7 @@ export const errorCodes = [
   'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
   'ROBOT_OFFLINE',
+  'NO_PATH',
   'INTERNAL',
 ] as const;
 export const errorCodeSchema = z.enum(errorCodes);
@@ -70,6 +71,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   ROBOT_OFFLINE: 409,
+  /** No way over the floor's route graph to the target waypoint. */
+  NO_PATH: 409,
   INTERNAL: 500,
 };
 

@@ -11,3 +11,5 @@ export * from './ip.ts';
 export * from './robots.ts';
 export * from './vda5050.ts';
 export * from './ws.ts';
+export * from './maps.ts';
+export * from './poses.ts';

@@ -2,6 +2,8 @@ import type { CreateTableBuilder, Kysely } from 'kysely';
 import * as m001 from './migrations/001-initial.ts';
 import * as m002 from './migrations/002-data-management.ts';
 import * as m003 from './migrations/003-robots.ts';
+import * as m004 from './migrations/004-maps.ts';
+import * as m005 from './migrations/005-poses.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -23,6 +25,8 @@ const migrations: Migration[] = [
   { name: '001-initial', up: m001.up },
   { name: '002-data-management', up: m002.up },
   { name: '003-robots', up: m003.up },
+  { name: '004-maps', up: m004.up },
+  { name: '005-poses', up: m005.up },
 ];
 
 /**

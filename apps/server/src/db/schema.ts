@@ -349,3 +349,63 @@ export interface PendingRobotTable {
   first_seen_at: string;
   last_seen_at: string;
 }
+
+/** Pose definitions and pose networks (docs/poses.md); merged into `Database` above. */
+export interface Database {
+  pose_defs: PoseDefTable;
+  pose_networks: PoseNetworkTable;
+  pose_network_nodes: PoseNetworkNodeTable;
+}
+
+export interface PoseDefTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number | null;
+  name: string;
+  arm_model: number;
+  arm_type: number;
+  /** JSON number[][] (degrees, one array per arm). */
+  arms: string;
+  periscope_mm: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PoseNetworkTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number | null;
+  name: string;
+  arm_model: number;
+  arm_type: number;
+  /** JSON { from, to, bidirectional }[]. */
+  edges: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PoseNetworkNodeTable {
+  network_id: number;
+  pose_def_id: number;
+  position: number;
+}
+
+/** Floor maps (issue 5): one row per saved revision of a floor's map document (JSON text). */
+export interface FloorMapRevisionTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number;
+  floor_id: number;
+  revision: number;
+  document: string;
+  waypoint_count: number;
+  edge_count: number;
+  note: string;
+  saved_by: number | null;
+  saved_at: string;
+}
+
+// Declaration merging: the maps module's table joins the one Database interface above.
+export interface Database {
+  floor_map_revisions: FloorMapRevisionTable;
+}

@@ -107,6 +107,38 @@ export function createRoutes(): RouteObject[] {
               path: paths.building.flowGroup.path,
               lazy: withTexts('buildings', () => import('./routes/building/flow-group')),
             },
+            { path: paths.poseDef.list.path, lazy: withTexts('poses', () => import('./routes/pose-def/list')) },
+            { path: paths.poseDef.create.path, lazy: withTexts('poses', () => import('./routes/pose-def/create')) },
+            { path: paths.poseDef.detail.path, lazy: withTexts('poses', () => import('./routes/pose-def/detail')) },
+            {
+              path: paths.poseNetwork.list.path,
+              lazy: withTexts('poses', () => import('./routes/pose-network/list')),
+            },
+            {
+              path: paths.poseNetwork.create.path,
+              lazy: withTexts('poses', () => import('./routes/pose-network/create')),
+            },
+            {
+              path: paths.poseNetwork.detail.path,
+              lazy: withTexts('poses', () => import('./routes/pose-network/detail')),
+            },
+            { path: paths.editor.pose.path, lazy: withTexts('poses', () => import('./routes/editor-pose')) },
+            { path: paths.editor.floor.path, lazy: withTexts('mapEditor', () => import('./routes/editor/floor')) },
+            {
+              path: paths.editor.partial.path,
+              lazy: withTexts('mapEditor', () => import('./routes/editor/floor-partial')),
+            },
+            { path: paths.editor.v1_5.path, lazy: withTexts('mapEditor', () => import('./routes/editor/floor-v1-5')) },
+            { path: paths.editor.v2.path, lazy: withTexts('mapEditor', () => import('./routes/editor/floor-v2')) },
+            { path: paths.waypoint.list.path, lazy: withTexts('mapEditor', () => import('./routes/waypoint/list')) },
+            {
+              path: paths.waypoint.create.path,
+              lazy: withTexts('mapEditor', () => import('./routes/waypoint/create')),
+            },
+            {
+              path: paths.waypoint.detail.path,
+              lazy: withTexts('mapEditor', () => import('./routes/waypoint/detail')),
+            },
             ...laterRoutes.map((r): RouteObject => ({
               path: r.path,
               handle: { section: r.section },

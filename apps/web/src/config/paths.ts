@@ -105,7 +105,41 @@ export const paths = {
     },
     flowGroup: { path: '/building/flow-group/:id', getHref: (id: number) => `/building/flow-group/${id}` },
   },
+  poseDef: {
+    list: {
+      path: '/pose-def/list',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/pose-def/list', query),
+    },
+    create: { path: '/pose-def/create', getHref: () => '/pose-def/create' },
+    detail: { path: '/pose-def/:id', getHref: (id: number) => `/pose-def/${id}` },
+  },
+  poseNetwork: {
+    list: {
+      path: '/pose-network/list',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) =>
+        withQuery('/pose-network/list', query),
+    },
+    create: { path: '/pose-network/create', getHref: () => '/pose-network/create' },
+    detail: { path: '/pose-network/:id', getHref: (id: number) => `/pose-network/${id}` },
+  },
+  editor: {
+    /** The full-width pose editor: `?id=` edits a pose, no id creates one. */
+    pose: { path: '/editor/pose', getHref: (id?: number) => withQuery('/editor/pose', { id }) },
+    floor: {
+      path: '/editor/floor/:id',
+      /** `waypointId`: open centred on that waypoint. */
+      getHref: (id: number, waypointId?: number) => withQuery(`/editor/floor/${id}`, { waypoint: waypointId }),
+    },
+    partial: { path: '/editor/floor/:id/partial', getHref: (id: number) => `/editor/floor/${id}/partial` },
+    v1_5: { path: '/editor/v1_5/:id/floor', getHref: (id: number) => `/editor/v1_5/${id}/floor` },
+    v2: { path: '/editor/v2/:id/floor', getHref: (id: number) => `/editor/v2/${id}/floor` },
+  },
   command: { list: { path: '/command/list', getHref: () => '/command/list' } },
+  waypoint: {
+    list: { path: '/waypoint/:mapId/list', getHref: (mapId: number) => `/waypoint/${mapId}/list` },
+    create: { path: '/waypoint/:mapId/create', getHref: (mapId: number) => `/waypoint/${mapId}/create` },
+    detail: { path: '/waypoint/:mapId/:id', getHref: (mapId: number, id: number) => `/waypoint/${mapId}/${id}` },
+  },
   threshold: { list: { path: '/threshold/list', getHref: () => '/threshold/list' } },
   console: { path: '/console/:serialNo', getHref: (serialNo: string) => `/console/${encodeURIComponent(serialNo)}` },
   my: {
@@ -171,15 +205,12 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   ...crud('/flow', 'flow', 'settings'),
   ...crud('/workplan', 'workplan', 'settings'),
   { path: '/workplan/create-template', section: 'workplan' },
-  ...crud('/pose-def', 'poseDef'),
-  ...crud('/pose-network', 'poseNetwork'),
   ...crud('/check-item', 'checkItem'),
   { path: '/report/list/:page', section: 'report' },
   { path: '/report/:id', section: 'report' },
   { path: '/report/export-history/:page', section: 'report' },
   { path: '/report/export-template/list/:page', section: 'report' },
   { path: '/report/export-template/create', section: 'report' },
-  ...crud('/waypoint/:mapId', 'waypoint'),
   { path: '/asilla/setting/list', section: 'asilla' },
   { path: '/asilla/setting/:id', section: 'asilla' },
   { path: '/system', section: 'system' },
@@ -211,10 +242,5 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   { path: '/schedule/log/:page', section: 'schedule' },
   { path: '/app/basic/:serialNo', section: 'app' },
   { path: '/app/tele-ope/:mode/:serialNo', section: 'app' },
-  { path: '/editor/floor/:id', section: 'editor' },
-  { path: '/editor/floor/:id/partial', section: 'editor' },
-  { path: '/editor/pose', section: 'editor' },
-  { path: '/editor/v2/:id/floor', section: 'editor' },
-  { path: '/editor/v1_5/:id/floor', section: 'editor' },
   { path: '/beta/spatial-ui', section: 'beta' },
 ];

@@ -4,6 +4,8 @@ import { useCallback } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import type { Messages } from '@/locales/en';
 import type { BuildingScreensMessages } from '@/locales/en/building-screens';
+import type { MapEditorMessages } from '@/locales/en/map-editor';
+import type { PosesMessages } from '@/locales/en/poses';
 import type { RobotsMessages } from '@/locales/en/robots';
 import { isApiError } from './api-client';
 import { readItem, storageKeys, writeItem } from './storage';
@@ -64,10 +66,11 @@ export async function loadLanguage(lng: Language): Promise<void> {
  * resources, so the first download (the login route) stays small. Each section file holds top-level
  * keys that the core texts do not have (a test checks).
  */
-export type SectionMessages = RobotsMessages & BuildingScreensMessages;
+export type SectionMessages = RobotsMessages & BuildingScreensMessages & MapEditorMessages & PosesMessages;
 /** One flat type for the typed keys (an intersection makes key inference too deep for tsc). */
-export interface AllMessages extends Messages, RobotsMessages, BuildingScreensMessages {}
-export type SectionName = 'robots' | 'buildings';
+export interface AllMessages
+  extends Messages, RobotsMessages, BuildingScreensMessages, MapEditorMessages, PosesMessages {}
+export type SectionName = 'robots' | 'buildings' | 'mapEditor' | 'poses';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
   robots: {
     en: () => import('@/locales/en/robots').then((m) => m.robotsEn),
@@ -76,6 +79,14 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   buildings: {
     en: () => import('@/locales/en/building-screens').then((m) => m.buildingScreensEn),
     ja: () => import('@/locales/ja/building-screens').then((m) => m.buildingScreensJa),
+  },
+  mapEditor: {
+    en: () => import('@/locales/en/map-editor').then((m) => m.mapEditorEn),
+    ja: () => import('@/locales/ja/map-editor').then((m) => m.mapEditorJa),
+  },
+  poses: {
+    en: () => import('@/locales/en/poses').then((m) => m.posesEn),
+    ja: () => import('@/locales/ja/poses').then((m) => m.posesJa),
   },
 };
 const wantedSections = new Set<SectionName>();

@@ -8,6 +8,10 @@ import { buildingScreensEn } from './en/building-screens';
 import { robotsEn } from './en/robots';
 import { buildingScreensJa } from './ja/building-screens';
 import { robotsJa } from './ja/robots';
+import { posesEn } from './en/poses';
+import { posesJa } from './ja/poses';
+import { mapEditorEn } from './en/map-editor';
+import { mapEditorJa } from './ja/map-editor';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -25,6 +29,8 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 const sections = {
   robots: { en: robotsEn, ja: robotsJa },
   buildings: { en: buildingScreensEn, ja: buildingScreensJa },
+  poses: { en: posesEn, ja: posesJa },
+  mapEditor: { en: mapEditorEn, ja: mapEditorJa },
 };
 
 const enKeys = flatten(en);

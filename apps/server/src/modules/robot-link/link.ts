@@ -526,6 +526,25 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       };
       await publish(vdaTopic(e.manufacturer, e.serialNo, 'instantActions'), message);
     },
+    async instantAction(robotId, actionType, params) {
+      const e = onlineEntry(robotId);
+      const h = header(e, 'instantActions');
+      const actionId = `${actionType}-${randomUUID()}`;
+      const message: VdaInstantActions = {
+        ...h,
+        actions: [
+          {
+            actionId,
+            actionType,
+            ...(h.version === '2.0.0' ? { actionName: actionType } : {}),
+            blockingType: 'NONE',
+            actionParameters: Object.entries(params).map(([key, value]) => ({ key, value })),
+          },
+        ],
+      };
+      await publish(vdaTopic(e.manufacturer, e.serialNo, 'instantActions'), message);
+      return actionId;
+    },
     async sendOrder(robotId, stops: OrderStop[]) {
       const e = onlineEntry(robotId);
       if (stops.length === 0) throw new AppError('VALIDATION_FAILED', 'An order needs at least one stop');
@@ -552,6 +571,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
           released: true,
           startNodeId: stops[i]!.nodeId,
           endNodeId: s.nodeId,
+          ...(s.maxSpeed === undefined ? {} : { maxSpeed: s.maxSpeed }),
           actions: [],
         })),
       };

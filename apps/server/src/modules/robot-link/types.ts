@@ -9,6 +9,8 @@ export interface OrderStop {
   y: number;
   theta?: number;
   mapId: string;
+  /** Speed limit (m/s) on the edge from the previous stop to this one (slow edges). */
+  maxSpeed?: number;
 }
 
 /** What a registry change means for the link. */
@@ -41,6 +43,11 @@ export interface RobotLink {
   command(robotId: number, command: RobotCommand): Promise<void>;
   /** Sends an order along these stops (straight edges between them). Answers the order id. */
   sendOrder(robotId: number, stops: OrderStop[]): Promise<string>;
+  /**
+   * Sends one custom instant action (docs/robot-protocol.md section 6), blocking type NONE, with
+   * these parameters. Answers the action id. Throws AppError ROBOT_OFFLINE when offline.
+   */
+  instantAction(robotId: number, actionType: string, params: Record<string, string>): Promise<string>;
   /** Events for the realtime gateway. */
   on(event: 'live', listener: (e: LiveEvent) => void): () => void;
   on(event: 'pose', listener: (e: PoseEvent) => void): () => void;

@@ -1,0 +1,93 @@
+import type { MapDocument } from '@portal/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/** A stored revision with the name of who saved it. */
+export interface RevisionRow {
+  revision: number;
+  document: string;
+  note: string;
+  savedAt: string;
+  savedBy: string | null;
+  waypoints: number;
+  edges: number;
+}
+
+export interface NewRevision {
+  organizationId: number;
+  buildingId: number;
+  floorId: number;
+  revision: number;
+  document: MapDocument;
+  note: string;
+  savedBy: number | null;
+  savedAt: string;
+}
+
+/** SQL of floor map revisions. Callers check the floor's scope first (the floor row carries it). */
+export function mapRepo(db: Kysely<Database>) {
+  const revisions = (trx: Kysely<Database>, floorId: number) =>
+    trx
+      .selectFrom('floor_map_revisions as m')
+      .leftJoin('operators as o', 'o.id', 'm.saved_by')
+      .where('m.floor_id', '=', floorId)
+      .select([
+        'm.revision',
+        'm.note',
+        'm.saved_at as savedAt',
+        'm.waypoint_count as waypoints',
+        'm.edge_count as edges',
+        'o.last_name',
+        'o.first_name',
+      ]);
+
+  const named = <R extends { last_name: string | null; first_name: string | null }>(r: R) => {
+    const { last_name, first_name, ...rest } = r;
+    return { ...rest, savedBy: last_name === null ? null : `${last_name} ${first_name ?? ''}`.trim() };
+  };
+
+  return {
+    /** The current (highest) revision with its document, or undefined when the map was never saved. */
+    async current(floorId: number, trx: Kysely<Database> = db): Promise<RevisionRow | undefined> {
+      const row = await revisions(trx, floorId)
+        .select('m.document')
+        .orderBy('m.revision', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? named(row) : undefined;
+    },
+
+    async revision(floorId: number, revision: number): Promise<RevisionRow | undefined> {
+      const row = await revisions(db, floorId)
+        .select('m.document')
+        .where('m.revision', '=', revision)
+        .executeTakeFirst();
+      return row ? named(row) : undefined;
+    },
+
+    /** Newest first, without documents. */
+    async list(floorId: number, limit: number): Promise<Array<Omit<RevisionRow, 'document'>>> {
+      const rows = await revisions(db, floorId).orderBy('m.revision', 'desc').limit(limit).execute();
+      return rows.map(named);
+    },
+
+    /** Fails with a unique violation when that revision exists (someone saved at the same time). */
+    async insert(r: NewRevision, trx: Kysely<Database> = db): Promise<void> {
+      await trx
+        .insertInto('floor_map_revisions')
+        .values({
+          organization_id: r.organizationId,
+          building_id: r.buildingId,
+          floor_id: r.floorId,
+          revision: r.revision,
+          document: JSON.stringify(r.document),
+          waypoint_count: r.document.waypoints.length,
+          edge_count: r.document.edges.length,
+          note: r.note,
+          saved_by: r.savedBy,
+          saved_at: r.savedAt,
+        })
+        .execute();
+    },
+  };
+}

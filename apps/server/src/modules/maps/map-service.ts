@@ -1,0 +1,355 @@
+import {
+  emptyMapDocument,
+  floorMapId,
+  MAP_CHANGED_ACTION,
+  mapBounds,
+  mapDocumentProblems,
+  OperatorType,
+  pointProblems,
+  waypointUsage,
+  type ErrorDetail,
+  type FloorDetail,
+  type FloorMap,
+  type MapBounds,
+  type MapDocument,
+  type MapImage,
+  type MapRevisionSummary,
+  type SaveFloorMapBody,
+  type Waypoint,
+  type WaypointInput,
+} from '@portal/contract';
+import type { AppContext, Principal } from '../../context.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { requireManager } from '../buildings/common.ts';
+import { floorService } from '../floors/floor-service.ts';
+import { isUniqueViolation } from '../organizations/admin-rules.ts';
+import { mapRepo, type RevisionRow } from './map-repo.ts';
+
+type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'audit' | 'config' | 'fileStore' | 'robotLink' | 'log'>;
+
+/** Revisions answered at most by the revision list (newest first). */
+export const MAP_REVISIONS_MAX = 500;
+/** Attempts of a write that lost a race for the next revision number (id-level edits and overwrites). */
+const WRITE_ATTEMPTS = 3;
+
+/** The image frame of a floor: only with an image, its size and a resolution. */
+export function imageOf(f: FloorDetail): MapImage | null {
+  if (!f.img || !f.imgWidth || !f.imgHeight || !f.resolution) return null;
+  return {
+    url: f.img,
+    width: f.imgWidth,
+    height: f.imgHeight,
+    resolution: f.resolution,
+    originX: f.originX ?? 0,
+    originY: f.originY ?? 0,
+  };
+}
+
+export const boundsOf = (f: FloorDetail): MapBounds | null => {
+  const image = imageOf(f);
+  return image ? mapBounds(image) : null;
+};
+
+const invalid = (details: ErrorDetail[], what = 'map') =>
+  new AppError(
+    'VALIDATION_FAILED',
+    `The ${what} is not valid: ${details
+      .slice(0, 5)
+      .map((d) => `${d.path} (${d.message})`)
+      .join(', ')}${details.length > 5 ? '…' : ''}`,
+    details,
+  );
+
+const staleMap = () =>
+  new AppError('STALE_UPDATE', 'The map was saved by someone else since you opened it; reload it, or overwrite', [
+    { path: 'baseRevision', message: 'validation.staleMap' },
+  ]);
+
+/** What a write makes of the current document: the new document, its note, and the audit entry. */
+interface Change<T> {
+  document: MapDocument;
+  note: string;
+  action: string;
+  detail: Record<string, unknown>;
+  answer: T;
+}
+
+/**
+ * Floor maps (docs/api-maps.md): one versioned document per floor. Reading: anyone who can see the
+ * floor's building; writing: organization administrators (own organization) and system admins, as
+ * for floors (docs/decisions/0003-data-management-roles.md). Every write is a new revision, recorded
+ * in the audit log (target type `floor-map`), and robots online on the floor are told (`mapChanged`).
+ */
+export function mapService(ctx: Ctx) {
+  const { db, dialect, clock, audit, robotLink, log } = ctx;
+  const floors = floorService(ctx);
+  const repo = mapRepo(db);
+
+  const parse = (row: RevisionRow | undefined): MapDocument =>
+    row ? (JSON.parse(row.document) as MapDocument) : emptyMapDocument();
+
+  function toFloorMap(floor: FloorDetail, row: RevisionRow | undefined): FloorMap {
+    return {
+      floorId: floor.id,
+      buildingId: floor.buildingId,
+      revision: row?.revision ?? 0,
+      savedAt: row?.savedAt ?? null,
+      savedBy: row?.savedBy ?? null,
+      image: imageOf(floor),
+      document: parse(row),
+    };
+  }
+
+  /** After the commit: each robot online on the floor hears of the new revision. Failures are only logged. */
+  async function tellRobots(floor: FloorDetail, revision: number): Promise<void> {
+    const scope = { type: OperatorType.orgAdmin, organizationId: floor.organizationId, buildingId: null };
+    const onFloor = robotLink.fleet(scope, null).filter((r) => r.live.online && r.live.floorId === floor.id);
+    const params = { mapId: floorMapId(floor.id), mapRevision: String(revision) };
+    const results = await Promise.allSettled(
+      onFloor.map((r) => robotLink.instantAction(r.id, MAP_CHANGED_ACTION, params)),
+    );
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') {
+        log.warn({ err: r.reason, robotId: onFloor[i]!.id, floorId: floor.id }, 'mapChanged not sent');
+      }
+    });
+  }
+
+  /**
+   * Writes current + 1 from what `change` makes of the current revision. Writers of one floor queue
+   * on its row (PostgreSQL; SQLite runs one transaction at a time); should one still lose the race
+   * for the number, the current revision is read again and `change` asked again (which may then
+   * find the edit stale).
+   */
+  async function write<T>(
+    p: Principal,
+    floor: FloorDetail,
+    ip: string,
+    change: (current: { revision: number; document: MapDocument }) => Change<T>,
+  ): Promise<{ revision: number; answer: T }> {
+    for (let attempt = 1; ; attempt++) {
+      let done: { revision: number; answer: T };
+      try {
+        done = await db.transaction().execute(async (trx) => {
+          if (dialect === 'postgres') {
+            const locked = await trx
+              .selectFrom('floors')
+              .select('id')
+              .where('id', '=', floor.id)
+              .forUpdate()
+              .executeTakeFirst();
+            if (!locked) throw notFound('Floor');
+          }
+          const row = await repo.current(floor.id, trx);
+          const revision = (row?.revision ?? 0) + 1;
+          const c = change({ revision: row?.revision ?? 0, document: parse(row) });
+          await repo.insert(
+            {
+              organizationId: floor.organizationId,
+              buildingId: floor.buildingId,
+              floorId: floor.id,
+              revision,
+              document: c.document,
+              note: c.note,
+              savedBy: p.operatorId,
+              savedAt: clock().toISOString(),
+            },
+            trx,
+          );
+          await audit.record(
+            {
+              operatorId: p.operatorId,
+              organizationId: floor.organizationId,
+              action: c.action,
+              targetType: 'floor-map',
+              targetId: floor.id,
+              ip,
+              detail: { revision, ...c.detail },
+            },
+            trx,
+          );
+          return { revision, answer: c.answer };
+        });
+      } catch (err) {
+        if (!isUniqueViolation(err) || attempt >= WRITE_ATTEMPTS) throw err;
+        continue;
+      }
+      // Saved: telling the robots must not turn the answer into an error.
+      await tellRobots(floor, done.revision).catch((err: unknown) =>
+        log.error({ err, floorId: floor.id }, 'robots not told of the new map revision'),
+      );
+      return done;
+    }
+  }
+
+  const current = async (floorId: number) => parse(await repo.current(floorId));
+
+  function checkDocument(floor: FloorDetail, doc: MapDocument): void {
+    const problems = mapDocumentProblems(doc, boundsOf(floor));
+    if (problems.length > 0) invalidDocument(problems);
+  }
+  function invalidDocument(problems: ErrorDetail[]): never {
+    throw invalid(problems.map((d) => ({ ...d, path: `document.${d.path}` })));
+  }
+
+  function checkWaypoint(floor: FloorDetail, w: WaypointInput): void {
+    const problems = pointProblems(w, boundsOf(floor));
+    if (problems.length > 0) throw invalid(problems, 'waypoint');
+  }
+
+  const findWaypoint = (doc: MapDocument, id: number): Waypoint => {
+    const w = doc.waypoints.find((x) => x.id === id);
+    if (!w) throw notFound('Waypoint');
+    return w;
+  };
+
+  return {
+    /** The floor (scope checked: another tenant's floor is "not found"). */
+    floor: (p: Principal, floorId: number) => floors.get(p, floorId),
+    current,
+    toFloorMap,
+
+    async get(p: Principal, floorId: number): Promise<FloorMap> {
+      const floor = await floors.get(p, floorId);
+      return toFloorMap(floor, await repo.current(floorId));
+    },
+
+    async save(p: Principal, floorId: number, body: SaveFloorMapBody, ip: string): Promise<FloorMap> {
+      requireManager(p);
+      const floor = await floors.get(p, floorId);
+      checkDocument(floor, body.document);
+      const saved = await write(p, floor, ip, (cur) => {
+        if (body.baseRevision < cur.revision && !body.overwrite) throw staleMap();
+        return {
+          document: body.document,
+          note: body.note,
+          action: 'floor-map.save',
+          detail: {
+            baseRevision: body.baseRevision,
+            ...(body.overwrite && body.baseRevision < cur.revision ? { overwritten: cur.revision } : {}),
+            waypoints: body.document.waypoints.length,
+            edges: body.document.edges.length,
+          },
+          answer: null,
+        };
+      });
+      return toFloorMap(floor, await repo.revision(floorId, saved.revision));
+    },
+
+    async revisions(p: Principal, floorId: number, limit: number): Promise<MapRevisionSummary[]> {
+      await floors.get(p, floorId);
+      return repo.list(floorId, Math.min(limit, MAP_REVISIONS_MAX));
+    },
+
+    async revision(p: Principal, floorId: number, revision: number): Promise<FloorMap> {
+      const floor = await floors.get(p, floorId);
+      const row = await repo.revision(floorId, revision);
+      if (!row) throw notFound('Map revision');
+      return toFloorMap(floor, row);
+    },
+
+    /** The document of an older revision becomes the newest (checked against today's image). */
+    async restore(p: Principal, floorId: number, revision: number, ip: string): Promise<FloorMap> {
+      requireManager(p);
+      const floor = await floors.get(p, floorId);
+      const row = await repo.revision(floorId, revision);
+      if (!row) throw notFound('Map revision');
+      const document = parse(row);
+      checkDocument(floor, document);
+      const saved = await write(p, floor, ip, () => ({
+        document,
+        note: `restored from ${revision}`,
+        action: 'floor-map.restore',
+        detail: { restoredFrom: revision },
+        answer: null,
+      }));
+      return toFloorMap(floor, await repo.revision(floorId, saved.revision));
+    },
+
+    // ------------------------------------------------------------ waypoints (id-level edits)
+
+    async waypoints(p: Principal, floorId: number): Promise<Waypoint[]> {
+      await floors.get(p, floorId);
+      return (await current(floorId)).waypoints;
+    },
+
+    async waypoint(p: Principal, floorId: number, id: number): Promise<Waypoint> {
+      await floors.get(p, floorId);
+      return findWaypoint(await current(floorId), id);
+    },
+
+    async createWaypoint(p: Principal, floorId: number, body: WaypointInput, ip: string): Promise<Waypoint> {
+      requireManager(p);
+      const floor = await floors.get(p, floorId);
+      checkWaypoint(floor, body);
+      const { answer } = await write(p, floor, ip, ({ document }) => {
+        const id = document.waypoints.reduce((max, w) => Math.max(max, w.id), 0) + 1;
+        const waypoint: Waypoint = { id, ...body };
+        return {
+          document: { ...document, waypoints: [...document.waypoints, waypoint] },
+          note: `waypoint ${id} created`,
+          action: 'floor-map.waypoint.create',
+          detail: { waypointId: id, name: body.name },
+          answer: waypoint,
+        };
+      });
+      return answer;
+    },
+
+    async updateWaypoint(
+      p: Principal,
+      floorId: number,
+      id: number,
+      body: WaypointInput,
+      ip: string,
+    ): Promise<Waypoint> {
+      requireManager(p);
+      const floor = await floors.get(p, floorId);
+      findWaypoint(await current(floorId), id);
+      checkWaypoint(floor, body);
+      const { answer } = await write(p, floor, ip, ({ document }) => {
+        findWaypoint(document, id);
+        const waypoint: Waypoint = { id, ...body };
+        return {
+          document: { ...document, waypoints: document.waypoints.map((w) => (w.id === id ? waypoint : w)) },
+          note: `waypoint ${id} changed`,
+          action: 'floor-map.waypoint.update',
+          detail: { waypointId: id, name: body.name },
+          answer: waypoint,
+        };
+      });
+      return answer;
+    },
+
+    /** A waypoint a route or an edge uses stays: 409 IN_USE naming the routes and counting the edges. */
+    async deleteWaypoint(p: Principal, floorId: number, id: number, ip: string): Promise<void> {
+      requireManager(p);
+      const floor = await floors.get(p, floorId);
+      await write(p, floor, ip, ({ document }) => {
+        const w = findWaypoint(document, id);
+        const used = waypointUsage(document, id);
+        if (used.routes.length > 0 || used.edges.length > 0) {
+          throw new AppError(
+            'IN_USE',
+            `The waypoint is used by ${used.routes.length} routes and ${used.edges.length} edges; remove it from those first`,
+            [
+              ...used.routes.map((r) => ({ path: 'routes', message: r.name, code: String(r.id) })),
+              ...(used.edges.length > 0
+                ? [{ path: 'edges', message: 'validation.inUse', code: String(used.edges.length) }]
+                : []),
+            ],
+          );
+        }
+        return {
+          document: { ...document, waypoints: document.waypoints.filter((x) => x.id !== id) },
+          note: `waypoint ${id} deleted`,
+          action: 'floor-map.waypoint.delete',
+          detail: { waypointId: id, name: w.name },
+          answer: null,
+        };
+      });
+    },
+  };
+}
+
+export type MapService = ReturnType<typeof mapService>;

@@ -1,0 +1,98 @@
+import { Button, Select, Stack, Text, Title } from '@mantine/core';
+import { fleetTopic } from '@portal/contract';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '@/lib/api-client';
+import { useErrorText } from '@/lib/i18n';
+import { showNotification } from '@/lib/notify';
+import { useFleet } from '@/lib/realtime';
+import { useStartTrialRun } from '../api/start-trial-run';
+import type { EditorStore } from '../model/store';
+import { robotFloor } from './live-feed';
+
+interface TrialRunProps {
+  store: EditorStore;
+  floorId: number;
+  buildingId: number;
+}
+
+/** Sends a robot on this floor along a route of the saved map; the live layer shows it driving. */
+export function TrialRun({ store, floorId, buildingId }: TrialRunProps) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  // Positions are not needed here: the list re-renders on status changes, not on every pose.
+  const fleet = useFleet(fleetTopic(buildingId), { poses: false });
+  const robots = [...fleet.robots.values()].filter((r) => robotFloor(r) === floorId);
+  const [robotId, setRobotId] = useState<string | null>(null);
+  const start = useStartTrialRun();
+  const routes = store.doc.routes;
+  const routeId = store.selectedRouteId;
+
+  const run = () => {
+    const robot = robots.find((r) => String(r.id) === robotId);
+    const route = routes.find((r) => r.id === routeId);
+    if (!robot || !route) return;
+    start.mutate(
+      { robotId: robot.id, floorId, routeId: route.id },
+      {
+        onSuccess: () =>
+          showNotification({
+            color: 'teal',
+            message: t('mapEditor.trial.started', { robot: robot.name, route: route.name }),
+          }),
+        onError: (e) => {
+          const code = isApiError(e) ? (e.code as string) : '';
+          const message =
+            code === 'ROBOT_OFFLINE'
+              ? t('mapEditor.trial.offline')
+              : code === 'NO_PATH' || code === 'CONFLICT'
+                ? t('mapEditor.trial.noPath')
+                : errorText(e);
+          showNotification({ color: 'red', message });
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack
+      gap={6}
+      p="xs"
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+      data-testid="trial-run"
+    >
+      <Title order={3} size="h6">
+        {t('mapEditor.trial.title')}
+      </Title>
+      {robots.length === 0 ? (
+        <Text size="xs" c="dimmed">
+          {t('mapEditor.trial.noRobots')}
+        </Text>
+      ) : (
+        <Select
+          size="xs"
+          label={t('mapEditor.trial.robot')}
+          data={robots.map((r) => ({ value: String(r.id), label: r.name, disabled: !r.live.online }))}
+          value={robotId}
+          onChange={setRobotId}
+        />
+      )}
+      {routes.length === 0 ? (
+        <Text size="xs" c="dimmed">
+          {t('mapEditor.trial.noRoutes')}
+        </Text>
+      ) : (
+        <Select
+          size="xs"
+          label={t('mapEditor.trial.route')}
+          data={routes.map((r) => ({ value: String(r.id), label: r.name }))}
+          value={routeId === null ? null : String(routeId)}
+          onChange={(v) => store.selectRoute(v === null ? null : Number(v))}
+        />
+      )}
+      <Button size="xs" disabled={!robotId || routeId === null} loading={start.isPending} onClick={run}>
+        {t('mapEditor.trial.start')}
+      </Button>
+    </Stack>
+  );
+}

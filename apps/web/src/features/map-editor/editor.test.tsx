@@ -1,0 +1,197 @@
+import {
+  floorDetailSchema,
+  floorMapSchema,
+  saveFloorMapBodySchema,
+  type FloorMap,
+  type MapDocument,
+} from '@portal/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeSession, signedInRoutes } from '@/testing/fixtures';
+import { mockApi, reply, replyError, type ApiCall } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+
+// Konva needs a real canvas: the screen is tested with the drawing stubbed (the model has its own tests).
+vi.mock('./canvas/map-canvas', async () => {
+  const { useEffect } = await import('react');
+  return {
+    MapCanvas: ({ onReady }: { onReady?: () => void }) => {
+      useEffect(() => onReady?.(), [onReady]);
+      return <div data-testid="map-canvas" />;
+    },
+  };
+});
+
+class SilentSocket {
+  readyState = 0;
+  onopen = null;
+  onmessage = null;
+  onclose = null;
+  onerror = null;
+  send() {}
+  close() {}
+}
+
+const slow = { timeout: 5000 };
+
+const document: MapDocument = {
+  waypoints: [
+    { id: 1, name: 'Entrance', x: 1, y: 2, theta: 0, type: 0 },
+    { id: 2, name: 'Charger', x: 5, y: 2, theta: 1.5708, type: 2 },
+  ],
+  edges: [{ id: 1, from: 1, to: 2, oneWay: false, speed: 'normal', path: null }],
+  routes: [],
+  noGoAreas: [],
+  partialMaps: [],
+};
+
+const floorMap = (over: Partial<FloorMap> = {}): FloorMap =>
+  floorMapSchema.parse({
+    floorId: 5,
+    buildingId: 10,
+    revision: 3,
+    savedAt: '2026-01-10T01:00:00.000Z',
+    savedBy: 'Taro Suzuki',
+    image: null,
+    document,
+    ...over,
+  });
+
+const floor = floorDetailSchema.parse({
+  id: 5,
+  name: 'Office 3F',
+  buildingId: 10,
+  organizationId: 1,
+  type: 'office',
+  index: 3,
+  img: null,
+  imgWidth: null,
+  imgHeight: null,
+  ugomap: null,
+  resolution: null,
+  originX: null,
+  originY: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+function routes(put: (call: ApiCall) => Response) {
+  return mockApi({
+    ...signedInRoutes(),
+    'GET /api/floors/5/map': () => reply(floorMapSchema, floorMap()),
+    'GET /api/floors/5': () => reply(floorDetailSchema, floor),
+    'PUT /api/floors/5/map': put,
+  });
+}
+
+beforeEach(() => {
+  vi.stubGlobal('WebSocket', SilentSocket);
+});
+
+describe('map editor screen', () => {
+  it('loads the floor map, lists its waypoints and saves with the base revision', async () => {
+    const { calls } = routes((call) => {
+      const body = saveFloorMapBodySchema.parse(call.body);
+      return reply(floorMapSchema, floorMap({ revision: 4, document: body.document }));
+    });
+    const { user } = renderApp('/editor/floor/5', { session: makeSession(2) });
+
+    expect(await screen.findByRole('heading', { name: /Office 3F/ }, slow)).toBeInTheDocument();
+    expect(screen.getByTestId('status-revision')).toHaveTextContent('Revision 3');
+    await user.click(screen.getByTestId('panel-tab-waypoints'));
+    const list = screen.getByTestId('waypoint-list');
+    expect(within(list).getByText('Entrance')).toBeInTheDocument();
+    expect(within(list).getByText('Charger')).toBeInTheDocument();
+
+    // Select a waypoint from the list and rename it in the properties.
+    await user.click(within(list).getByText('Charger'));
+    await user.click(screen.getByTestId('panel-tab-properties'));
+    const name = screen.getByTestId('prop-name');
+    await user.clear(name);
+    await user.type(name, 'Dock{Enter}');
+    expect(screen.getByTestId('unsaved')).toHaveTextContent('Unsaved changes');
+
+    await user.click(screen.getByTestId('save-map'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    const put = calls.find((c) => c.method === 'PUT')!;
+    const body = saveFloorMapBodySchema.parse(put.body);
+    expect(body.baseRevision).toBe(3);
+    expect(body.overwrite).toBe(false);
+    expect(body.document.waypoints[1]).toMatchObject({ id: 2, name: 'Dock' });
+    await waitFor(() => expect(screen.getByTestId('status-revision')).toHaveTextContent('Revision 4'));
+    expect(screen.getByTestId('unsaved')).toHaveTextContent('All changes saved');
+    expect(window.localStorage.getItem('portal.mapEditorDraft.5')).toBeNull();
+  });
+
+  it('asks before overwriting a newer revision, then overwrites', async () => {
+    let attempts = 0;
+    const { calls } = routes((call) => {
+      attempts++;
+      const body = saveFloorMapBodySchema.parse(call.body);
+      if (!body.overwrite)
+        return replyError('STALE_UPDATE', [{ path: 'baseRevision', message: 'validation.staleMap' }]);
+      return reply(floorMapSchema, floorMap({ revision: 5, document: body.document }));
+    });
+    const { user } = renderApp('/editor/floor/5', { session: makeSession(2) });
+    await screen.findByTestId('editor-toolbar', undefined, slow);
+    await user.click(screen.getByTestId('panel-tab-waypoints'));
+    await user.click(within(screen.getByTestId('waypoint-list')).getByText('Entrance'));
+    await user.click(screen.getByTestId('panel-tab-properties'));
+    await user.click(screen.getByTestId('delete-selected'));
+    await user.click(screen.getByTestId('save-map'));
+    expect(await screen.findByTestId('stale-body')).toHaveTextContent('Revision 3 was saved by Taro Suzuki');
+    await user.click(screen.getByTestId('stale-overwrite'));
+    await waitFor(() => expect(attempts).toBe(2));
+    const last = saveFloorMapBodySchema.parse(calls.filter((c) => c.method === 'PUT').at(-1)!.body);
+    expect(last.overwrite).toBe(true);
+    expect(last.document.waypoints.map((w) => w.id)).toEqual([2]);
+    expect(last.document.edges).toEqual([]);
+  });
+
+  it('shows translated validation details of a refused save', async () => {
+    routes(() =>
+      replyError('VALIDATION_FAILED', [{ path: 'document.waypoints.1.x', message: 'validation.outsideMap' }]),
+    );
+    const { user } = renderApp('/editor/floor/5', { session: makeSession(2) });
+    await screen.findByTestId('editor-toolbar', undefined, slow);
+    await user.click(screen.getByTestId('panel-tab-waypoints'));
+    await user.click(within(screen.getByTestId('waypoint-list')).getByText('Entrance'));
+    await user.click(screen.getByTestId('panel-tab-properties'));
+    const name = screen.getByTestId('prop-name');
+    await user.clear(name);
+    await user.type(name, 'Gate{Enter}');
+    await user.click(screen.getByTestId('save-map'));
+    expect(await screen.findByTestId('save-problem')).toHaveTextContent('Waypoint Charger (x): Outside the map image');
+  });
+
+  it('restores a draft left in the browser, and opens read-only for general operators', async () => {
+    window.localStorage.setItem(
+      'portal.mapEditorDraft.5',
+      JSON.stringify({
+        savedAt: '2026-01-10T02:00:00.000Z',
+        baseRevision: 3,
+        document: { ...document, waypoints: document.waypoints.slice(0, 1), edges: [] },
+      }),
+    );
+    routes(() => replyError('INTERNAL'));
+    const first = renderApp('/editor/floor/5', { session: makeSession(2) });
+    expect(await screen.findByTestId('draft-notice', undefined, slow)).toHaveTextContent('Unsaved changes from');
+    await first.user.click(screen.getByTestId('panel-tab-waypoints'));
+    expect(within(screen.getByTestId('waypoint-list')).queryByText('Charger')).toBeNull();
+    await first.user.click(screen.getByTestId('discard-draft'));
+    expect(within(screen.getByTestId('waypoint-list')).getByText('Charger')).toBeInTheDocument();
+    expect(window.localStorage.getItem('portal.mapEditorDraft.5')).toBeNull();
+    first.unmount();
+
+    renderApp('/editor/floor/5', { session: makeSession(0) });
+    expect(await screen.findByTestId('read-only-badge', undefined, slow)).toBeInTheDocument();
+    expect(screen.queryByTestId('save-map')).toBeNull();
+    expect(screen.queryByTestId('tool-waypoint')).toBeNull();
+  });
+
+  it('v2 shows a beta badge', async () => {
+    routes(() => replyError('INTERNAL'));
+    renderApp('/editor/v2/5/floor', { session: makeSession(2) });
+    expect(await screen.findByTestId('beta-badge', undefined, slow)).toHaveTextContent('Beta');
+  });
+});

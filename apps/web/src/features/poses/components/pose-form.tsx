@@ -1,0 +1,366 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  Box,
+  Button,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Paper,
+  SimpleGrid,
+  Slider,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  ARM_MODEL_SPECS,
+  ARM_MODELS,
+  ARM_TYPES,
+  armCountOf,
+  hasPeriscope,
+  homeArms,
+  POSE_NAME_MAX,
+  poseDefInputSchema,
+  type ArmModel,
+  type ArmTypeCode,
+  type PoseDef,
+  type PoseDefInput,
+} from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Controller, useForm, useWatch, type DefaultValues } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { buildingFilterOptions } from '@/components/building-filter';
+import { SaveErrorAlert } from '@/components/save-error-alert';
+import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
+import { ArmDrawing } from './arm-drawing';
+import { usePoseMessage } from './use-pose-message';
+
+export type PoseFormValues = PoseDefInput;
+const fields = ['name', 'buildingId', 'armModel', 'armType', 'arms', 'periscopeMm'] as const;
+
+export const poseFormValues = (p: PoseDef): PoseFormValues => ({
+  name: p.name,
+  buildingId: p.buildingId,
+  armModel: p.armModel,
+  armType: p.armType,
+  arms: p.arms,
+  periscopeMm: p.periscopeMm,
+});
+
+export const emptyPoseForm = (buildingId: number | null = null): DefaultValues<PoseFormValues> => ({
+  name: '',
+  buildingId,
+  armModel: 100,
+  armType: 1,
+  arms: homeArms(100, 1),
+  periscopeMm: null,
+});
+
+interface PoseFormProps {
+  defaultValues: DefaultValues<PoseFormValues>;
+  readOnly?: boolean;
+  saving: boolean;
+  submitLabel?: string;
+  onSubmit: (values: PoseFormValues) => Promise<PoseFormValues | void>;
+  onReload?: () => void;
+  extraActions?: ReactNode;
+  /** The full-width editor (/editor/pose) draws larger. */
+  wide?: boolean;
+}
+
+/**
+ * A pose definition: name, scope, arm model and type, a slider and a number per joint with the
+ * model's limits, the periscope height when the type has one, and a live side view. Validated with
+ * the contract schema (the same rules as the server); a stale save keeps what was typed.
+ */
+export function PoseForm({
+  defaultValues,
+  readOnly,
+  saving,
+  submitLabel,
+  onSubmit,
+  onReload,
+  extraActions,
+  wide,
+}: PoseFormProps) {
+  const { t } = useTranslation();
+  const message = usePoseMessage();
+  const form = useForm<PoseFormValues>({ resolver: zodResolver(poseDefInputSchema), defaultValues });
+  const { errors } = form.formState;
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const buildings = useQuery(buildingFilterOptions());
+  const armModel = (useWatch({ control: form.control, name: 'armModel' }) ?? 100) as ArmModel;
+  const armType = (useWatch({ control: form.control, name: 'armType' }) ?? 1) as ArmTypeCode;
+  const arms = useWatch({ control: form.control, name: 'arms' }) ?? [];
+  const periscopeMm = useWatch({ control: form.control, name: 'periscopeMm' }) ?? null;
+  const spec = ARM_MODEL_SPECS[armModel];
+
+  const submit = form.handleSubmit(async (values) => {
+    setSaveError(null);
+    try {
+      const saved = await onSubmit(values);
+      if (saved) form.reset(saved);
+    } catch (e) {
+      const placed = applyServerErrors(e, form.setError, fields, t('poseCommon.duplicate'));
+      if (!placed) setSaveError(e);
+    }
+  });
+
+  /** Another model or type: the joints go back to that model's home pose. */
+  const reshape = (model: ArmModel, type: ArmTypeCode) => {
+    form.setValue('arms', homeArms(model, type), { shouldDirty: true });
+    form.setValue('periscopeMm', hasPeriscope(type) ? 0 : null, { shouldDirty: true });
+    form.clearErrors(['arms', 'periscopeMm']);
+  };
+
+  const buildingData = [
+    { value: '', label: t('poseCommon.wholeOrganization') },
+    ...(buildings.data ?? [])
+      .filter((b): b is typeof b & { id: number } => typeof b.id === 'number')
+      .map((b) => ({ value: String(b.id), label: b.name ?? `#${b.id}` })),
+  ];
+  const buildingId = useWatch({ control: form.control, name: 'buildingId' });
+  if (typeof buildingId === 'number' && !buildingData.some((b) => b.value === String(buildingId)))
+    buildingData.push({ value: String(buildingId), label: `#${buildingId}` });
+
+  const armLabel = (a: number) =>
+    armCountOf(armType) === 1 ? t('poseDefs.arm') : a === 0 ? t('poseDefs.leftArm') : t('poseDefs.rightArm');
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('poseDefs.listTitle')} data-testid="pose-form">
+      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <Stack>
+          <SaveErrorAlert
+            error={saveError}
+            onReload={onReload}
+            staleText={t('poseCommon.stale')}
+            staleTestId="pose-stale"
+          />
+          <SimpleGrid cols={{ base: 1, md: wide ? 3 : 2 }} spacing="lg">
+            <Stack style={{ gridColumn: wide ? 'span 2' : undefined }}>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextInput
+                  label={t('poseCommon.fields.name')}
+                  required
+                  maxLength={POSE_NAME_MAX}
+                  error={fieldErrorText(errors.name, message)}
+                  data-testid="pose-name"
+                  {...form.register('name')}
+                />
+                <Controller
+                  control={form.control}
+                  name="buildingId"
+                  render={({ field }) => (
+                    <NativeSelect
+                      label={t('poseCommon.fields.buildingId')}
+                      value={field.value === null || field.value === undefined ? '' : String(field.value)}
+                      onChange={(e) =>
+                        field.onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))
+                      }
+                      data={buildingData}
+                      error={message(errors.buildingId?.message)}
+                      data-testid="pose-building"
+                    />
+                  )}
+                />
+                <Controller
+                  control={form.control}
+                  name="armModel"
+                  render={({ field }) => (
+                    <NativeSelect
+                      label={t('poseCommon.fields.armModel')}
+                      description={t('poseDefs.modelChangeHint')}
+                      required
+                      value={String(field.value ?? '')}
+                      onChange={(e) => {
+                        const m = ARM_MODELS.find((x) => String(x) === e.currentTarget.value) ?? 100;
+                        field.onChange(m);
+                        reshape(m, armType);
+                      }}
+                      data={ARM_MODELS.map((m) => ({ value: String(m), label: t(`poseCommon.armModels.${m}`) }))}
+                      data-testid="pose-arm-model"
+                    />
+                  )}
+                />
+                <Controller
+                  control={form.control}
+                  name="armType"
+                  render={({ field }) => (
+                    <NativeSelect
+                      label={t('poseCommon.fields.armType')}
+                      required
+                      value={String(field.value ?? '')}
+                      onChange={(e) => {
+                        const a = ARM_TYPES.find((x) => String(x) === e.currentTarget.value) ?? 1;
+                        field.onChange(a);
+                        reshape(armModel, a);
+                      }}
+                      data={ARM_TYPES.map((a) => ({ value: String(a), label: t(`poseCommon.armTypes.${a}`) }))}
+                      data-testid="pose-arm-type"
+                    />
+                  )}
+                />
+              </SimpleGrid>
+              {hasPeriscope(armType) && (
+                <Controller
+                  control={form.control}
+                  name="periscopeMm"
+                  render={({ field }) => (
+                    <JointInput
+                      label={t('poseCommon.fields.periscopeMm')}
+                      range={t('poseDefs.periscopeRange', { max: spec.periscopeMaxMm })}
+                      min={0}
+                      max={spec.periscopeMaxMm}
+                      step={10}
+                      unit="mm"
+                      value={field.value}
+                      onChange={(v) => field.onChange(v)}
+                      error={message(errors.periscopeMm?.message)}
+                      disabled={readOnly}
+                      testId="pose-periscope"
+                    />
+                  )}
+                />
+              )}
+              <SimpleGrid cols={{ base: 1, lg: armCountOf(armType) }}>
+                {Array.from({ length: armCountOf(armType) }, (_, a) => (
+                  <Paper withBorder p="sm" key={`${armModel}-${armType}-${a}`} data-testid={`pose-arm-${a}`}>
+                    <Stack gap="xs">
+                      <Title order={3} size="h5">
+                        {armLabel(a)}
+                      </Title>
+                      {errors.arms?.[a]?.message && (
+                        <Text c="red" size="sm">
+                          {message(errors.arms[a]?.message)}
+                        </Text>
+                      )}
+                      {spec.joints.map((joint, j) => (
+                        <Controller
+                          key={joint.key}
+                          control={form.control}
+                          name={`arms.${a}.${j}`}
+                          render={({ field }) => (
+                            <JointInput
+                              label={t(`poseJoints.${joint.key}` as 'poseJoints.shoulderYaw')}
+                              range={t('poseDefs.jointRange', { min: joint.min, max: joint.max })}
+                              min={joint.min}
+                              max={joint.max}
+                              step={1}
+                              unit="°"
+                              value={field.value}
+                              onChange={(v) => field.onChange(v)}
+                              error={message(errors.arms?.[a]?.[j]?.message)}
+                              disabled={readOnly}
+                              testId={`pose-joint-${a}-${j}`}
+                            />
+                          )}
+                        />
+                      ))}
+                    </Stack>
+                  </Paper>
+                ))}
+              </SimpleGrid>
+              {errors.arms?.message && (
+                <Text c="red" size="sm">
+                  {message(errors.arms.message)}
+                </Text>
+              )}
+            </Stack>
+            <Box style={{ position: 'sticky', top: 72, alignSelf: 'start' }}>
+              <Stack gap="xs">
+                <Title order={3} size="h5">
+                  {t('poseDefs.drawingTitle')}
+                </Title>
+                <ArmDrawing
+                  armModel={armModel}
+                  armType={armType}
+                  arms={arms}
+                  periscopeMm={periscopeMm}
+                  height={wide ? 480 : 340}
+                />
+                {!readOnly && (
+                  <Button
+                    variant="subtle"
+                    size="xs"
+                    onClick={() => reshape(armModel, armType)}
+                    data-testid="pose-reset-home"
+                  >
+                    {t('poseDefs.resetHome')}
+                  </Button>
+                )}
+              </Stack>
+            </Box>
+          </SimpleGrid>
+          {!readOnly && (
+            <Group justify="space-between">
+              <Group>{extraActions}</Group>
+              <Button type="submit" loading={saving} data-testid="pose-save">
+                {submitLabel ?? t('common.save')}
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </fieldset>
+    </form>
+  );
+}
+
+interface JointInputProps {
+  label: string;
+  range: string;
+  min: number;
+  max: number;
+  step: number;
+  unit: string;
+  value: number | null | undefined;
+  onChange: (v: number | null) => void;
+  error?: string;
+  disabled?: boolean;
+  testId: string;
+}
+
+/** A slider within the limits and a number input that may go beyond them (so the message shows). */
+function JointInput({ label, range, min, max, step, unit, value, onChange, error, disabled, testId }: JointInputProps) {
+  const inRange = typeof value === 'number' ? Math.min(Math.max(value, min), max) : min;
+  return (
+    <Stack gap={2}>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="sm" fw={500}>
+          {label}
+        </Text>
+        <Text size="xs" c="dimmed" data-testid={`${testId}-range`}>
+          {range}
+        </Text>
+      </Group>
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        <Slider
+          style={{ flex: 1, marginTop: 12 }}
+          min={min}
+          max={max}
+          step={step}
+          value={inRange}
+          onChange={(v) => onChange(v)}
+          disabled={disabled}
+          label={(v) => `${v}${unit}`}
+          thumbLabel={label}
+          data-testid={`${testId}-slider`}
+        />
+        <NumberInput
+          w={100}
+          aria-label={label}
+          value={value ?? ''}
+          onChange={(v) => onChange(typeof v === 'number' ? v : v === '' ? null : Number(v))}
+          clampBehavior="none"
+          step={step}
+          decimalScale={1}
+          suffix={unit === '°' ? '°' : undefined}
+          error={error}
+          disabled={disabled}
+          data-testid={testId}
+        />
+      </Group>
+    </Stack>
+  );
+}

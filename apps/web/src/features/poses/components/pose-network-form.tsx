@@ -1,0 +1,417 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  ActionIcon,
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  ARM_MODELS,
+  ARM_TYPES,
+  planPoseTransition,
+  POSE_NETWORK_NAME_MAX,
+  poseNetworkInputSchema,
+  type ArmModel,
+  type ArmTypeCode,
+  type PoseEdge,
+  type PoseNetwork,
+  type PoseNetworkInput,
+} from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Controller, useForm, useWatch, type DefaultValues } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { buildingFilterOptions } from '@/components/building-filter';
+import { SaveErrorAlert } from '@/components/save-error-alert';
+import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
+import { usePoseOptions } from '../api/get-pose-defs';
+import { NetworkGraph } from './network-graph';
+import { TransitionChecker } from './transition-checker';
+import { usePoseMessage } from './use-pose-message';
+
+export type NetworkFormValues = PoseNetworkInput;
+const fields = ['name', 'buildingId', 'armModel', 'armType', 'nodes', 'edges'] as const;
+
+export const networkFormValues = (n: PoseNetwork): NetworkFormValues => ({
+  name: n.name,
+  buildingId: n.buildingId,
+  armModel: n.armModel,
+  armType: n.armType,
+  nodes: n.nodes.map((x) => x.id),
+  edges: n.edges,
+});
+
+export const emptyNetworkForm = (): DefaultValues<NetworkFormValues> => ({
+  name: '',
+  buildingId: null,
+  armModel: 100,
+  armType: 1,
+  nodes: [],
+  edges: [],
+});
+
+const samePair = (e: PoseEdge, a: number, b: number) => (e.from === a && e.to === b) || (e.from === b && e.to === a);
+
+interface NetworkFormProps {
+  defaultValues: DefaultValues<NetworkFormValues>;
+  /** Names of the poses the network already holds (they may not be in the options yet). */
+  knownNames?: ReadonlyArray<{ id: number; name: string }>;
+  readOnly?: boolean;
+  saving: boolean;
+  submitLabel?: string;
+  onSubmit: (values: NetworkFormValues) => Promise<NetworkFormValues | void>;
+  onReload?: () => void;
+  extraActions?: ReactNode;
+}
+
+/**
+ * A pose network: arm model and type, the poses (nodes), the transitions (edges, optionally both
+ * ways), a drawing of the graph and the transition checker. Validated with the contract schema.
+ */
+export function PoseNetworkForm({
+  defaultValues,
+  knownNames = [],
+  readOnly,
+  saving,
+  submitLabel,
+  onSubmit,
+  onReload,
+  extraActions,
+}: NetworkFormProps) {
+  const { t } = useTranslation();
+  const message = usePoseMessage();
+  const form = useForm<NetworkFormValues>({ resolver: zodResolver(poseNetworkInputSchema), defaultValues });
+  const { errors } = form.formState;
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const [draft, setDraft] = useState<{ from: number | null; to: number | null; both: boolean }>({
+    from: null,
+    to: null,
+    both: true,
+  });
+  const [check, setCheck] = useState<{ from: number | null; to: number | null }>({ from: null, to: null });
+  const buildings = useQuery(buildingFilterOptions());
+  const armModel = (useWatch({ control: form.control, name: 'armModel' }) ?? 100) as ArmModel;
+  const armType = (useWatch({ control: form.control, name: 'armType' }) ?? 1) as ArmTypeCode;
+  const nodes = (useWatch({ control: form.control, name: 'nodes' }) ?? []) as number[];
+  const edges = (useWatch({ control: form.control, name: 'edges' }) ?? []) as PoseEdge[];
+  const buildingId = useWatch({ control: form.control, name: 'buildingId' });
+  const options = usePoseOptions(armModel, armType);
+
+  const names = new Map<number, string>(knownNames.map((n) => [n.id, n.name]));
+  for (const p of options.data ?? []) names.set(p.id, p.name);
+  const nodeList = nodes.map((id) => ({ id, name: names.get(id) ?? `#${id}` }));
+  const plan =
+    check.from !== null && check.to !== null ? planPoseTransition({ nodes, edges }, check.from, check.to) : null;
+
+  const submit = form.handleSubmit(async (values) => {
+    setSaveError(null);
+    try {
+      const saved = await onSubmit(values);
+      if (saved) form.reset(saved);
+    } catch (e) {
+      const placed = applyServerErrors(e, form.setError, fields, t('poseCommon.duplicate'));
+      if (!placed) setSaveError(e);
+    }
+  });
+
+  const setGraph = (nextNodes: number[], nextEdges: PoseEdge[]) => {
+    form.setValue('nodes', nextNodes, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
+    form.setValue('edges', nextEdges, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
+  };
+  const toggleNode = (id: number, on: boolean) =>
+    on
+      ? setGraph([...nodes, id], edges)
+      : setGraph(
+          nodes.filter((n) => n !== id),
+          edges.filter((e) => e.from !== id && e.to !== id),
+        );
+  const reshape = () => setGraph([], []);
+  const canAdd =
+    draft.from !== null &&
+    draft.to !== null &&
+    draft.from !== draft.to &&
+    !edges.some((e) => samePair(e, draft.from!, draft.to!));
+
+  const buildingData = [
+    { value: '', label: t('poseCommon.wholeOrganization') },
+    ...(buildings.data ?? [])
+      .filter((b): b is typeof b & { id: number } => typeof b.id === 'number')
+      .map((b) => ({ value: String(b.id), label: b.name ?? `#${b.id}` })),
+  ];
+  if (typeof buildingId === 'number' && !buildingData.some((b) => b.value === String(buildingId)))
+    buildingData.push({ value: String(buildingId), label: `#${buildingId}` });
+  const poseOptions = [
+    { value: '', label: t('poseCommon.choose') },
+    ...nodeList.map((n) => ({ value: String(n.id), label: n.name })),
+  ];
+  const edgeError = (i: number) => message(errors.edges?.[i]?.message ?? errors.edges?.[i]?.root?.message);
+
+  return (
+    <form
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-label={t('poseNetworks.listTitle')}
+      data-testid="network-form"
+    >
+      <Stack>
+        <SaveErrorAlert
+          error={saveError}
+          onReload={onReload}
+          staleText={t('poseCommon.stale')}
+          staleTestId="network-stale"
+        />
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+            <Stack>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextInput
+                  label={t('poseCommon.fields.name')}
+                  required
+                  maxLength={POSE_NETWORK_NAME_MAX}
+                  error={fieldErrorText(errors.name, message)}
+                  data-testid="network-name"
+                  {...form.register('name')}
+                />
+                <Controller
+                  control={form.control}
+                  name="buildingId"
+                  render={({ field }) => (
+                    <NativeSelect
+                      label={t('poseCommon.fields.buildingId')}
+                      value={field.value === null || field.value === undefined ? '' : String(field.value)}
+                      onChange={(e) =>
+                        field.onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))
+                      }
+                      data={buildingData}
+                      error={message(errors.buildingId?.message)}
+                      data-testid="network-building"
+                    />
+                  )}
+                />
+                <Controller
+                  control={form.control}
+                  name="armModel"
+                  render={({ field }) => (
+                    <NativeSelect
+                      label={t('poseCommon.fields.armModel')}
+                      required
+                      value={String(field.value ?? '')}
+                      onChange={(e) => {
+                        field.onChange(ARM_MODELS.find((x) => String(x) === e.currentTarget.value) ?? 100);
+                        reshape();
+                      }}
+                      data={ARM_MODELS.map((m) => ({ value: String(m), label: t(`poseCommon.armModels.${m}`) }))}
+                      data-testid="network-arm-model"
+                    />
+                  )}
+                />
+                <Controller
+                  control={form.control}
+                  name="armType"
+                  render={({ field }) => (
+                    <NativeSelect
+                      label={t('poseCommon.fields.armType')}
+                      required
+                      value={String(field.value ?? '')}
+                      onChange={(e) => {
+                        field.onChange(ARM_TYPES.find((x) => String(x) === e.currentTarget.value) ?? 1);
+                        reshape();
+                      }}
+                      data={ARM_TYPES.map((a) => ({ value: String(a), label: t(`poseCommon.armTypes.${a}`) }))}
+                      data-testid="network-arm-type"
+                    />
+                  )}
+                />
+              </SimpleGrid>
+              {!readOnly && (
+                <Text size="xs" c="dimmed">
+                  {t('poseNetworks.modelChangeHint')}
+                </Text>
+              )}
+              <Paper withBorder p="sm">
+                <Stack gap="xs">
+                  <Title order={2} size="h5">
+                    {t('poseNetworks.poses')}
+                  </Title>
+                  <Text size="xs" c="dimmed">
+                    {t('poseNetworks.posesHint')}
+                  </Text>
+                  {errors.nodes && (
+                    <Text c="red" size="sm">
+                      {message(errors.nodes.message ?? errors.nodes.root?.message ?? 'validation.invalid')}
+                    </Text>
+                  )}
+                  {(options.data ?? []).length === 0 && nodes.length === 0 ? (
+                    <Text size="sm" c="dimmed" data-testid="network-no-poses">
+                      {t('poseNetworks.noPoses')}
+                    </Text>
+                  ) : (
+                    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={4} data-testid="network-poses">
+                      {[...names.entries()]
+                        .filter(([id]) => nodes.includes(id) || (options.data ?? []).some((p) => p.id === id))
+                        .map(([id, name]) => (
+                          <Checkbox
+                            key={id}
+                            label={name}
+                            checked={nodes.includes(id)}
+                            onChange={(e) => toggleNode(id, e.currentTarget.checked)}
+                            data-testid={`network-pose-${id}`}
+                          />
+                        ))}
+                    </SimpleGrid>
+                  )}
+                </Stack>
+              </Paper>
+              <Paper withBorder p="sm">
+                <Stack gap="xs">
+                  <Title order={2} size="h5">
+                    {t('poseNetworks.transitions')}
+                  </Title>
+                  <Text size="xs" c="dimmed">
+                    {t('poseNetworks.transitionsHint')}
+                  </Text>
+                  {!readOnly && (
+                    <Group align="flex-end" wrap="wrap">
+                      <NativeSelect
+                        label={t('poseNetworks.from')}
+                        value={draft.from === null ? '' : String(draft.from)}
+                        data={poseOptions}
+                        onChange={(e) =>
+                          setDraft({
+                            ...draft,
+                            from: e.currentTarget.value === '' ? null : Number(e.currentTarget.value),
+                          })
+                        }
+                        data-testid="edge-from"
+                      />
+                      <NativeSelect
+                        label={t('poseNetworks.to')}
+                        value={draft.to === null ? '' : String(draft.to)}
+                        data={poseOptions}
+                        onChange={(e) =>
+                          setDraft({
+                            ...draft,
+                            to: e.currentTarget.value === '' ? null : Number(e.currentTarget.value),
+                          })
+                        }
+                        data-testid="edge-to"
+                      />
+                      <Switch
+                        label={t('poseNetworks.bothWays')}
+                        checked={draft.both}
+                        onChange={(e) => setDraft({ ...draft, both: e.currentTarget.checked })}
+                        mb={8}
+                        data-testid="edge-both"
+                      />
+                      <Button
+                        variant="light"
+                        disabled={!canAdd}
+                        onClick={() => {
+                          setGraph(nodes, [...edges, { from: draft.from!, to: draft.to!, bidirectional: draft.both }]);
+                          setDraft({ ...draft, from: draft.to, to: null });
+                        }}
+                        data-testid="edge-add"
+                      >
+                        {t('poseNetworks.addTransition')}
+                      </Button>
+                    </Group>
+                  )}
+                  {errors.edges?.message && (
+                    <Text c="red" size="sm">
+                      {message(errors.edges.message)}
+                    </Text>
+                  )}
+                  {edges.length === 0 ? (
+                    <Text size="sm" c="dimmed">
+                      {t('poseNetworks.noTransitions')}
+                    </Text>
+                  ) : (
+                    <Table verticalSpacing={4} data-testid="edge-table">
+                      <Table.Tbody>
+                        {edges.map((e, i) => (
+                          <Table.Tr key={`${e.from}-${e.to}-${i}`} data-testid={`edge-row-${i}`}>
+                            <Table.Td>{names.get(e.from) ?? `#${e.from}`}</Table.Td>
+                            <Table.Td c="dimmed">{e.bidirectional ? '↔' : '→'}</Table.Td>
+                            <Table.Td>
+                              {names.get(e.to) ?? `#${e.to}`}
+                              {edgeError(i) && (
+                                <Text c="red" size="xs">
+                                  {edgeError(i)}
+                                </Text>
+                              )}
+                            </Table.Td>
+                            <Table.Td>
+                              <Switch
+                                size="xs"
+                                label={t('poseNetworks.bothWays')}
+                                checked={e.bidirectional}
+                                onChange={(ev) => {
+                                  const checked = ev.currentTarget.checked;
+                                  setGraph(
+                                    nodes,
+                                    edges.map((x, j) => (j === i ? { ...x, bidirectional: checked } : x)),
+                                  );
+                                }}
+                              />
+                            </Table.Td>
+                            {!readOnly && (
+                              <Table.Td>
+                                <ActionIcon
+                                  variant="subtle"
+                                  color="red"
+                                  aria-label={t('poseNetworks.remove')}
+                                  onClick={() =>
+                                    setGraph(
+                                      nodes,
+                                      edges.filter((_, j) => j !== i),
+                                    )
+                                  }
+                                >
+                                  ✕
+                                </ActionIcon>
+                              </Table.Td>
+                            )}
+                          </Table.Tr>
+                        ))}
+                      </Table.Tbody>
+                    </Table>
+                  )}
+                </Stack>
+              </Paper>
+            </Stack>
+          </fieldset>
+          <Stack>
+            <Title order={2} size="h5">
+              {t('poseNetworks.graphTitle')}
+            </Title>
+            <NetworkGraph nodes={nodeList} edges={edges} highlight={plan?.found ? plan.path : []} />
+            <TransitionChecker
+              nodes={nodeList}
+              edges={edges}
+              from={check.from}
+              to={check.to}
+              onChange={(from, to) => setCheck({ from, to })}
+            />
+          </Stack>
+        </SimpleGrid>
+        {!readOnly && (
+          <Group justify="space-between">
+            <Group>{extraActions}</Group>
+            <Button type="submit" loading={saving} data-testid="network-save">
+              {submitLabel ?? t('common.save')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}
