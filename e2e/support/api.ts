@@ -4,6 +4,9 @@ import type {
   CreatedRobot,
   Delivery,
   ErrorBody,
+  FloorDetail,
+  FloorInput,
+  FloorMap,
   InitData,
   IpRestriction,
   IpRule,
@@ -189,4 +192,49 @@ export function createRobot(token: string, body: RobotInput): Promise<CreatedRob
 /** The floors of a building (GET /api/buildings/{id}/floors). */
 export function getFloors(token: string, buildingId: number): Promise<Array<{ id: number; name: string }>> {
   return request('GET', `/buildings/${buildingId}/floors`, [200], { token });
+}
+
+// ---------------------------------------------------------------- floors and floor maps (map editor)
+
+/** GET /floors/:id. */
+export function getFloor(token: string, floorId: number): Promise<FloorDetail> {
+  return request<FloorDetail>('GET', `/floors/${floorId}`, [200], { token });
+}
+
+/** PATCH /floors/:id: sets the map metadata (metres per pixel, origin) keeping name, type and index. */
+export async function setFloorFrame(
+  token: string,
+  floorId: number,
+  frame: { resolution: number; originX: number; originY: number },
+): Promise<FloorDetail> {
+  const floor = await getFloor(token, floorId);
+  const body: FloorInput & { updatedAt: string } = {
+    name: floor.name,
+    type: floor.type,
+    index: floor.index,
+    ...frame,
+    updatedAt: floor.updatedAt,
+  };
+  return request<FloorDetail>('PATCH', `/floors/${floorId}`, [200], { token, body });
+}
+
+/** PUT /floors/:id/map-image: a multipart upload of one PNG in the field `file`. */
+export async function uploadFloorImage(token: string, floorId: number, png: Buffer): Promise<FloorDetail> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'floor.png');
+  const path = `/floors/${floorId}/map-image`;
+  const res = await fetch(`${baseUrl()}/api${path}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    body: form,
+  });
+  const text = await res.text();
+  const body = text ? (JSON.parse(text) as unknown) : null;
+  if (res.status !== 200) throw new ApiError(res.status, body as ErrorBody | null, 'PUT', path);
+  return body as FloorDetail;
+}
+
+/** GET /floors/:id/map: the current revision of the floor's map. */
+export function getFloorMap(token: string, floorId: number): Promise<FloorMap> {
+  return request<FloorMap>('GET', `/floors/${floorId}/map`, [200], { token });
 }

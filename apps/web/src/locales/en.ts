@@ -108,6 +108,7 @@ export const en = {
     },
   },
   nav: {
+    poses: 'Pose definitions',
     label: 'Main navigation',
     toggle: 'Toggle navigation',
     operations: 'Operations',

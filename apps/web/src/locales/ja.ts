@@ -109,6 +109,7 @@ export const ja: Messages = {
     },
   },
   nav: {
+    poses: 'ポーズ定義',
     label: 'メインナビゲーション',
     toggle: 'ナビゲーションの開閉',
     operations: '運用',

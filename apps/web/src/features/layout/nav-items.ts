@@ -32,6 +32,7 @@ const administration: NavItem[] = [
   { key: 'operators', href: paths.operator.list.getHref(), peopleAdmin: true },
   { key: 'auditLog', href: paths.auditLog.list.getHref(), peopleAdmin: true },
   { key: 'buildings', href: paths.building.list.getHref() },
+  { key: 'poses', href: paths.poseDef.list.getHref() },
   { key: 'commands', href: paths.command.list.getHref() },
   { key: 'thresholds', href: paths.threshold.list.getHref() },
 ];

@@ -176,6 +176,8 @@ export const buildingScreensEn = {
     },
   },
   floors: {
+    openEditor: 'Open map editor',
+    waypoints: 'Waypoints',
     title: 'Floors',
     add: 'Add floor',
     createTitle: 'Add floor',

@@ -176,6 +176,8 @@ export const buildingScreensJa: BuildingScreensMessages = {
     },
   },
   floors: {
+    openEditor: 'マップエディタを開く',
+    waypoints: 'ウェイポイント',
     title: 'フロア',
     add: 'フロアを追加',
     createTitle: 'フロアの追加',

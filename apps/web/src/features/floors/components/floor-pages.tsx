@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { floorLabel, type FloorDetail } from '@portal/contract';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -138,9 +138,24 @@ export function FloorEditPage({ id, canManage }: { id: number; canManage: boolea
   return (
     <Stack>
       <BackLink buildingId={f.buildingId} />
-      <Title order={1} size="h2">
-        {t('floors.editTitle')}: {floorLabel(f.index)} {f.name}
-      </Title>
+      <Group justify="space-between" align="center">
+        <Title order={1} size="h2">
+          {t('floors.editTitle')}: {floorLabel(f.index)} {f.name}
+        </Title>
+        <Group gap="xs">
+          <Button
+            component={Link}
+            to={paths.waypoint.list.getHref(f.id)}
+            variant="default"
+            data-testid="floor-waypoints"
+          >
+            {t('floors.waypoints')}
+          </Button>
+          <Button component={Link} to={paths.editor.floor.getHref(f.id)} data-testid="floor-open-editor">
+            {t('floors.openEditor')}
+          </Button>
+        </Group>
+      </Group>
       <FloorEditor floor={f} canManage={canManage} onReload={() => floor.refetch()} />
       <MapImage floor={f} canManage={canManage} />
     </Stack>
