@@ -14,7 +14,9 @@ import {
   drawRoute,
   drawWaypoints,
   selectionKeys,
+  type DrawView,
 } from './draw';
+import { DocumentCache } from './doc-cache';
 import type { LiveSource } from './live-source';
 import { attachInput } from './pointer-input';
 
@@ -62,6 +64,16 @@ export function MapCanvas({ store, image, live, label, onReady }: MapCanvasProps
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
   const [loaded, setLoaded] = useState<{ url: string; img: HTMLImageElement } | null>(null);
   const bitmap = loaded && loaded.url === image?.url ? loaded.img : null;
+  const docCache = useRef<DocumentCache | null>(null);
+  useEffect(() => {
+    // It asks for a redraw of the map layer when a zoom has settled.
+    const cache = new DocumentCache(() => mapLayer.current?.batchDraw());
+    docCache.current = cache;
+    return () => {
+      cache.release();
+      docCache.current = null;
+    };
+  }, []);
   const readyRef = useRef(onReady);
   useEffect(() => {
     readyRef.current = onReady;
@@ -158,11 +170,17 @@ export function MapCanvas({ store, image, live, label, onReady }: MapCanvasProps
                 const doc = store.doc;
                 const sel = selectionKeys(store.selection);
                 const byId = indexOf(store);
-                drawAreas(ctx, doc, v, sel);
-                const route = doc.routes.find((r) => r.id === store.selectedRouteId);
-                if (route) drawRoute(ctx, route.waypointIds, byId, v.camera.zoom);
-                drawEdges(ctx, doc, byId, v, sel);
-                drawWaypoints(ctx, doc, v, sel);
+                const drawDocument = (target: CanvasRenderingContext2D, dv: DrawView) => {
+                  drawAreas(target, doc, dv, sel);
+                  const route = doc.routes.find((r) => r.id === store.selectedRouteId);
+                  if (route) drawRoute(target, route.waypointIds, byId, dv.camera.zoom);
+                  drawEdges(target, doc, byId, dv, sel);
+                  drawWaypoints(target, doc, dv, sel);
+                };
+                // Zoomed out, the whole document is one cached bitmap that panning only moves.
+                const deps = [doc, [...sel].sort().join(','), store.selectedRouteId];
+                const cache = docCache.current;
+                if (!cache || !cache.draw(ctx, v, deps, drawDocument)) drawDocument(ctx, v);
                 drawPreview(ctx, store.preview, v.camera.zoom);
               }}
             />
