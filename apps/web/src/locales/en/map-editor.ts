@@ -162,6 +162,10 @@ export const mapEditorEn = {
       unknownWaypoint: 'Refers to a waypoint that does not exist',
       pathTooShort: 'A recorded path needs at least 2 points',
       inUse: 'Still in use',
+      robotOnOtherFloor: 'The robot is on another floor',
+      positionUnknown: 'The robot’s position on this floor is not known yet',
+      robotBusy: 'The robot is busy: wait until it is idle, or cancel its order',
+      noPath: 'No route on the map leads there',
     },
     fields: {
       waypoints: 'Waypoint {{n}}',

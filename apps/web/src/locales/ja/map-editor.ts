@@ -161,6 +161,10 @@ export const mapEditorJa: MapEditorMessages = {
       unknownWaypoint: '存在しないウェイポイントを参照しています',
       pathTooShort: '記録された経路には 2 点以上が必要です',
       inUse: '使用中です',
+      robotOnOtherFloor: 'ロボットは別のフロアにいます',
+      positionUnknown: 'このフロアでのロボットの位置がまだわかりません',
+      robotBusy: 'ロボットは動作中です。停止するか指示を取り消してから実行してください',
+      noPath: 'マップ上にそこへ至る経路がありません',
     },
     fields: {
       waypoints: 'ウェイポイント {{n}}',
