@@ -202,7 +202,7 @@ async function waitDrawn(page: Page): Promise<number> {
     `(() => {
       const stage = window.Konva && window.Konva.stages[0];
       if (!stage) return false;
-      const [base, doc] = stage.getLayers();
+      const [base, doc] = ['base', 'document'].map((n) => stage.getLayers().find((l) => l.name() === n));
       if (!base || !doc || !base.findOne('Image')) return false;
       const c = doc.getCanvas()._canvas;
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;

@@ -87,7 +87,8 @@ export function phases(rec: FrameRecord): Array<{ name: string; times: number[] 
 export const setPartVisible = (what: 'image' | 'grid' | 'document' | 'live', visible: boolean): string => `(() => {
   const stage = window.Konva && window.Konva.stages[0];
   if (!stage) return false;
-  const [base, doc, live] = stage.getLayers();
+  const layer = (n) => stage.getLayers().find((l) => l.name() === n);
+  const [base, doc, live] = [layer('base'), layer('document'), layer('live')];
   const node = ${JSON.stringify(what)} === 'image' ? base.findOne('Image')
     : ${JSON.stringify(what)} === 'grid' ? base.getChildren((n) => n.getClassName() === 'Shape')[0]
     : ${JSON.stringify(what)} === 'document' ? doc : live;
@@ -107,7 +108,11 @@ export const INSTALL_DRAW_TIMERS = `(() => {
   const stage = window.Konva && window.Konva.stages[0];
   if (!stage) return false;
   const acc = { layers: [0, 0, 0], calls: {}, draws: [0, 0, 0] };
-  stage.getLayers().forEach((layer, i) => {
+  // Slots: 0 base (image and grid), 1 document, 2 live; other layers (overlay) are not timed.
+  const slot = { base: 0, document: 1, live: 2 };
+  stage.getLayers().forEach((layer) => {
+    const i = slot[layer.name()];
+    if (i === undefined) return;
     const orig = layer.drawScene.bind(layer);
     layer.drawScene = (...args) => {
       const t = performance.now();

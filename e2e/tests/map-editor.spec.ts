@@ -24,7 +24,8 @@ import { agreeToTerms, fontsReady, noNotifications, pageLanguage, submitLogin, t
  *
  * The map is a canvas, so the test reads it as a user sees it: where to click comes from the cursor
  * coordinates the status bar shows, and what is drawn from the canvas pixels (Konva draws one canvas
- * per layer: 0 image and grid, 1 the map document, 2 the live robots).
+ * per layer, named in data-layer: base (image and grid), overlay (a robot's map being made),
+ * document (the map document), live (the robots)).
  */
 
 /** Texts of apps/web/src/locales/{ja,en}/map-editor.ts the test clicks. */
@@ -56,7 +57,7 @@ test.afterEach(async () => {
  * A string, because e2e/tsconfig.json has no DOM types.
  */
 const CANVAS_PROBE = `(({ layer, mode, x, y, r, rgb }) => {
-  const c = document.querySelectorAll('[data-testid="map-canvas"] canvas')[layer];
+  const c = document.querySelector('[data-testid="map-canvas"] canvas[data-layer="' + layer + '"]');
   if (!c) return null;
   const k = c.width / c.getBoundingClientRect().width;
   const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -86,10 +87,10 @@ const probe = (page: Page, args: Record<string, unknown>) =>
 
 /** Highest alpha of the map layer (the document) around a screen point of the canvas. */
 const mapInk = (page: Page, at: Vec, r = 2) =>
-  probe(page, { layer: 1, mode: 'alpha', x: at.x, y: at.y, r }) as Promise<number>;
+  probe(page, { layer: 'document', mode: 'alpha', x: at.x, y: at.y, r }) as Promise<number>;
 
 /** The robot marker's centre on the live layer (canvas pixels), or null. */
-const robotOnScreen = (page: Page) => probe(page, { layer: 2, mode: 'robot' }) as Promise<Vec | null>;
+const robotOnScreen = (page: Page) => probe(page, { layer: 'live', mode: 'robot' }) as Promise<Vec | null>;
 
 const dist = (a: Vec, b: Vec) => Math.hypot(a.x - b.x, a.y - b.y);
 const mid = (a: Vec, b: Vec): Vec => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
@@ -179,7 +180,8 @@ test('map editor: waypoints and edges by mouse, undo/redo, save, reload, and a t
   await expect(page).toHaveURL((url) => url.pathname !== '/term/agreement');
   await page.goto(`/editor/floor/${floorId}`);
   const canvas = page.getByTestId('map-canvas');
-  await expect(canvas.locator('canvas')).toHaveCount(3);
+  await expect(canvas.locator('canvas[data-layer="document"]')).toHaveCount(1);
+  await expect(canvas.locator('canvas[data-layer="live"]')).toHaveCount(1);
   await expect(page.getByTestId('status-revision')).toBeVisible();
   await fontsReady(page);
   await noNotifications(page);
@@ -270,7 +272,8 @@ test('map editor: waypoints and edges by mouse, undo/redo, save, reload, and a t
   // ---- reload: the side panel and the canvas show the saved map
   await noNotifications(page);
   await page.reload();
-  await expect(canvas.locator('canvas')).toHaveCount(3);
+  await expect(canvas.locator('canvas[data-layer="document"]')).toHaveCount(1);
+  await expect(canvas.locator('canvas[data-layer="live"]')).toHaveCount(1);
   await expect(page.getByTestId('draft-notice')).toHaveCount(0);
   await page.getByTestId('panel-tab-waypoints').click();
   const rows = page.getByTestId('waypoint-list').locator('[data-testid^="waypoint-row-"]');

@@ -1,9 +1,12 @@
 import {
   instantActionsSchema,
   LOW_BATTERY_PERCENT,
+  MAPPING_RESOLUTION,
+  MappingAction,
   orderSchema,
   RobotErrorType,
   type ActionState,
+  type MappingState,
   type OrderEdge,
   type OrderNode,
   type RobotModel,
@@ -24,7 +27,9 @@ import {
   type ConnectionState,
   type Header,
 } from './messages.ts';
+import { MappingSession, resolutionProblem } from './mapping.ts';
 import { MODEL_SPECS, SIM_ORDER_ACTIONS, type ModelSpec } from './models.ts';
+import { worldFor, type World } from './world.ts';
 
 /** Faults a test (or the CLI) can inject; each becomes an entry of `state.errors`. */
 export type Fault = 'emergencyStop' | 'obstacle' | 'lowBattery' | 'hardwareError' | 'motorTemperatureHigh';
@@ -60,12 +65,16 @@ export interface CoreOptions {
   speedScale: number;
   /** Node/edge action types the robot executes; others FAIL. */
   actionTypes: readonly string[];
+  /** What a mapping robot's sensor sees on a map: default `worldFor(mapId)`; one World for every map. */
+  world?: World | ((mapId: string) => World) | undefined;
 }
 
-/** The topics a robot publishes. */
+/** The VDA 5050 topics a robot publishes. */
 export type OutTopic = 'state' | 'visualization' | 'connection' | 'factsheet';
+/** Every topic a robot publishes: the VDA ones and the portal's custom `mapping`. */
+export type PublishTopic = OutTopic | 'mapping';
 /** Where the core sends its messages: the MQTT link, or a test that collects them. */
-export type Emit = (topic: OutTopic, payload: string, retain: boolean) => void;
+export type Emit = (topic: PublishTopic, payload: string, retain: boolean) => void;
 
 // Physics and battery constants (simulated time).
 const ARRIVE_EPS = 0.005; // m
@@ -142,7 +151,13 @@ export class RobotCore {
   readonly spec: ModelSpec;
   private readonly headerTail: string;
   private readonly known: Set<string>;
-  private readonly headerIds: Record<OutTopic, number> = { state: 0, visualization: 0, connection: 0, factsheet: 0 };
+  private readonly headerIds: Record<PublishTopic, number> = {
+    state: 0,
+    visualization: 0,
+    connection: 0,
+    factsheet: 0,
+    mapping: 0,
+  };
 
   // Pose and motion.
   x: number;
@@ -186,6 +201,9 @@ export class RobotCore {
   private edgeRunning: ActionState[] = [];
   private enteredEdgeSeq: number | null = null;
 
+  /** Map creation in progress (startMapping until stopMapping). */
+  private mapping: MappingSession | null = null;
+
   // Time.
   private simTime = 0; // s
   private lastTick: number | null = null; // real ms
@@ -214,7 +232,7 @@ export class RobotCore {
 
   // ------------------------------------------------------------------ messages
 
-  private header(topic: OutTopic, bump: boolean): Header {
+  private header(topic: PublishTopic, bump: boolean): Header {
     if (bump) this.headerIds[topic] += 1;
     return {
       headerId: this.headerIds[topic],
@@ -334,6 +352,7 @@ export class RobotCore {
     this.simTime += dt;
     this.step(dt);
     this.stepBattery(dt);
+    if (this.mapping) this.stepMapping(now);
     if (this.rejections.length > 0 && this.rejections[0]!.until <= now) {
       this.rejections = this.rejections.filter((r) => r.until > now);
       this.dirty = true;
@@ -719,6 +738,13 @@ export class RobotCore {
     this.actionStates = [];
     this.actionById.clear();
     this.instantIds = [];
+    // A running startMapping outlives orders: the portal drives the mapping robot with them.
+    const m = this.mapping?.actionState;
+    if (m) {
+      this.actionStates.push(m);
+      this.actionById.set(m.actionId, m);
+      this.instantIds.push(m.actionId);
+    }
     this.running = [];
     this.edgeRunning = [];
     this.enteredEdgeSeq = null;
@@ -780,7 +806,9 @@ export class RobotCore {
     this.actionById.set(a.actionId, st);
     this.instantIds.push(a.actionId);
     if (this.instantIds.length > MAX_INSTANT_STATES) {
-      const old = this.actionById.get(this.instantIds.shift()!);
+      // The oldest, unless it is the running startMapping.
+      const at = this.instantIds[0] === this.mapping?.actionState.actionId ? 1 : 0;
+      const old = this.actionById.get(this.instantIds.splice(at, 1)[0]!);
       if (old) {
         this.actionStates.splice(this.actionStates.indexOf(old), 1);
         this.actionById.delete(old.actionId);
@@ -808,6 +836,17 @@ export class RobotCore {
       case 'factsheetRequest':
         this.publishFactsheet();
         break;
+      case MappingAction.start:
+      case MappingAction.pause:
+      case MappingAction.resume:
+      case MappingAction.stop: {
+        const problem = this.mappingAction(a, st);
+        if (problem) {
+          st.actionStatus = 'FAILED';
+          st.resultDescription = problem;
+        }
+        break;
+      }
       default:
         if (!this.known.has(a.actionType)) {
           st.actionStatus = 'FAILED';
@@ -819,6 +858,7 @@ export class RobotCore {
 
   private cancel(): void {
     for (const s of this.actionStates) {
+      if (s === this.mapping?.actionState) continue; // mapping goes on without the order
       if (s.actionStatus === 'WAITING' || s.actionStatus === 'RUNNING') {
         s.actionStatus = 'FAILED';
         s.resultDescription = 'Order cancelled';
@@ -834,12 +874,92 @@ export class RobotCore {
     this.stop();
   }
 
+  // ------------------------------------------------------------------ mapping
+
+  private worldOf(mapId: string): World {
+    const w = this.opts.world;
+    if (!w) return worldFor(mapId);
+    return typeof w === 'function' ? w(mapId) : w;
+  }
+
+  /** Runs a mapping instant action; returns why it failed, or null. */
+  private mappingAction(a: VdaAction, st: ActionState): string | null {
+    const m = this.mapping;
+    if (a.actionType === MappingAction.start) {
+      if (m) return `Already mapping ${m.mapId} (action ${m.actionState.actionId})`;
+      const mapId = param(a, 'mapId');
+      if (typeof mapId !== 'string' || mapId === '') return 'Parameter mapId (string) is missing';
+      if (mapId !== this.mapId) return `mapId ${mapId} is not the robot's current map ${this.mapId}`;
+      let resolution: unknown = param(a, 'resolution') ?? MAPPING_RESOLUTION;
+      if (typeof resolution === 'string' && resolution.trim() !== '') resolution = Number(resolution);
+      if (typeof resolution !== 'number') return 'Parameter resolution must be a number (m per cell)';
+      const world = this.worldOf(mapId);
+      const problem = resolutionProblem(world, resolution);
+      if (problem) return problem;
+      st.actionStatus = 'RUNNING';
+      this.mapping = new MappingSession(mapId, world, resolution, st);
+      return null;
+    }
+    if (!m) return `Not mapping: ${a.actionType} needs a startMapping first`;
+    switch (a.actionType) {
+      case MappingAction.pause:
+        if (m.state !== 'PAUSED') {
+          m.state = 'PAUSED';
+          this.publishMapping('PAUSED');
+        }
+        return null;
+      case MappingAction.resume:
+        if (m.state !== 'RECORDING') {
+          m.state = 'RECORDING';
+          this.publishMapping('RECORDING');
+        }
+        return null;
+      default: {
+        let save: unknown = param(a, 'save') ?? true;
+        if (save === 'true' || save === 'false') save = save === 'true';
+        if (typeof save !== 'boolean') return 'Parameter save must be a boolean';
+        this.publishMapping(save ? 'FINISHED' : 'CANCELLED');
+        m.actionState.actionStatus = 'FINISHED';
+        m.actionState.resultDescription = save ? `Map ${m.mapId} finished` : `Map ${m.mapId} discarded`;
+        this.mapping = null;
+        return null;
+      }
+    }
+  }
+
+  /** Each tick while mapping: scan when due (recording, on the map being built), publish when due. */
+  private stepMapping(now: number): void {
+    const m = this.mapping!;
+    if (m.state === 'RECORDING' && this.mapId === m.mapId) m.maybeScan(this.x, this.y, this.theta, now);
+    if (m.due(now)) this.publishMapping(m.state);
+  }
+
+  private publishMapping(state: MappingState): void {
+    const m = this.mapping;
+    if (!m) return;
+    const msg = m.message(this.header('mapping', true), state, this.lastTick ?? 0);
+    this.emit('mapping', JSON.stringify(msg), false);
+  }
+
+  /** The map being built: null when not mapping. */
+  mappingState(): { mapId: string; state: MappingState; knownCells: number; resolution: number } | null {
+    const m = this.mapping;
+    return m && { mapId: m.mapId, state: m.state, knownCells: m.knownCells, resolution: m.resolution };
+  }
+
+  /** A copy of the grid being built (width × height bytes, row 0 at the bottom); null when not mapping. */
+  mappingGrid(): Uint8Array | null {
+    return this.mapping ? this.mapping.grid.slice() : null;
+  }
+
   // ------------------------------------------------------------------ misc
 
   position(): Pose & { mapId: string } {
     return { x: this.x, y: this.y, theta: this.theta, mapId: this.mapId };
   }
 }
+
+const param = (a: VdaAction, key: string): unknown => a.actionParameters?.find((p) => p.key === key)?.value;
 
 const sortBySeq = <T extends { sequenceId: number }>(list: readonly T[]): T[] =>
   [...list].sort((a, b) => a.sequenceId - b.sequenceId);

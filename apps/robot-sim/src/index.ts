@@ -12,7 +12,29 @@ export {
   type CoreOptions,
   type Emit,
   type OutTopic,
+  type PublishTopic,
 } from './core.ts';
-export { MODEL_SPECS, SIM_INSTANT_ACTIONS, SIM_ORDER_ACTIONS, type ModelSpec } from './models.ts';
+export {
+  worldFor,
+  generateWorld,
+  createWorld,
+  rasterize,
+  gridFrame,
+  WORLD_MARGIN,
+  WALL_THICKNESS,
+  type World,
+  type Rect,
+  type Raster,
+} from './world.ts';
+export {
+  MappingSession,
+  SENSOR_RANGE,
+  SENSOR_RAYS,
+  SCAN_MIN_MOVE,
+  SCAN_MIN_TURN,
+  SCAN_MAX_GAP_MS,
+  MAPPING_PUBLISH_MS,
+} from './mapping.ts';
+export { MODEL_SPECS, SIM_INSTANT_ACTIONS, SIM_MAPPING_ACTIONS, SIM_ORDER_ACTIONS, type ModelSpec } from './models.ts';
 export * from './messages.ts';
 export { TICK_MS } from './ticker.ts';

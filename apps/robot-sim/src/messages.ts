@@ -8,7 +8,7 @@ import type {
   ActionState,
   AgvPosition,
 } from '@portal/contract';
-import { MODEL_SPECS, SIM_INSTANT_ACTIONS } from './models.ts';
+import { MODEL_SPECS, SIM_INSTANT_ACTIONS, SIM_MAPPING_ACTIONS } from './models.ts';
 
 /**
  * Pure builders of the messages a simulated robot publishes. They follow the official JSON schemas
@@ -36,6 +36,11 @@ export function factsheetMessage(h: Header, model: RobotModel, orderActions: rea
   const m = MODEL_SPECS[model];
   // No `blockingTypes`: the official 2.1.0 schema puts its enum on the array itself, so no value passes.
   const instant = SIM_INSTANT_ACTIONS.map((actionType) => ({ actionType, actionScopes: ['INSTANT' as const] }));
+  const mapping = SIM_MAPPING_ACTIONS.map((a) => ({
+    ...a,
+    actionParameters: a.actionParameters.map((p) => ({ ...p })),
+    actionScopes: ['INSTANT' as const],
+  }));
   const nodeEdge = orderActions.map((actionType) => ({ actionType, actionScopes: ['NODE' as const, 'EDGE' as const] }));
   return {
     ...h,
@@ -65,7 +70,7 @@ export function factsheetMessage(h: Header, model: RobotModel, orderActions: rea
     },
     protocolFeatures: {
       optionalParameters: [],
-      agvActions: [...instant, ...nodeEdge],
+      agvActions: [...instant, ...mapping, ...nodeEdge],
     },
     agvGeometry: {},
     loadSpecification: {},

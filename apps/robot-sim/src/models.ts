@@ -70,6 +70,36 @@ export const SIM_INSTANT_ACTIONS = [
   'stateRequest',
 ] as const;
 
+/** The portal's custom mapping actions (docs/robot-protocol.md section 6), as the factsheet announces them. */
+export const SIM_MAPPING_ACTIONS: ReadonlyArray<{
+  actionType: string;
+  actionDescription: string;
+  actionParameters: Array<{
+    key: string;
+    valueDataType: 'STRING' | 'NUMBER' | 'BOOL';
+    description: string;
+    isOptional: boolean;
+  }>;
+}> = [
+  {
+    actionType: 'startMapping',
+    actionDescription: 'Start building an occupancy grid of the current map (topic mapping)',
+    actionParameters: [
+      { key: 'mapId', valueDataType: 'STRING', description: 'The current map id, floor-{floorId}', isOptional: false },
+      { key: 'resolution', valueDataType: 'NUMBER', description: 'm per cell, default 0.05', isOptional: true },
+    ],
+  },
+  { actionType: 'pauseMapping', actionDescription: 'Stop revealing cells until resumeMapping', actionParameters: [] },
+  { actionType: 'resumeMapping', actionDescription: 'Reveal cells again after pauseMapping', actionParameters: [] },
+  {
+    actionType: 'stopMapping',
+    actionDescription: 'End mapping: the final grid goes out FINISHED (save) or CANCELLED',
+    actionParameters: [
+      { key: 'save', valueDataType: 'BOOL', description: 'Keep the map (default true)', isOptional: true },
+    ],
+  },
+];
+
 /**
  * Node/edge actions the simulator executes (they just take a moment). Any other type FAILS, as on a
  * real robot that does not know it; `startRobot({ actionTypes })` adds more.

@@ -1,14 +1,17 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import {
+  MAPPING_TOPIC,
   VDA_INTERFACE_NAME,
   VDA_MAJOR,
   vdaTopic,
+  type MappingState,
   type RobotModel,
   type VdaState,
   type VdaVersion,
 } from '@portal/contract';
-import { RobotCore, type Fault, type OutTopic, type Pose } from './core.ts';
+import { RobotCore, type Fault, type Pose, type PublishTopic } from './core.ts';
 import { ticker } from './ticker.ts';
+import type { World } from './world.ts';
 
 export interface RobotOptions {
   /** mqtt://, mqtts://, ws:// or wss:// */
@@ -43,6 +46,8 @@ export interface RobotOptions {
   connectTimeoutMs?: number;
   /** Errors of the MQTT link after the first connection (refused credentials...); default: ignored. */
   onError?: (err: Error) => void;
+  /** What the sensor sees when mapping: default `worldFor(mapId)` (a synthetic plan per map id). */
+  world?: World | ((mapId: string) => World);
 }
 
 export interface SimRobot {
@@ -66,6 +71,10 @@ export interface SimRobot {
   reconnect(): Promise<void>;
   /** Publishes anything on `uagv/v2/{manufacturer}/{serialNumber}/{suffix}` (malformed-message tests). */
   publishRaw(suffix: string, payload: string | Buffer): Promise<void>;
+  /** The map being built (startMapping until stopMapping), or null. */
+  mappingState(): { mapId: string; state: MappingState; knownCells: number; resolution: number } | null;
+  /** A copy of that grid (width × height bytes, row 0 at the bottom, OCCUPANCY values), or null. */
+  mappingGrid(): Uint8Array | null;
   /** connection OFFLINE, then the client ends and the robot leaves the simulation. */
   stop(): Promise<void>;
 }
@@ -80,14 +89,14 @@ interface Waiter {
 const OFFLINE_TIMEOUT_MS = 2000;
 // Retained messages go with QoS 1: aedes may drop a retained QoS 0 publish that arrives in the same
 // read batch as later messages (its async retain store lets them overtake it, then dedupes it away).
-const QOS: Record<OutTopic, 0 | 1> = { state: 0, visualization: 0, connection: 1, factsheet: 1 };
+const QOS: Record<PublishTopic, 0 | 1> = { state: 0, visualization: 0, connection: 1, factsheet: 1, mapping: 0 };
 
 class SimRobotImpl implements SimRobot {
   readonly serialNumber: string;
   readonly manufacturer: string;
   readonly clientId: string;
   private readonly core: RobotCore;
-  private readonly topics: Record<OutTopic | 'order' | 'instantActions', string>;
+  private readonly topics: Record<PublishTopic | 'order' | 'instantActions', string>;
   private client: MqttClient | null = null;
   private readonly waiters = new Set<Waiter>();
   private stopped = false;
@@ -96,7 +105,8 @@ class SimRobotImpl implements SimRobot {
     this.serialNumber = opts.serialNumber;
     this.manufacturer = opts.manufacturer;
     this.clientId = opts.clientId ?? `${opts.manufacturer}-${opts.serialNumber}`;
-    const t = (name: 'order' | 'instantActions' | OutTopic) => vdaTopic(opts.manufacturer, opts.serialNumber, name);
+    const t = (name: 'order' | 'instantActions' | Exclude<PublishTopic, 'mapping'>) =>
+      vdaTopic(opts.manufacturer, opts.serialNumber, name);
     this.topics = {
       state: t('state'),
       visualization: t('visualization'),
@@ -104,6 +114,7 @@ class SimRobotImpl implements SimRobot {
       factsheet: t('factsheet'),
       order: t('order'),
       instantActions: t('instantActions'),
+      mapping: `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/${opts.manufacturer}/${opts.serialNumber}/${MAPPING_TOPIC}`,
     };
     this.core = new RobotCore(
       {
@@ -119,6 +130,7 @@ class SimRobotImpl implements SimRobot {
         chargers: opts.chargers ?? [],
         speedScale: opts.speedScale ?? 1,
         actionTypes: opts.actionTypes ?? [],
+        world: opts.world,
       },
       (topic, payload, retain) => {
         const c = this.client;
@@ -324,6 +336,14 @@ class SimRobotImpl implements SimRobot {
       `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/${this.manufacturer}/${this.serialNumber}/${suffix}`,
       payload,
     );
+  }
+
+  mappingState() {
+    return this.core.mappingState();
+  }
+
+  mappingGrid(): Uint8Array | null {
+    return this.core.mappingGrid();
   }
 
   async stop(): Promise<void> {

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import addFormats from 'ajv-formats';
-import { vdaSchemas, VDA_VERSIONS, type VdaState, type VdaVersion } from '@portal/contract';
-import { RobotCore, type OutTopic } from '../src/index.ts';
+import { mappingMessageSchema, vdaSchemas, VDA_VERSIONS, type VdaState, type VdaVersion } from '@portal/contract';
+import { RobotCore, type OutTopic, type PublishTopic } from '../src/index.ts';
 
 /**
  * Every message the simulator emits, in both protocol versions, against the official VDA 5050 JSON
@@ -59,9 +59,12 @@ function validators(version: VdaVersion): Record<OutTopic, ValidateFn> {
 }
 
 interface Emitted {
-  topic: OutTopic;
+  topic: PublishTopic;
   msg: Record<string, unknown>;
 }
+
+/** The VDA 5050 messages (the custom `mapping` topic has no official schema: the contract's zod one). */
+const isVda = (e: Emitted): e is Emitted & { topic: OutTopic } => e.topic !== 'mapping';
 
 const header = (serialNumber: string, version: VdaVersion) => ({
   headerId: 1,
@@ -100,9 +103,16 @@ function runScenario(version: VdaVersion): Emitted[] {
     for (let i = 0; i < max && !pred(core.state()); i++) tick();
     expect(pred(core.state())).toBe(true);
   };
-  const instant = (actionType: string, actionId: string) =>
+  const instant = (
+    actionType: string,
+    actionId: string,
+    actionParameters?: Array<{ key: string; value: string | number | boolean }>,
+  ) =>
     core.handleInstantActions(
-      JSON.stringify({ ...header(serial, version), actions: [{ actionType, actionId, blockingType: 'HARD' }] }),
+      JSON.stringify({
+        ...header(serial, version),
+        actions: [{ actionType, actionId, blockingType: 'NONE', ...(actionParameters ? { actionParameters } : {}) }],
+      }),
     );
 
   out.push({
@@ -113,6 +123,14 @@ function runScenario(version: VdaVersion): Emitted[] {
   core.publishFactsheet();
   core.publishState(); // idle
   tick(3);
+  // Map creation while the order below runs: startMapping stays RUNNING in actionStates throughout.
+  instant('startMapping', 'm0', [{ key: 'mapId', value: 'floor-9' }]); // not the current map: FAILED
+  instant('stopMapping', 'm1'); // not mapping: FAILED
+  instant('startMapping', 'm2', [
+    { key: 'mapId', value: 'floor-1' },
+    { key: 'resolution', value: 0.1 },
+  ]);
+  tick(2);
 
   const pos = (x: number, theta?: number) => ({ x, y: 0, mapId: 'floor-1', ...(theta === undefined ? {} : { theta }) });
   core.handleOrder(
@@ -151,6 +169,9 @@ function runScenario(version: VdaVersion): Emitted[] {
     }),
   );
   until((s) => s.driving);
+  instant('pauseMapping', 'm3');
+  tick(2);
+  instant('resumeMapping', 'm4');
   instant('startPause', 'i1');
   tick(3);
   instant('stopPause', 'i2');
@@ -166,12 +187,19 @@ function runScenario(version: VdaVersion): Emitted[] {
   instant('factsheetRequest', 'i3');
   instant('stateRequest', 'i4');
   // End of the base (n3, on the charger) with the horizon waiting.
-  until((s) => s.lastNodeId === 'n3' && !s.driving && s.actionStates.every((a) => a.actionStatus !== 'RUNNING'));
+  until(
+    (s) =>
+      s.lastNodeId === 'n3' &&
+      !s.driving &&
+      s.actionStates.every((a) => a.actionStatus !== 'RUNNING' || a.actionType === 'startMapping'),
+  );
   instant('cancelOrder', 'i5');
   until((s) => s.batteryState.charging);
   tick(40);
   instant('cancelOrder', 'i6'); // nothing to cancel: FAILED + noOrderToCancel
   core.injectFault('lowBattery');
+  tick(2);
+  instant('stopMapping', 'm5', [{ key: 'save', value: true }]);
   tick(2);
   core.publishConnection('OFFLINE');
   return out;
@@ -208,6 +236,21 @@ suite(
         expect(emitted.every((e) => e.msg.version === version)).toBe(true);
       });
 
+      it('covers map creation: states with startMapping RUNNING, failed mapping actions, mapping messages', () => {
+        const states = emitted.filter((e) => e.topic === 'state').map((e) => e.msg as VdaState);
+        const status = (s: VdaState, id: string) => s.actionStates.find((a) => a.actionId === id)?.actionStatus;
+        expect(states.some((s) => status(s, 'm2') === 'RUNNING' && s.driving)).toBe(true);
+        expect(states.some((s) => status(s, 'm2') === 'RUNNING' && s.batteryState.charging)).toBe(true); // after cancelOrder
+        expect(states.some((s) => status(s, 'm0') === 'FAILED' && status(s, 'm1') === 'FAILED')).toBe(true);
+        expect(states.at(-1)!.actionStates.find((a) => a.actionId === 'm2')?.actionStatus).toBe('FINISHED');
+        const mapping = emitted.filter((e) => e.topic === 'mapping');
+        expect(mapping.map((e) => e.msg.state)).toEqual(
+          expect.arrayContaining(['RECORDING', 'PAUSED', 'FINISHED']) as unknown as string[],
+        );
+        expect(mapping.at(-1)!.msg.state).toBe('FINISHED');
+        for (const e of mapping) expect(mappingMessageSchema.safeParse(e.msg).success).toBe(true);
+      });
+
       it('has validators that do reject broken messages', () => {
         const state = emitted.find((e) => e.topic === 'state')!.msg;
         expect(validate.state({ ...state, timestamp: 'yesterday' })).toBe(false);
@@ -220,6 +263,7 @@ suite(
 
       it('conforms to the official JSON schemas', () => {
         const failures = emitted
+          .filter(isVda)
           .map((e) => ({ e, ok: validate[e.topic](e.msg), errors: validate[e.topic].errors }))
           .filter((r) => !r.ok)
           .slice(0, 3)
@@ -229,6 +273,7 @@ suite(
 
       it('is accepted by the contract zod schemas', () => {
         const failures = emitted
+          .filter(isVda)
           .map((e) => ({ e, r: vdaSchemas[e.topic].safeParse(e.msg) }))
           .filter(({ r }) => !r.success)
           .slice(0, 3)
@@ -238,7 +283,7 @@ suite(
 
       it('uses ISO-8601 UTC timestamps and per-topic headerIds', () => {
         for (const e of emitted) expect(e.msg.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
-        for (const topic of ['state', 'visualization', 'factsheet'] as const) {
+        for (const topic of ['state', 'visualization', 'factsheet', 'mapping'] as const) {
           const ids = emitted.filter((e) => e.topic === topic).map((e) => e.msg.headerId as number);
           expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
         }

@@ -30,6 +30,7 @@ import { floorRoutes } from './modules/floors/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
 import { robotRoutes } from './modules/robots/routes.ts';
 import { mapRoutes } from './modules/maps/routes.ts';
+import { mapSessionRoutes } from './modules/map-sessions/routes.ts';
 import { poseRoutes } from './modules/poses/routes.ts';
 import { realtimeRoutes } from './modules/realtime/routes.ts';
 import { brokerHookRoutes } from './modules/broker-hooks/routes.ts';
@@ -110,6 +111,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(fileRoutes, { ctx });
       await api.register(robotRoutes, { ctx });
       await api.register(mapRoutes, { ctx });
+      await api.register(mapSessionRoutes, { ctx });
       await api.register(poseRoutes, { ctx });
       await api.register(realtimeRoutes, { ctx });
       await api.register(brokerHookRoutes, { ctx });

@@ -8,11 +8,14 @@ import { serverMqttCredentials } from '../src/modules/robot-link/index.ts';
 import { mqttTransport } from '../src/modules/robot-link/transport.ts';
 
 /** Polls until `check` answers a value (not undefined/false), or fails after `ms`. */
-async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+async function until<T>(
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  ms = 10_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await check();
-    if (v !== undefined && v !== false) return v;
+    if (v !== undefined && v !== null && v !== false) return v;
     if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -106,7 +109,8 @@ describe('robot link: VDA 5050 over the embedded broker, against the simulator',
     await connect(created);
     const l = await until(() => {
       const v = live(created.robot.id);
-      return v.online && v.position ? v : undefined;
+      // Visualization may arrive before the first state: wait for both.
+      return v.online && v.position && v.battery !== null ? v : undefined;
     });
     expect(l.statusLabel).toBe('available');
     expect(l.battery).toBeGreaterThan(0);

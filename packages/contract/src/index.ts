@@ -13,3 +13,4 @@ export * from './vda5050.ts';
 export * from './ws.ts';
 export * from './maps.ts';
 export * from './poses.ts';
+export * from './mapping.ts';

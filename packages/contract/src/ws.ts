@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mapSessionSchema } from './mapping.ts';
 import { fleetRobotSchema, robotLiveSchema, robotPositionSchema } from './robots.ts';
 
 /**
@@ -47,6 +48,8 @@ export const wsServerMessageSchema = z.discriminatedUnion('type', [
       }),
     ),
   }),
+  /** A robot's map creation or route recording changed (null: no session any more). */
+  z.object({ type: z.literal('mapSession'), robotId: z.number().int(), session: mapSessionSchema.nullable() }),
   /** Robots were registered, edited or removed in this topic: take a new snapshot. */
   z.object({ type: z.literal('resync'), topic: wsTopicSchema }),
   z.object({ type: z.literal('pong') }),

@@ -1,7 +1,7 @@
-import type { FleetRobot, WsServerMessage } from '@portal/contract';
+import type { FleetRobot, MapSession, WsServerMessage } from '@portal/contract';
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RealtimeClient, realtimeUrl, useFleet } from './realtime';
+import { RealtimeClient, realtimeUrl, useFleet, useMapSession } from './realtime';
 
 /** A WebSocket the test drives: open(), receive(message), drop(). */
 class FakeSocket {
@@ -220,5 +220,59 @@ describe('useFleet', () => {
     act(() => sock.receive({ type: 'snapshot', topic: 'fleet:10', robots: [robot(1, { battery: 50 }), robot(4)] }));
     expect(result.current.robots.get(1)?.live.battery).toBe(50);
     expect(result.current.robots.size).toBe(2);
+  });
+});
+
+describe('useMapSession', () => {
+  const session = (robotId: number, over: Partial<MapSession> = {}): MapSession => ({
+    robotId,
+    floorId: 1,
+    kind: 'mapping',
+    state: 'recording',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    map: null,
+    points: [],
+    pointInterval: null,
+    ...over,
+  });
+
+  it("keeps the robot's session from mapSession messages, ignores other robots and leaves the fleet alone", () => {
+    const client = newClient();
+    const fleet = renderHook(() => useFleet('fleet:10', { client }));
+    const { result, rerender } = renderHook(
+      ({ id }: { id: number | null }) => useMapSession(id, 'fleet:10', { client }),
+      {
+        initialProps: { id: 1 as number | null },
+      },
+    );
+    const sock = connect(client);
+    expect(sock.types()).toEqual(['auth', 'subscribe fleet:10']); // one subscription for both
+    act(() => sock.receive({ type: 'snapshot', topic: 'fleet:10', robots: [robot(1)] }));
+    const robots = fleet.result.current.robots;
+    expect(result.current[0]).toBeNull();
+
+    act(() => sock.receive({ type: 'mapSession', robotId: 1, session: session(1) }));
+    expect(result.current[0]?.state).toBe('recording');
+    const map = { image: 'data:image/png;base64,AA==', width: 2, height: 1, resolution: 0.05, originX: 0, originY: 0 };
+    act(() => sock.receive({ type: 'mapSession', robotId: 1, session: session(1, { state: 'paused', map }) }));
+    expect(result.current[0]).toMatchObject({ state: 'paused', map });
+    act(() => sock.receive({ type: 'mapSession', robotId: 2, session: session(2, { state: 'saved' }) }));
+    expect(result.current[0]?.state).toBe('paused');
+    expect(fleet.result.current.robots).toBe(robots);
+
+    // A REST answer can set it; a null message ends it.
+    act(() => result.current[1](session(1, { state: 'resumed' })));
+    expect(result.current[0]?.state).toBe('resumed');
+    act(() => sock.receive({ type: 'mapSession', robotId: 1, session: null }));
+    expect(result.current[0]).toBeNull();
+
+    // Another robot starts from nothing.
+    act(() => sock.receive({ type: 'mapSession', robotId: 1, session: session(1) }));
+    rerender({ id: 2 });
+    expect(result.current[0]).toBeNull();
+    act(() => sock.receive({ type: 'mapSession', robotId: 2, session: session(2, { kind: 'recording' }) }));
+    expect(result.current[0]?.kind).toBe('recording');
+    rerender({ id: null });
+    expect(result.current[0]).toBeNull();
   });
 });

@@ -2,12 +2,13 @@ import {
   WS_PATH,
   wsServerMessageSchema,
   type FleetRobot,
+  type MapSession,
   type RobotPosition,
   type WsClientMessage,
   type WsServerMessage,
   type WsTopic,
 } from '@portal/contract';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { apiBase } from '@/config/env';
 import { sessionStore } from './session';
 
@@ -438,4 +439,39 @@ export function useFleet(
   }, [topic, poses, client]);
 
   return state.topic === topic ? state : { ...emptyFleet };
+}
+
+// ---------------------------------------------------------------- map sessions
+
+/**
+ * A robot's map creation or route recording kept live: `mapSession` messages for `robotId` that
+ * arrive on `topic` (`robot:{id}` or the robot's `fleet:{buildingId}`) replace it; null means no
+ * session. The setter lets a screen apply the session a REST call answered. A new robot starts from
+ * null. Messages come at most every couple of seconds, so each one renders once.
+ */
+export function useMapSession(
+  robotId: number | null,
+  topic: WsTopic | null,
+  options: { client?: RealtimeClient } = {},
+): [MapSession | null, (session: MapSession | null) => void] {
+  const { client = realtime } = options;
+  const [state, setState] = useState<{ robotId: number | null; session: MapSession | null }>({
+    robotId,
+    session: null,
+  });
+  if (state.robotId !== robotId) setState({ robotId, session: null });
+
+  useEffect(() => {
+    if (robotId === null || topic === null) return;
+    return client.subscribe(topic, (msg) => {
+      if (msg.type !== 'mapSession' || msg.robotId !== robotId) return;
+      setState((s) => (s.robotId === robotId ? { robotId, session: msg.session } : s));
+    });
+  }, [robotId, topic, client]);
+
+  const set = useCallback(
+    (session: MapSession | null) => setState((s) => (s.robotId === robotId ? { robotId, session } : s)),
+    [robotId],
+  );
+  return [state.robotId === robotId ? state.session : null, set];
 }

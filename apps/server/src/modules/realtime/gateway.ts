@@ -14,6 +14,7 @@ import { AppError } from '../../lib/errors.ts';
 import { canSeeBuilding, type TenantScope } from '../../lib/scope.ts';
 import type { ResolveSession } from '../auth/resolve-session.ts';
 import type { LiveEvent, PoseEvent, RegistryEvent, RobotRef } from '../robot-link/types.ts';
+import { mapSessionEvents, type MapSessionEvent } from '../map-sessions/events.ts';
 
 /** Above this many unsent bytes a client is slow: its position frames wait (latest wins). */
 const SLOW_CLIENT_BYTES = 512 * 1024;
@@ -71,6 +72,13 @@ export function createGateway(ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>,
   const offLive = link.on('live', (e: LiveEvent) => {
     let text: string | null = null;
     audience(e, (c) => c.send((text ??= JSON.stringify({ type: 'live', robotId: e.robotId, live: e.live }))));
+  });
+  // Map sessions (mapping, route recording) go to the same audience as live states (already throttled).
+  const offMapSession = mapSessionEvents(link).on((e: MapSessionEvent) => {
+    let text: string | null = null;
+    audience(e, (c) =>
+      c.send((text ??= JSON.stringify({ type: 'mapSession', robotId: e.robotId, session: e.session }))),
+    );
   });
   // Positions wait in per-topic buffers (latest wins) and go out as one frame per topic per flush,
   // serialized once for all of the topic's subscribers.
@@ -262,6 +270,7 @@ export function createGateway(ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>,
       offLive();
       offPose();
       offRegistry();
+      offMapSession();
       for (const c of connections) c.socket.close(1001, 'server stopping');
     },
   };

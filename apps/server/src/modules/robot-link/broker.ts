@@ -2,7 +2,14 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LinkTransport } from './transport.ts';
-import { parseVdaTopic, ROBOT_PUBLISHES, ROBOT_SUBSCRIBES, VDA_INTERFACE_NAME, VDA_MAJOR } from '@portal/contract';
+import {
+  MAPPING_TOPIC,
+  parseVdaTopic,
+  ROBOT_PUBLISHES,
+  ROBOT_SUBSCRIBES,
+  VDA_INTERFACE_NAME,
+  VDA_MAJOR,
+} from '@portal/contract';
 
 /** Who a connected MQTT client is: the portal's own link, or one registered robot. */
 export type BrokerIdentity =
@@ -35,9 +42,23 @@ const identities = new WeakMap<Client, BrokerIdentity>();
 /** The servers' own topic (registry changes between server instances); robots never see it. */
 const INTERNAL_REGISTRY_TOPIC = 'portal/v1/registry';
 
-/** A robot may publish only its own state, visualization, connection and factsheet. */
+/** Custom robot → portal topics (docs/robot-protocol.md section 6). */
+const CUSTOM_ROBOT_PUBLISHES: readonly string[] = [MAPPING_TOPIC];
+
+/** A robot may publish only its own state, visualization, connection, factsheet and mapping. */
 export function robotMayPublish(id: BrokerIdentity, topic: string): boolean {
   if (topic === INTERNAL_REGISTRY_TOPIC) return id.role === 'server';
+  if (id.role === 'robot') {
+    const parts = topic.split('/');
+    if (parts.length === 5 && CUSTOM_ROBOT_PUBLISHES.includes(parts[4]!)) {
+      return (
+        parts[0] === VDA_INTERFACE_NAME &&
+        parts[1] === VDA_MAJOR &&
+        parts[2] === id.manufacturer &&
+        parts[3] === id.serialNo
+      );
+    }
+  }
   const t = parseVdaTopic(topic);
   if (!t) return false;
   if (id.role === 'server') return (ROBOT_SUBSCRIBES as readonly string[]).includes(t.topic);
@@ -55,7 +76,9 @@ export function robotMaySubscribe(id: BrokerIdentity, filter: string): boolean {
   const [, , manufacturer, serial, topic] = parts as [string, string, string, string, string];
   if (id.role === 'server') {
     return (
-      (ROBOT_PUBLISHES as readonly string[]).includes(topic) && !manufacturer.includes('#') && !serial.includes('#')
+      ((ROBOT_PUBLISHES as readonly string[]).includes(topic) || CUSTOM_ROBOT_PUBLISHES.includes(topic)) &&
+      !manufacturer.includes('#') &&
+      !serial.includes('#')
     );
   }
   return manufacturer === id.manufacturer && serial === id.serialNo && ROBOT_SUBSCRIBES.includes(topic as never);

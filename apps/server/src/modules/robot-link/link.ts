@@ -5,6 +5,8 @@ import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   isSystemAdmin,
+  MAPPING_TOPIC,
+  mappingMessageSchema,
   OperatorType,
   parseVdaTopic,
   ROBOT_PUBLISHES,
@@ -30,7 +32,15 @@ import type { TenantScope } from '../../lib/scope.ts';
 import type { BrokerAuthority, BrokerIdentity } from './broker.ts';
 import type { LinkTransport } from './transport.ts';
 import { liveOf, positionOf, significantKey, type RobotEntry } from './fleet-state.ts';
-import type { LiveEvent, OrderStop, PoseEvent, RegistryChange, RegistryEvent, RobotLink } from './types.ts';
+import type {
+  LiveEvent,
+  MappingEvent,
+  OrderStop,
+  PoseEvent,
+  RegistryChange,
+  RegistryEvent,
+  RobotLink,
+} from './types.ts';
 
 const COMMAND_ACTIONS: Record<RobotCommand, string> = {
   pause: 'startPause',
@@ -260,6 +270,38 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     }
   }
 
+  /** The custom `mapping` topic: checked, then handed to the map sessions as a `mapping` event. */
+  function onMapping(topic: string, payload: Buffer) {
+    stats.messagesIn++;
+    const [, , manufacturer, serial] = topic.split('/') as [string, string, string, string, string];
+    const entry = byKey.get(keyOf(manufacturer, serial));
+    if (!entry) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+    const parsed = mappingMessageSchema.safeParse(json);
+    const cells = parsed.success ? Buffer.from(parsed.data.cells, 'base64') : null;
+    if (!parsed.success || cells!.length !== parsed.data.width * parsed.data.height) {
+      stats.dropped++;
+      log.warn(
+        { robot: entry.serialNo, topic: MAPPING_TOPIC, issues: parsed.error?.issues.slice(0, 5) },
+        'robot message dropped: not a valid mapping message',
+      );
+      return;
+    }
+    heard(entry, parsed.data.version);
+    const ev: MappingEvent = {
+      robotId: entry.id,
+      organizationId: entry.organizationId,
+      buildingId: entry.buildingId,
+      message: parsed.data,
+    };
+    events.emit('mapping', ev);
+  }
+
   // ------------------------------------------------------------------ broker authority
   const robotByUsername = (username: string) =>
     db
@@ -315,11 +357,12 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
   }
 
   // ------------------------------------------------------------------ broker session
-  const filters = ROBOT_PUBLISHES.map((topic) => `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/+/+/${topic}`);
+  const filters = [...ROBOT_PUBLISHES, MAPPING_TOPIC].map((topic) => `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/+/+/${topic}`);
   const transport = opts.transport;
   const ready = transport.subscribe([...filters, REGISTRY_TOPIC], (topic, payload) => {
     try {
       if (topic === REGISTRY_TOPIC) return onRegistryMessage(payload);
+      if (topic.endsWith(`/${MAPPING_TOPIC}`)) return onMapping(topic, payload);
       onMessage(topic, payload);
     } catch (err) {
       // One robot's odd message never stalls the link.
@@ -578,7 +621,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       await publish(vdaTopic(e.manufacturer, e.serialNo, 'order'), message);
       return orderId;
     },
-    on(event: 'live' | 'pose' | 'registry', listener: (e: never) => void) {
+    on(event: 'live' | 'pose' | 'registry' | 'mapping', listener: (e: never) => void) {
       const l = listener as (...args: unknown[]) => void;
       events.on(event, l);
       return () => events.off(event, l);

@@ -1,4 +1,4 @@
-import type { FleetRobot, RobotCommand, RobotLive, RobotStatusCodeValue } from '@portal/contract';
+import type { FleetRobot, MappingMessage, RobotCommand, RobotLive, RobotStatusCodeValue } from '@portal/contract';
 import type { TenantScope } from '../../lib/scope.ts';
 import type { BrokerAuthority } from './broker.ts';
 
@@ -52,6 +52,8 @@ export interface RobotLink {
   on(event: 'live', listener: (e: LiveEvent) => void): () => void;
   on(event: 'pose', listener: (e: PoseEvent) => void): () => void;
   on(event: 'registry', listener: (e: RegistryEvent) => void): () => void;
+  /** A valid `mapping` message of a robot (custom topic, docs/robot-protocol.md section 6). */
+  on(event: 'mapping', listener: (e: MappingEvent) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,10 @@ export interface LiveEvent extends RobotRef {
 export interface PoseEvent extends RobotRef {
   position: NonNullable<RobotLive['position']>;
   at: string;
+}
+export interface MappingEvent extends RobotRef {
+  /** Checked: `cells` is base64 of exactly width × height bytes. */
+  message: MappingMessage;
 }
 export interface RegistryEvent {
   robotId: number;

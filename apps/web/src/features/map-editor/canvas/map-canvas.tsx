@@ -5,6 +5,7 @@ import { Image as KonvaImage, Layer, Shape, Stage } from 'react-konva';
 import { waypointIndex } from '../model/geometry';
 import type { EditorStore } from '../model/store';
 import type { ToolId } from '../model/types';
+import { drawSessionOverlay, type SessionOverlaySource } from '../components/session-overlay';
 import {
   drawAreas,
   drawEdges,
@@ -24,6 +25,8 @@ export interface MapCanvasProps {
   store: EditorStore;
   image: MapImage | null;
   live: LiveSource;
+  /** A robot's map creation or route recording in progress, drawn between the image and the document. */
+  overlay?: SessionOverlaySource;
   label: string;
   /** The canvas has its size (the first fit can happen). */
   onReady?: () => void;
@@ -56,11 +59,12 @@ const indexOf = (store: EditorStore) => {
  * when Konva redraws, pan and zoom only change the stage transform, and input goes to the model
  * (which does its own hit testing), so no Konva node listens to events.
  */
-export function MapCanvas({ store, image, live, label, onReady }: MapCanvasProps) {
+export function MapCanvas({ store, image, live, overlay, label, onReady }: MapCanvasProps) {
   const box = useRef<HTMLDivElement>(null);
   const stage = useRef<Konva.Stage>(null);
   const mapLayer = useRef<Konva.Layer>(null);
   const liveLayer = useRef<Konva.Layer>(null);
+  const overlayLayer = useRef<Konva.Layer>(null);
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
   const [loaded, setLoaded] = useState<{ url: string; img: HTMLImageElement } | null>(null);
   const bitmap = loaded && loaded.url === image?.url ? loaded.img : null;
@@ -128,12 +132,20 @@ export function MapCanvas({ store, image, live, label, onReady }: MapCanvasProps
       if (box.current) box.current.style.cursor = cursors[store.toolId];
     });
     const offLive = live.subscribe(() => liveLayer.current?.batchDraw());
+    const offOverlay = overlay?.subscribe(() => overlayLayer.current?.batchDraw());
     return () => {
       offCamera();
       offModel();
       offLive();
+      offOverlay?.();
     };
-  }, [store, live, size]);
+  }, [store, live, overlay, size]);
+
+  // Each layer's canvas says which it is (tests and the editor benchmark read them by name).
+  const hasOverlay = !!overlay;
+  useEffect(() => {
+    for (const layer of stage.current?.getLayers() ?? []) layer.getNativeCanvasElement().dataset.layer = layer.name();
+  }, [size, hasOverlay]);
 
   const view = () => ({ camera: store.camera, viewport: store.getViewport() });
 
@@ -148,7 +160,7 @@ export function MapCanvas({ store, image, live, label, onReady }: MapCanvasProps
     >
       {size && (
         <Stage ref={stage} width={size.width} height={size.height} listening={false}>
-          <Layer listening={false}>
+          <Layer name="base" listening={false}>
             {image && bitmap && (
               <KonvaImage
                 image={bitmap}
@@ -161,7 +173,15 @@ export function MapCanvas({ store, image, live, label, onReady }: MapCanvasProps
             )}
             <Shape listening={false} sceneFunc={(c) => drawGrid(native(c), view())} />
           </Layer>
-          <Layer ref={mapLayer} listening={false}>
+          {overlay && (
+            <Layer ref={overlayLayer} name="overlay" listening={false}>
+              <Shape
+                listening={false}
+                sceneFunc={(c) => drawSessionOverlay(native(c), overlay.get(), store.camera.zoom)}
+              />
+            </Layer>
+          )}
+          <Layer ref={mapLayer} name="document" listening={false}>
             <Shape
               listening={false}
               sceneFunc={(c) => {
@@ -185,7 +205,7 @@ export function MapCanvas({ store, image, live, label, onReady }: MapCanvasProps
               }}
             />
           </Layer>
-          <Layer ref={liveLayer} listening={false}>
+          <Layer ref={liveLayer} name="live" listening={false}>
             <Shape listening={false} sceneFunc={(c) => drawRobots(native(c), live.get(), store.camera.zoom)} />
           </Layer>
         </Stage>

@@ -1,9 +1,12 @@
 import { Alert, Badge, Box, Button, Group, Paper, Text, Title } from '@mantine/core';
 import type { FloorMap } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '@/lib/format';
 import { showNotification } from '@/lib/notify';
+import { floorMapQueryOptions } from '../api/get-floor-map';
+import { mapKeys } from '../api/keys';
 import { useMapRevision } from '../api/get-map-revision';
 import { useRestoreMapRevision } from '../api/restore-map-revision';
 import { MapCanvas } from '../canvas/map-canvas';
@@ -18,7 +21,8 @@ import { SaveProblemAlert } from './save-problem';
 import { SidePanel, type PanelTab } from './side-panel';
 import { StaleDialog } from './stale-dialog';
 import { ScaleBar, StatusBar } from './status-bar';
-import { TrialRun } from './trial-run';
+import { RobotTools } from './robot-tools';
+import { SessionOverlaySource } from './session-overlay';
 import { useMapSave } from './use-map-save';
 import { useNotices } from './use-notices';
 import { useStoreChannel } from './use-store';
@@ -60,6 +64,8 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
   const [init] = useState(() => initialState(map, canEdit, partial));
   const store = init.store;
   const [live] = useState(() => new LiveSource());
+  const [overlay] = useState(() => new SessionOverlaySource());
+  const queryClient = useQueryClient();
   const [baseRevision, setBaseRevision] = useState(init.base);
   const [revision, setRevision] = useState(map.revision);
   const [draftNotice, setDraftNotice] = useState<DraftNotice>(init.notice);
@@ -133,6 +139,44 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
     setRevision(theirs.revision);
     if (draft) setDraftNotice({ kind: 'kept', draft });
     showNotification({ color: 'blue', message: t('mapEditor.notices.reloaded', { revision: theirs.revision }) });
+  };
+
+  // A robot's map replaced the floor's image: load the floor map again (the canvas takes the new
+  // image). If that made a new revision, take it unless there are local edits (their save then
+  // meets the stale-revision dialog).
+  const onImageSaved = () => {
+    void queryClient.fetchQuery({ ...floorMapQueryOptions(map.floorId), staleTime: 0 }).then(
+      (m) => {
+        if (m.revision === revision || store.dirty) return;
+        store.load(m.document);
+        setBaseRevision(m.revision);
+        setRevision(m.revision);
+      },
+      () => undefined,
+    );
+  };
+
+  // A recorded route was saved as a new revision: load it (local edits stay as a draft, as when
+  // reloading someone else's revision) and select the new route.
+  const onRouteSaved = (m: FloorMap, name: string) => {
+    if (store.dirty) {
+      writeDraft(map.floorId, baseRevision, store.doc);
+      const draft = readDraft(map.floorId);
+      if (draft) setDraftNotice({ kind: 'kept', draft });
+    }
+    queryClient.setQueryData(mapKeys.map(map.floorId), m);
+    store.load(m.document);
+    setBaseRevision(m.revision);
+    setRevision(m.revision);
+    const route = m.document.routes.filter((r) => r.name === name && r.recorded).at(-1) ?? m.document.routes.at(-1);
+    if (route) {
+      store.selectRoute(route.id);
+      setTab('routes');
+    }
+    showNotification({
+      color: 'teal',
+      message: t('mapEditor.session.routeSaved', { name, revision: m.revision }),
+    });
   };
 
   const restoreDraft = (draft: MapDraft) => {
@@ -226,6 +270,7 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
             store={shown}
             image={map.image}
             live={live}
+            overlay={overlay}
             label={t('mapEditor.canvasLabel', { floor: floorName })}
             onReady={shown === store ? onReady : undefined}
           />
@@ -241,7 +286,17 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
             store={shown}
             tab={tab}
             onTab={setTab}
-            footer={<TrialRun store={store} floorId={map.floorId} buildingId={map.buildingId} />}
+            footer={
+              <RobotTools
+                store={store}
+                floorId={map.floorId}
+                buildingId={map.buildingId}
+                canEdit={canEdit}
+                overlay={overlay}
+                onImageSaved={onImageSaved}
+                onRouteSaved={onRouteSaved}
+              />
+            }
           />
         </Paper>
       </Box>
