@@ -31,7 +31,15 @@ export const mapSessionRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
 
   app.get(
     '/robots/:id/map-session',
-    { schema: { operationId: 'getMapSession', tags, params: idParams, response: sessionAnswer } },
+    // 200 with null when the robot has no session: polling for one is not an error.
+    {
+      schema: {
+        operationId: 'getMapSession',
+        tags,
+        params: idParams,
+        response: { 200: mapSessionSchema.nullable(), ...errors },
+      },
+    },
     async (req) => sessions.get(principalOf(req), req.params.id),
   );
 

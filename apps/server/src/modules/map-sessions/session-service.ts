@@ -397,10 +397,10 @@ export function mapSessionService(ctx: Ctx) {
 
   // ------------------------------------------------------------------ the API
   return {
-    async get(p: Principal, robotId: number): Promise<MapSession> {
+    async get(p: Principal, robotId: number): Promise<MapSession | null> {
       await robotInScope(p, robotId);
       const s = sessions.get(robotId);
-      if (!s) throw notFound('Map session');
+      if (!s) return null;
       return view(s);
     },
 

@@ -1,6 +1,6 @@
 import { floorMapSchema, mapSessionSchema, type MapSession } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, isApiError } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { mapKeys } from './keys';
 
 /**
@@ -11,15 +11,9 @@ export type MapSessionKind = MapSession['kind'];
 
 const base = (kind: MapSessionKind) => (kind === 'mapping' ? 'mapping' : 'route-recording');
 
-/** GET /robots/:id/map-session: the running (or last) session, null when there is none (404). */
-export async function getMapSession(robotId: number): Promise<MapSession | null> {
-  try {
-    return await api.get(`/robots/${robotId}/map-session`, mapSessionSchema);
-  } catch (e) {
-    if (isApiError(e) && e.code === 'NOT_FOUND') return null;
-    throw e;
-  }
-}
+/** GET /robots/:id/map-session: the running session, null when there is none. */
+export const getMapSession = (robotId: number): Promise<MapSession | null> =>
+  api.get(`/robots/${robotId}/map-session`, mapSessionSchema.nullable());
 
 /** POST /robots/:id/mapping `{ floorId }` → 202 MapSession. */
 export const startMapping = (robotId: number, floorId: number) =>
