@@ -29,6 +29,13 @@ const unsupported = () =>
   ]);
 
 /** Floors of a building and their map images (stored through the file store). */
+/** The metric frame of a map image: metres per pixel and the bottom-left pixel's position. */
+export interface MapFrame {
+  resolution: number;
+  originX: number;
+  originY: number;
+}
+
 export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
   const record = recorder(audit);
 
@@ -68,14 +75,18 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
     origin_y: body.originY,
   });
 
-  /** Replaces (or clears) the floor's image; the previous file is deleted once committed. */
+  /**
+   * Replaces (or clears) the floor's image; the previous file is deleted once committed. `frame`:
+   * the image's metric frame when it comes with one (a map a robot made); an upload keeps the floor's.
+   */
   async function setImage(
     p: Principal,
     floor: Selectable<FloorTable>,
-    image: { key: string; width: number; height: number } | null,
+    image: { key: string; width: number; height: number; frame?: MapFrame; detail?: Record<string, unknown> } | null,
     ip: string,
   ): Promise<void> {
     const previous = fileKeyOfUrl(config.apiBase, floor.img);
+    const frame = image?.frame;
     await db.transaction().execute(async (trx) => {
       await trx
         .updateTable('floors')
@@ -83,6 +94,7 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
           img: image ? `${config.apiBase}/files/${image.key}` : null,
           img_width: image?.width ?? null,
           img_height: image?.height ?? null,
+          ...(frame ? { resolution: frame.resolution, origin_x: frame.originX, origin_y: frame.originY } : {}),
           updated_at: nextVersion(clock(), floor.updated_at),
         })
         .where('id', '=', floor.id)
@@ -93,11 +105,35 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
         ip,
         image ? 'floor.map-image' : 'floor.map-image.delete',
         { type: 'floor', id: floor.id },
-        image ? { file: image.key, width: image.width, height: image.height } : undefined,
+        image ? { file: image.key, width: image.width, height: image.height, ...frame, ...image.detail } : undefined,
         trx,
       );
     });
     if (previous) await fileStore.discard(previous);
+  }
+
+  /** Stores the bytes and makes them the floor's image; the stored file is removed if that fails. */
+  async function storeImage(
+    p: Principal,
+    floor: Selectable<FloorTable>,
+    file: { bytes: Buffer; contentType: string; width: number; height: number },
+    extra: { frame?: MapFrame; detail?: Record<string, unknown> },
+    ip: string,
+  ): Promise<void> {
+    const stored = await fileStore.save({
+      bytes: file.bytes,
+      contentType: file.contentType,
+      organizationId: floor.organization_id,
+      buildingId: floor.building_id,
+      purpose: 'floor-map',
+    });
+    try {
+      await setImage(p, floor, { key: stored.key, width: file.width, height: file.height, ...extra }, ip);
+    } catch (err) {
+      await fileStore.removeRow(stored.key).catch(() => undefined);
+      await fileStore.discard(stored.key);
+      throw err;
+    }
   }
 
   return {
@@ -177,21 +213,22 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
       if (upload.bytes.length > MAP_IMAGE_MAX_BYTES) throw tooLarge();
       const header = readImageHeader(upload.bytes);
       if (!header || !(MAP_IMAGE_TYPES as readonly string[]).includes(upload.declaredType)) throw unsupported();
-      const stored = await fileStore.save({
-        bytes: upload.bytes,
-        contentType: header.contentType,
-        organizationId: floor.organization_id,
-        buildingId: floor.building_id,
-        purpose: 'floor-map',
-      });
-      try {
-        await setImage(p, floor, { key: stored.key, width: header.width, height: header.height }, ip);
-      } catch (err) {
-        await fileStore.removeRow(stored.key).catch(() => undefined);
-        await fileStore.discard(stored.key);
-        throw err;
-      }
+      await storeImage(p, floor, { bytes: upload.bytes, ...header }, {}, ip);
       return toDetail(await find(p, id));
+    },
+
+    /** A map image made elsewhere (a robot's map), with its metric frame: replaces the floor's image. */
+    async setGeneratedMapImage(
+      p: Principal,
+      id: number,
+      png: { bytes: Buffer; width: number; height: number },
+      frame: MapFrame,
+      detail: Record<string, unknown>,
+      ip: string,
+    ): Promise<void> {
+      requireManager(p);
+      const floor = await find(p, id);
+      await storeImage(p, floor, { ...png, contentType: 'image/png' }, { frame, detail }, ip);
     },
 
     async deleteMapImage(p: Principal, id: number, ip: string): Promise<void> {

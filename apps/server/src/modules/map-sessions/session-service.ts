@@ -13,8 +13,8 @@ import {
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { occupancyGridPng } from '../../lib/png.ts';
-import { assertRowInScope, nextVersion, recorder, requireManager } from '../buildings/common.ts';
-import { fileKeyOfUrl } from '../files/signed-url.ts';
+import { recorder, requireManager } from '../buildings/common.ts';
+import { floorService } from '../floors/floor-service.ts';
 import { mapService } from '../maps/map-service.ts';
 import { robotRepo } from '../robots/robot-repo.ts';
 import type { MappingEvent, PoseEvent, RegistryEvent, RobotRef } from '../robot-link/types.ts';
@@ -79,7 +79,7 @@ const gridMissing = () =>
  * stopping change the floor's map, so they are for the roles that edit floor maps.
  */
 export function mapSessionService(ctx: Ctx) {
-  const { db, clock, config, fileStore, robotLink: link, log } = ctx;
+  const { db, clock, robotLink: link, log } = ctx;
   const maps = mapService(ctx);
   const robots = robotRepo(db);
   const record = recorder(ctx.audit);
@@ -278,62 +278,7 @@ export function mapSessionService(ctx: Ctx) {
     );
 
   // ------------------------------------------------------------------ saving
-  /** The grid becomes the floor's map image, as an upload would (file store, floor columns, audit). */
-  async function saveFloorImage(p: Principal, s: Session, g: Grid, png: Buffer, ip: string): Promise<void> {
-    const floor = assertRowInScope(
-      p,
-      await db.selectFrom('floors').selectAll().where('id', '=', s.floorId).executeTakeFirst(),
-      'Floor',
-    );
-    const previous = fileKeyOfUrl(config.apiBase, floor.img);
-    const stored = await fileStore.save({
-      bytes: png,
-      contentType: 'image/png',
-      organizationId: floor.organization_id,
-      buildingId: floor.building_id,
-      purpose: 'floor-map',
-    });
-    try {
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('floors')
-          .set({
-            img: `${config.apiBase}/files/${stored.key}`,
-            img_width: g.width,
-            img_height: g.height,
-            resolution: g.resolution,
-            origin_x: g.originX,
-            origin_y: g.originY,
-            updated_at: nextVersion(clock(), floor.updated_at),
-          })
-          .where('id', '=', floor.id)
-          .execute();
-        if (previous) await fileStore.removeRow(previous, trx);
-        await record(
-          p,
-          ip,
-          'floor.map-image',
-          { type: 'floor', id: floor.id },
-          {
-            file: stored.key,
-            width: g.width,
-            height: g.height,
-            resolution: g.resolution,
-            originX: g.originX,
-            originY: g.originY,
-            source: 'mapping',
-            robotId: s.ref.robotId,
-          },
-          trx,
-        );
-      });
-    } catch (err) {
-      await fileStore.removeRow(stored.key).catch(() => undefined);
-      await fileStore.discard(stored.key);
-      throw err;
-    }
-    if (previous) await fileStore.discard(previous);
-  }
+  const floors = floorService(ctx);
 
   const shortName = (name: string, suffix: string) => `${name.slice(0, 40 - suffix.length - 1).trimEnd()} ${suffix}`;
 
@@ -483,7 +428,15 @@ export function mapSessionService(ctx: Ctx) {
           throw gridMissing();
         }
         const png = occupancyGridPng(g.width, g.height, g.cells);
-        await saveFloorImage(p, s, g, png, ip);
+        // The grid becomes the floor's map image, as an upload would, with the grid's frame.
+        await floors.setGeneratedMapImage(
+          p,
+          s.floorId,
+          { bytes: png, width: g.width, height: g.height },
+          { resolution: g.resolution, originX: g.originX, originY: g.originY },
+          { source: 'mapping', robotId: s.ref.robotId },
+          ip,
+        );
         s.map = frameOf(g, png);
         await audited(p, s, ip, 'robot.mapping.stop', { save, saved: true, width: g.width, height: g.height });
         return end(s, 'saved');
