@@ -142,3 +142,17 @@ export async function lastDelivery(t: TestApp, recipient: string, purpose?: stri
 }
 
 export const codeFrom = (body: string): string => /(\d{6})/.exec(body)?.[1] ?? '';
+
+/** Polls until `check` answers a value (not undefined, null or false), or fails after `ms`. */
+export async function until<T>(
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  ms = 10_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== null && v !== false) return v;
+    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,25 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import { mapSessionSchema, type CreatedRobot, type FloorDetail } from '@portal/contract';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, type TestApp, until } from './helpers.ts';
 
 /**
  * Map creation end to end with the real simulator: the portal asks the robot to map, the robot
  * reveals its ground-truth world as it is driven, the portal shows the map growing, and "save"
  * makes it the floor's map image.
  */
-async function until<T>(
-  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
-  ms = 20_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('map creation with a simulated robot', () => {
   let t: TestApp;
@@ -72,7 +60,7 @@ describe('map creation with a simulated robot', () => {
       start: { x: 2, y: 2, theta: 0 },
       speedScale: 6,
     });
-    await until(() => t.link.live({ id: created.robot.id, status: 1 }).position);
+    await until(() => t.link.live({ id: created.robot.id, status: 1 }).position, 20_000);
   });
   afterAll(async () => {
     await robot?.stop();
@@ -89,11 +77,11 @@ describe('map creation with a simulated robot', () => {
     });
     expect(start.statusCode, start.body).toBe(202);
     const first = await until(async () => {
-      const s = mapSessionSchema.parse(
-        (await t.inject({ method: 'GET', url: `/api/robots/${id}/map-session`, headers: admin })).json(),
-      );
-      return s.map ? s : undefined;
-    });
+      const s = mapSessionSchema
+        .nullable()
+        .parse((await t.inject({ method: 'GET', url: `/api/robots/${id}/map-session`, headers: admin })).json());
+      return s?.map ? s : undefined;
+    }, 20_000);
     expect(first.state).toBe('recording');
     expect(first.map?.image.startsWith('data:image/png;base64,')).toBe(true);
     const known = robot.mappingState()!.knownCells;
@@ -104,7 +92,7 @@ describe('map creation with a simulated robot', () => {
       { nodeId: 'b', x: 14, y: 2, mapId: `floor-${floorId}` },
     ]);
     await robot.waitFor((s) => s.lastNodeId === 'b' && !s.driving, 20_000);
-    await until(() => robot.mappingState()!.knownCells > known);
+    await until(() => robot.mappingState()!.knownCells > known, 20_000);
 
     const stop = await t.inject({
       method: 'POST',

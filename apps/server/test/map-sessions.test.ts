@@ -15,7 +15,7 @@ import {
   type MappingMessage,
   type VdaInstantActions,
 } from '@portal/contract';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, type TestApp, until } from './helpers.ts';
 import { robotMayPublish } from '../src/modules/robot-link/broker.ts';
 import { mapSessionEvents, type MapSessionEvent } from '../src/modules/map-sessions/events.ts';
 
@@ -51,19 +51,6 @@ const call = (method: InjectOptions['method'], url: string, authorization: strin
     ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
   });
 const errorOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error;
-
-async function until<T>(
-  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
-  ms = 10_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function createFloor(name: string, index: number): Promise<FloorDetail> {
   const res = await call('POST', `/buildings/${buildingId}/floors`, auth.orgAdmin, {

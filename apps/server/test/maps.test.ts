@@ -25,7 +25,7 @@ import {
   type VdaOrder,
   type Waypoint,
 } from '@portal/contract';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, type TestApp, until } from './helpers.ts';
 
 /**
  * Floor maps: revisions (save, stale save, overwrite, restore), the document rules, the waypoint
@@ -62,17 +62,6 @@ const call = (method: InjectOptions['method'], url: string, authorization: strin
   });
 
 const errorOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error;
-
-/** Polls until `check` answers a value (not undefined/false), or fails after `ms`. */
-async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** A real RGB PNG of the given size. */
 function png(width: number, height: number): Buffer {

@@ -2,24 +2,10 @@ import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import { vdaTopic, type CreatedRobot, type RobotLive } from '@portal/contract';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, type TestApp, until } from './helpers.ts';
 import { createRobotLink } from '../src/modules/robot-link/link.ts';
 import { serverMqttCredentials } from '../src/modules/robot-link/index.ts';
 import { mqttTransport } from '../src/modules/robot-link/transport.ts';
-
-/** Polls until `check` answers a value (not undefined/false), or fails after `ms`. */
-async function until<T>(
-  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
-  ms = 10_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** A raw MQTT client; resolves on CONNACK, rejects on refusal. */
 function rawClient(url: string, opts: mqtt.IClientOptions): Promise<mqtt.MqttClient> {
