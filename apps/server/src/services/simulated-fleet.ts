@@ -5,13 +5,12 @@ import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { floorMapId, ROBOT_MODELS, type RobotModel } from '@portal/contract';
 import type { Database } from '../db/schema.ts';
-import { newToken, sha256 } from '../lib/crypto.ts';
+import { mqttUsernameOf, newRobotPassword, ROBOT_MANUFACTURER } from '../modules/robots/credentials.ts';
 import type { Clock } from '../lib/time.ts';
 import type { RobotLink } from '../modules/robot-link/types.ts';
 
 /** The demo building the simulated robots live in (seed.ts). */
 const DEMO_BUILDING = 'Demo Tower';
-const MANUFACTURER = 'ugo';
 const PATROL_EVERY_MS = 15_000;
 /** Where robot i starts and charges, and the square it patrols around it (metres). */
 const home = (i: number) => ({ x: 2 + 4 * i, y: 2, theta: 0 });
@@ -73,8 +72,8 @@ export async function startSimulatedFleet(opts: {
   const brokerUrl = link.robotBrokerUrl();
   for (let i = 0; i < opts.count; i++) {
     const serial = `SIM-${String(i + 1).padStart(4, '0')}`;
-    const username = `robot-${serial}`;
-    const password = newToken();
+    const username = mqttUsernameOf(serial);
+    const { password, hash } = newRobotPassword();
     const floor = floors[i % floors.length]!;
     const model: RobotModel = ROBOT_MODELS[i % ROBOT_MODELS.length]!;
     const at = opts.clock().toISOString();
@@ -89,11 +88,7 @@ export async function startSimulatedFleet(opts: {
     if (existing) {
       id = existing.id;
       floorId = existing.floor_id;
-      await db
-        .updateTable('robots')
-        .set({ mqtt_password_hash: sha256(password) })
-        .where('id', '=', id)
-        .execute();
+      await db.updateTable('robots').set({ mqtt_password_hash: hash }).where('id', '=', id).execute();
       await link.registryChanged({ kind: 'credentials', robotId: id });
     } else {
       const row = await db
@@ -112,9 +107,9 @@ export async function startSimulatedFleet(opts: {
           long_term_rec_auto_start: 0,
           video_mode: 'medium',
           notes: 'Simulated robot started by npm start (SIMULATED_ROBOTS).',
-          manufacturer: MANUFACTURER,
+          manufacturer: ROBOT_MANUFACTURER,
           mqtt_username: username,
-          mqtt_password_hash: sha256(password),
+          mqtt_password_hash: hash,
           last_communication_at: null,
           created_at: at,
           updated_at: at,
@@ -133,7 +128,7 @@ export async function startSimulatedFleet(opts: {
         brokerUrl,
         username,
         password,
-        manufacturer: MANUFACTURER,
+        manufacturer: ROBOT_MANUFACTURER,
         serialNumber: serial,
         model,
         mapId: floorMapId(floorId),

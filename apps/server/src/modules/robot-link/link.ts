@@ -27,6 +27,7 @@ import {
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { sameHash, sha256 } from '../../lib/crypto.ts';
+import { mqttUsernameOf } from '../robots/credentials.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { TenantScope } from '../../lib/scope.ts';
 import type { BrokerAuthority, BrokerIdentity } from './broker.ts';
@@ -447,7 +448,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       if (e) {
         buildings.add(e.buildingId);
         if (change.kind === 'created' && local) {
-          await db.deleteFrom('pending_robots').where('username', '=', `robot-${e.serialNo}`).execute();
+          await db.deleteFrom('pending_robots').where('username', '=', mqttUsernameOf(e.serialNo)).execute();
         }
         emitLive(e, true);
       }
