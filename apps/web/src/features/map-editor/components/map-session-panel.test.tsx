@@ -3,8 +3,6 @@ import {
   floorMapSchema,
   mapSessionSchema,
   type FleetRobot,
-  type FloorMap,
-  type MapDocument,
   type MapSession,
   type WsServerMessage,
 } from '@portal/contract';
@@ -14,6 +12,7 @@ import { realtime } from '@/lib/realtime';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, reply, replyError, type ApiCall, type Routes } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
+import { testDocument, testFloor, testFloorMap } from '../test-fixtures';
 import type { SessionOverlaySource } from './session-overlay';
 
 // Konva needs a real canvas: the drawing is stubbed; the overlay source it would draw is kept.
@@ -60,46 +59,9 @@ class FakeImage {
 
 const slow = { timeout: 5000 };
 
-const document: MapDocument = {
-  waypoints: [
-    { id: 1, name: 'Entrance', x: 1, y: 2, theta: 0, type: 0 },
-    { id: 2, name: 'Charger', x: 5, y: 2, theta: 1.5708, type: 2 },
-  ],
-  edges: [{ id: 1, from: 1, to: 2, oneWay: false, speed: 'normal', path: null }],
-  routes: [],
-  noGoAreas: [],
-  partialMaps: [],
-};
-
-const floorMap = (over: Partial<FloorMap> = {}): FloorMap =>
-  floorMapSchema.parse({
-    floorId: 5,
-    buildingId: 10,
-    revision: 3,
-    savedAt: '2026-01-10T01:00:00.000Z',
-    savedBy: 'Taro Suzuki',
-    image: null,
-    document,
-    ...over,
-  });
-
-const floor = floorDetailSchema.parse({
-  id: 5,
-  name: 'Office 3F',
-  buildingId: 10,
-  organizationId: 1,
-  type: 'office',
-  index: 3,
-  img: null,
-  imgWidth: null,
-  imgHeight: null,
-  ugomap: null,
-  resolution: null,
-  originX: null,
-  originY: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
+const document = testDocument;
+const floorMap = testFloorMap;
+const floor = testFloor;
 
 const robot: FleetRobot = {
   id: 7,
