@@ -35,6 +35,11 @@ export const errorCodes = [
   'RATE_LIMITED',
   'ROBOT_OFFLINE',
   'NO_PATH',
+  'CAPABILITY_MISSING',
+  'RECORDING_ALREADY_STARTED',
+  'RECORDING_NOT_STARTED',
+  'OS_UPDATE_LOW_BATTERY',
+  'TELEOP_LOCKED',
   'INTERNAL',
 ] as const;
 export const errorCodeSchema = z.enum(errorCodes);
@@ -73,6 +78,14 @@ export const errorStatus: Record<ErrorCode, number> = {
   ROBOT_OFFLINE: 409,
   /** No way over the floor's route graph to the target waypoint. */
   NO_PATH: 409,
+  /** The robot's factsheet does not list the action (its model cannot do it). */
+  CAPABILITY_MISSING: 409,
+  RECORDING_ALREADY_STARTED: 409,
+  RECORDING_NOT_STARTED: 409,
+  /** Spec section 8: battery must be at least 20% for OS update. */
+  OS_UPDATE_LOW_BATTERY: 409,
+  /** Another operator has the controls. */
+  TELEOP_LOCKED: 409,
   INTERNAL: 500,
 };
 

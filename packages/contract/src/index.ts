@@ -14,3 +14,4 @@ export * from './ws.ts';
 export * from './maps.ts';
 export * from './poses.ts';
 export * from './mapping.ts';
+export * from './teleop.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { robotTeleopInfoSchema } from './teleop-info.ts';
 
 /**
  * Robots: the registry (spec sections 3 and 5), the live fleet state (section 4) and the robot
@@ -230,6 +231,8 @@ export const robotLiveSchema = z.object({
   issues: z.array(robotIssueSchema),
   lastCommunicationAt: z.string().nullable(),
   protocolVersion: z.string().nullable(),
+  /** Teleoperation facts the robot reports (recording, call, lights...); absent before its first state. */
+  teleop: robotTeleopInfoSchema.nullable().optional(),
 });
 export type RobotLive = z.infer<typeof robotLiveSchema>;
 

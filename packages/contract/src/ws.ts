@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mapSessionSchema } from './mapping.ts';
 import { fleetRobotSchema, robotLiveSchema, robotPositionSchema } from './robots.ts';
+import { teleopClientMessageSchemas, teleopServerMessageSchemas } from './teleop.ts';
 
 /**
  * The browser's WebSocket (`GET {API_BASE}/ws`, ARCHITECTURE.md "Browsers: one WebSocket per tab").
@@ -10,6 +11,8 @@ import { fleetRobotSchema, robotLiveSchema, robotPositionSchema } from './robots
  * client (latest wins); live-state changes are never dropped.
  */
 export const WS_PATH = '/ws';
+/** Largest client message (WebRTC offers carry a few KB of SDP). */
+export const WS_MAX_MESSAGE_BYTES = 64 * 1024;
 /** The server closes a socket that has not authenticated within this time. */
 export const WS_AUTH_TIMEOUT_MS = 5_000;
 /** Position frames are flushed to each client at most this often (latest wins). */
@@ -27,6 +30,7 @@ export const wsClientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subscribe'), topic: wsTopicSchema }),
   z.object({ type: z.literal('unsubscribe'), topic: wsTopicSchema }),
   z.object({ type: z.literal('ping') }),
+  ...teleopClientMessageSchemas,
 ]);
 export type WsClientMessage = z.infer<typeof wsClientMessageSchema>;
 
@@ -54,5 +58,6 @@ export const wsServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('resync'), topic: wsTopicSchema }),
   z.object({ type: z.literal('pong') }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string(), topic: wsTopicSchema.optional() }),
+  ...teleopServerMessageSchemas,
 ]);
 export type WsServerMessage = z.infer<typeof wsServerMessageSchema>;

@@ -372,6 +372,11 @@ export const en = {
     RATE_LIMITED: 'Too many requests. Wait a moment and try again.',
     ROBOT_OFFLINE: 'The robot is offline. Try again when it is connected.',
     NO_PATH: "There is no route to that waypoint on this floor's map. Connect it in the map editor.",
+    CAPABILITY_MISSING: 'This robot cannot do that (its model does not have the feature).',
+    RECORDING_ALREADY_STARTED: 'Recording has already started.',
+    RECORDING_NOT_STARTED: 'Recording has not started.',
+    OS_UPDATE_LOW_BATTERY: 'Battery must be at least 20% for OS update.',
+    TELEOP_LOCKED: 'Another operator is operating this robot.',
     INTERNAL: 'Something went wrong on the server. Try again later.',
   },
 };

@@ -373,6 +373,11 @@ export const ja: Messages = {
     RATE_LIMITED: 'リクエストが多すぎます。しばらく待ってから再度お試しください。',
     ROBOT_OFFLINE: 'ロボットがオフラインです。接続されてから再度お試しください。',
     NO_PATH: 'このフロアの地図では、そのウェイポイントまでの経路がありません。マップエディタで経路をつないでください。',
+    CAPABILITY_MISSING: 'このロボットはその機能に対応していません。',
+    RECORDING_ALREADY_STARTED: '録画はすでに開始されています。',
+    RECORDING_NOT_STARTED: '録画は開始されていません。',
+    OS_UPDATE_LOW_BATTERY: 'OSアップデートにはバッテリー残量20%以上が必要です。',
+    TELEOP_LOCKED: '他のオペレーターがこのロボットを操作中です。',
     INTERNAL: 'サーバーでエラーが発生しました。しばらくしてから再度お試しください。',
   },
 };
