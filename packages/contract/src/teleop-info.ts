@@ -44,7 +44,6 @@ export const robotTeleopInfoSchema = z.object({
 });
 export type RobotTeleopInfo = z.infer<typeof robotTeleopInfoSchema>;
 
-
 /**
  * A robot reports its teleoperation facts as one `state.information` entry of this type whose
  * `infoReferences` are key/value strings (docs/robot-protocol.md section 7): recording, call,
@@ -78,7 +77,8 @@ export function teleopInfoReferences(info: RobotTeleopInfo): InfoReference[] {
 
 /** Reads the teleop entry of `state.information`; null when the robot reports none. Lenient: odd values fall back. */
 export function parseTeleopInfo(
-  information: ReadonlyArray<{ infoType: string; infoReferences?: ReadonlyArray<InfoReference> | undefined }> | undefined,
+  information:
+    ReadonlyArray<{ infoType: string; infoReferences?: ReadonlyArray<InfoReference> | undefined }> | undefined,
 ): RobotTeleopInfo | null {
   const entry = information?.find((i) => i.infoType === TELEOP_INFO_TYPE);
   if (!entry) return null;

@@ -139,6 +139,9 @@ export function createRoutes(): RouteObject[] {
               path: paths.waypoint.detail.path,
               lazy: withTexts('mapEditor', () => import('./routes/waypoint/detail')),
             },
+            { path: paths.app.basic.path, lazy: withTexts('teleop', () => import('./routes/app/basic')) },
+            { path: paths.app.teleOpe.path, lazy: withTexts('teleop', () => import('./routes/app/tele-ope')) },
+            { path: paths.console.path, lazy: withTexts('console', () => import('./routes/console')) },
             ...laterRoutes.map((r): RouteObject => ({
               path: r.path,
               handle: { section: r.section },

@@ -141,6 +141,17 @@ export const paths = {
     detail: { path: '/waypoint/:mapId/:id', getHref: (mapId: number, id: number) => `/waypoint/${mapId}/${id}` },
   },
   threshold: { list: { path: '/threshold/list', getHref: () => '/threshold/list' } },
+  app: {
+    basic: {
+      path: '/app/basic/:serialNo',
+      getHref: (serialNo: string) => `/app/basic/${encodeURIComponent(serialNo)}`,
+    },
+    teleOpe: {
+      path: '/app/tele-ope/:mode/:serialNo',
+      getHref: (serialNo: string, mode: 'drive' | 'watch' = 'drive') =>
+        `/app/tele-ope/${mode}/${encodeURIComponent(serialNo)}`,
+    },
+  },
   console: { path: '/console/:serialNo', getHref: (serialNo: string) => `/console/${encodeURIComponent(serialNo)}` },
   my: {
     root: { path: '/my', getHref: () => '/my' },
@@ -240,7 +251,5 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   { path: '/schedule/create', section: 'schedule' },
   { path: '/schedule/:id', section: 'schedule' },
   { path: '/schedule/log/:page', section: 'schedule' },
-  { path: '/app/basic/:serialNo', section: 'app' },
-  { path: '/app/tele-ope/:mode/:serialNo', section: 'app' },
   { path: '/beta/spatial-ui', section: 'beta' },
 ];

@@ -7,6 +7,8 @@ import type { BuildingScreensMessages } from '@/locales/en/building-screens';
 import type { MapEditorMessages } from '@/locales/en/map-editor';
 import type { PosesMessages } from '@/locales/en/poses';
 import type { RobotsMessages } from '@/locales/en/robots';
+import type { TeleopMessages } from '@/locales/en/teleop';
+import type { ConsoleMessages } from '@/locales/en/console';
 import { isApiError } from './api-client';
 import { readItem, storageKeys, writeItem } from './storage';
 
@@ -66,11 +68,23 @@ export async function loadLanguage(lng: Language): Promise<void> {
  * resources, so the first download (the login route) stays small. Each section file holds top-level
  * keys that the core texts do not have (a test checks).
  */
-export type SectionMessages = RobotsMessages & BuildingScreensMessages & MapEditorMessages & PosesMessages;
+export type SectionMessages = RobotsMessages &
+  BuildingScreensMessages &
+  MapEditorMessages &
+  PosesMessages &
+  TeleopMessages &
+  ConsoleMessages;
 /** One flat type for the typed keys (an intersection makes key inference too deep for tsc). */
 export interface AllMessages
-  extends Messages, RobotsMessages, BuildingScreensMessages, MapEditorMessages, PosesMessages {}
-export type SectionName = 'robots' | 'buildings' | 'mapEditor' | 'poses';
+  extends
+    Messages,
+    RobotsMessages,
+    BuildingScreensMessages,
+    MapEditorMessages,
+    PosesMessages,
+    TeleopMessages,
+    ConsoleMessages {}
+export type SectionName = 'robots' | 'buildings' | 'mapEditor' | 'poses' | 'teleop' | 'console';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
   robots: {
     en: () => import('@/locales/en/robots').then((m) => m.robotsEn),
@@ -87,6 +101,14 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   poses: {
     en: () => import('@/locales/en/poses').then((m) => m.posesEn),
     ja: () => import('@/locales/ja/poses').then((m) => m.posesJa),
+  },
+  teleop: {
+    en: () => import('@/locales/en/teleop').then((m) => m.teleopEn),
+    ja: () => import('@/locales/ja/teleop').then((m) => m.teleopJa),
+  },
+  console: {
+    en: () => import('@/locales/en/console').then((m) => m.consoleEn),
+    ja: () => import('@/locales/ja/console').then((m) => m.consoleJa),
   },
 };
 const wantedSections = new Set<SectionName>();

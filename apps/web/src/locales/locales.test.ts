@@ -10,6 +10,10 @@ import { buildingScreensJa } from './ja/building-screens';
 import { robotsJa } from './ja/robots';
 import { posesEn } from './en/poses';
 import { posesJa } from './ja/poses';
+import { teleopEn } from './en/teleop';
+import { teleopJa } from './ja/teleop';
+import { consoleEn } from './en/console';
+import { consoleJa } from './ja/console';
 import { mapEditorEn } from './en/map-editor';
 import { mapEditorJa } from './ja/map-editor';
 
@@ -30,6 +34,8 @@ const sections = {
   robots: { en: robotsEn, ja: robotsJa },
   buildings: { en: buildingScreensEn, ja: buildingScreensJa },
   poses: { en: posesEn, ja: posesJa },
+  teleop: { en: teleopEn, ja: teleopJa },
+  console: { en: consoleEn, ja: consoleJa },
   mapEditor: { en: mapEditorEn, ja: mapEditorJa },
 };
 

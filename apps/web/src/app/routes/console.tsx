@@ -1,11 +1,4 @@
-import { RequireAdmin } from '../guards/require-role';
-import { Component as ComingSoon } from './coming-soon';
-
-/** /console/:serialNo: administrators only (spec section 6); the console itself comes with teleoperation. */
+/** Placeholder: replaced by the feature's screen. */
 export function Component() {
-  return (
-    <RequireAdmin>
-      <ComingSoon />
-    </RequireAdmin>
-  );
+  return null;
 }

@@ -1,0 +1,4 @@
+/** Placeholder: replaced by the feature's screen. */
+export function Component() {
+  return null;
+}
