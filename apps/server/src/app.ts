@@ -34,6 +34,8 @@ import { mapSessionRoutes } from './modules/map-sessions/routes.ts';
 import { poseRoutes } from './modules/poses/routes.ts';
 import { realtimeRoutes } from './modules/realtime/routes.ts';
 import { brokerHookRoutes } from './modules/broker-hooks/routes.ts';
+import { createTeleopService } from './modules/teleop/teleop-service.ts';
+import { robotFeatureRoutes } from './modules/robot-features/routes.ts';
 import fastifyWebsocket from '@fastify/websocket';
 
 export interface BuildOptions {
@@ -95,6 +97,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(fastifyMultipart, { limits: { fileSize: MAP_IMAGE_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
 
+  // Teleoperation sessions: signalling on the WebSocket, the controls lock read by the feature routes.
+  const teleop = createTeleopService({ robotLink: ctx.robotLink, log: app.log, iceServers: config.iceServers });
+  app.addHook('onClose', async () => teleop.close());
   await app.register(
     async (api) => {
       await api.register(authPlugin, { ctx });
@@ -113,7 +118,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(mapRoutes, { ctx });
       await api.register(mapSessionRoutes, { ctx });
       await api.register(poseRoutes, { ctx });
-      await api.register(realtimeRoutes, { ctx });
+      await api.register(realtimeRoutes, { ctx, teleop });
+      await api.register(robotFeatureRoutes, { ctx, teleop });
       await api.register(brokerHookRoutes, { ctx });
     },
     { prefix: config.apiBase },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { meetsPasswordPolicy } from '@portal/contract';
+import { iceServerSchema, meetsPasswordPolicy, type IceServer } from '@portal/contract';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const boolish = z
@@ -55,6 +55,23 @@ const envSchema = z.object({
   MQTT_AUTH_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
   SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
+  /**
+   * WebRTC ICE servers for teleoperation, a JSON array of RTCIceServer
+   * (`[{"urls":"stun:stun.example.com"},{"urls":"turn:turn.example.com","username":"u","credential":"p"}]`).
+   * Default none: host candidates only (same network, or loopback).
+   */
+  ICE_SERVERS: z
+    .string()
+    .optional()
+    .transform((v, c) => {
+      if (v === undefined || v.trim() === '') return [];
+      try {
+        return z.array(iceServerSchema).max(10).parse(JSON.parse(v));
+      } catch {
+        c.addIssue({ code: 'custom', message: 'must be a JSON array of {urls, username?, credential?}' });
+        return z.NEVER;
+      }
+    }),
 });
 
 export interface Config {
@@ -80,6 +97,8 @@ export interface Config {
   publicUrl: string | null;
   mqttPublicUrl: string | null;
   mqttAuthToken: string | null;
+  /** WebRTC ICE servers for teleoperation (browsers and robots get the same list). */
+  iceServers: IceServer[];
   simulatedRobots: number;
 }
 
@@ -132,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     skywayKey: e.SKYWAY_KEY,
     mqttPublicUrl: e.MQTT_PUBLIC_URL ?? null,
     mqttAuthToken: e.MQTT_AUTH_TOKEN ?? null,
+    iceServers: e.ICE_SERVERS,
     simulatedRobots: e.SIMULATED_ROBOTS,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,

@@ -32,3 +32,7 @@ export const canSeeOrganization = (scope: TenantScope, organizationId: number): 
 
 export const canSeeBuilding = (scope: TenantScope, b: { id: number; organizationId: number }): boolean =>
   canSeeOrganization(scope, b.organizationId) && (scope.type !== OperatorType.general || scope.buildingId === b.id);
+
+/** May the scope reach this robot (its organization, and for general operators its building)? */
+export const robotInScope = (scope: TenantScope, r: { organizationId: number; buildingId: number }): boolean =>
+  canSeeBuilding(scope, { id: r.buildingId, organizationId: r.organizationId });

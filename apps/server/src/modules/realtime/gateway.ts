@@ -1,7 +1,6 @@
 import {
-  isSystemAdmin,
-  OperatorType,
   WS_AUTH_TIMEOUT_MS,
+  WS_MAX_MESSAGE_BYTES,
   WS_POSE_FLUSH_MS,
   wsClientMessageSchema,
   type RobotPosition,
@@ -11,10 +10,11 @@ import {
 import type { WebSocket } from 'ws';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { canSeeBuilding, type TenantScope } from '../../lib/scope.ts';
+import { canSeeBuilding, robotInScope, type TenantScope } from '../../lib/scope.ts';
 import type { ResolveSession } from '../auth/resolve-session.ts';
 import type { LiveEvent, PoseEvent, RegistryEvent, RobotRef } from '../robot-link/types.ts';
 import { mapSessionEvents, type MapSessionEvent } from '../map-sessions/events.ts';
+import { isTeleopMessage, type TeleopService } from '../teleop/teleop-service.ts';
 
 /** Above this many unsent bytes a client is slow: its position frames wait (latest wins). */
 const SLOW_CLIENT_BYTES = 512 * 1024;
@@ -34,17 +34,18 @@ class Connection {
   }
 }
 
-const inScope = (scope: TenantScope, r: RobotRef) =>
-  isSystemAdmin(scope.type) ||
-  (r.organizationId === scope.organizationId &&
-    (scope.type !== OperatorType.general || r.buildingId === scope.buildingId));
+const inScope = (scope: TenantScope, r: RobotRef) => robotInScope(scope, r);
 
 /**
  * The browsers' WebSocket: one per tab. After `auth`, a client subscribes to topics; each
  * subscription gets a snapshot, then deltas. Live-state changes go out at once and are never
  * dropped; positions are coalesced per client and flushed every WS_POSE_FLUSH_MS.
  */
-export function createGateway(ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>, resolveSession: ResolveSession) {
+export function createGateway(
+  ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>,
+  resolveSession: ResolveSession,
+  teleop: TeleopService,
+) {
   const connections = new Set<Connection>();
   const byTopic = new Map<WsTopic, Set<Connection>>();
   const link = ctx.robotLink;
@@ -217,6 +218,7 @@ export function createGateway(ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>,
       c.send({ type: 'error', code: 'UNAUTHENTICATED', message: 'Send auth first' });
       return;
     }
+    if (isTeleopMessage(msg)) return teleop.handle(c, msg);
     if (msg.type === 'unsubscribe') return unsubscribe(c, msg.topic);
     // Subscribe first so no change between the snapshot and the subscription is lost.
     c.topics.add(msg.topic);
@@ -244,7 +246,7 @@ export function createGateway(ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>,
       // Messages are handled one at a time, in order, per socket.
       let chain = Promise.resolve();
       socket.on('message', (data: Buffer, isBinary: boolean) => {
-        if (isBinary || data.length > 4096) {
+        if (isBinary || data.length > WS_MAX_MESSAGE_BYTES) {
           socket.close(1009, 'message too large');
           return;
         }
@@ -258,6 +260,7 @@ export function createGateway(ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>,
         clearTimeout(authTimer);
         connections.delete(c);
         for (const t of [...c.topics]) unsubscribe(c, t);
+        teleop.drop(c);
       });
       socket.on('error', () => socket.terminate());
     },

@@ -4,13 +4,17 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { sessionResolver } from '../auth/resolve-session.ts';
 import { createGateway } from './gateway.ts';
+import type { TeleopService } from '../teleop/teleop-service.ts';
 
 /**
  * `GET {API_BASE}/ws`: the browsers' WebSocket (ARCHITECTURE.md "Browsers: one WebSocket per
  * tab"). Public at the HTTP level: the first message carries the session token.
  */
-export const realtimeRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const gateway = createGateway(ctx, sessionResolver(ctx.db, ctx.clock, ctx.caches.sessions));
+export const realtimeRoutes: FastifyPluginAsync<{ ctx: AppContext; teleop: TeleopService }> = async (
+  app,
+  { ctx, teleop },
+) => {
+  const gateway = createGateway(ctx, sessionResolver(ctx.db, ctx.clock, ctx.caches.sessions), teleop);
   app.addHook('onClose', async () => gateway.close());
   app.route({
     method: 'GET',

@@ -5,8 +5,11 @@ import type { LinkTransport } from './transport.ts';
 import {
   MAPPING_TOPIC,
   parseVdaTopic,
+  PHOTO_TOPIC,
   ROBOT_PUBLISHES,
   ROBOT_SUBSCRIBES,
+  TELEOP_REPLY_TOPIC,
+  TELEOP_TOPIC,
   VDA_INTERFACE_NAME,
   VDA_MAJOR,
 } from '@portal/contract';
@@ -43,21 +46,20 @@ const identities = new WeakMap<Client, BrokerIdentity>();
 const INTERNAL_REGISTRY_TOPIC = 'portal/v1/registry';
 
 /** Custom robot → portal topics (docs/robot-protocol.md section 6). */
-const CUSTOM_ROBOT_PUBLISHES: readonly string[] = [MAPPING_TOPIC];
+const CUSTOM_ROBOT_PUBLISHES: readonly string[] = [MAPPING_TOPIC, TELEOP_REPLY_TOPIC, PHOTO_TOPIC];
+/** Custom portal → robot topics: the robot subscribes, the portal publishes. */
+const CUSTOM_ROBOT_SUBSCRIBES: readonly string[] = [TELEOP_TOPIC];
 
-/** A robot may publish only its own state, visualization, connection, factsheet and mapping. */
+/** A robot may publish only its own state, visualization, connection, factsheet, mapping, teleopReply and photo. */
 export function robotMayPublish(id: BrokerIdentity, topic: string): boolean {
   if (topic === INTERNAL_REGISTRY_TOPIC) return id.role === 'server';
-  if (id.role === 'robot') {
-    const parts = topic.split('/');
-    if (parts.length === 5 && CUSTOM_ROBOT_PUBLISHES.includes(parts[4]!)) {
-      return (
-        parts[0] === VDA_INTERFACE_NAME &&
-        parts[1] === VDA_MAJOR &&
-        parts[2] === id.manufacturer &&
-        parts[3] === id.serialNo
-      );
-    }
+  const parts = topic.split('/');
+  const custom = parts.length === 5 && parts[0] === VDA_INTERFACE_NAME && parts[1] === VDA_MAJOR;
+  if (id.role === 'robot' && custom && CUSTOM_ROBOT_PUBLISHES.includes(parts[4]!)) {
+    return parts[2] === id.manufacturer && parts[3] === id.serialNo;
+  }
+  if (id.role === 'server' && custom && CUSTOM_ROBOT_SUBSCRIBES.includes(parts[4]!)) {
+    return !parts[2]!.includes('+') && !parts[2]!.includes('#') && !parts[3]!.includes('+') && !parts[3]!.includes('#');
   }
   const t = parseVdaTopic(topic);
   if (!t) return false;
@@ -81,7 +83,11 @@ export function robotMaySubscribe(id: BrokerIdentity, filter: string): boolean {
       !serial.includes('#')
     );
   }
-  return manufacturer === id.manufacturer && serial === id.serialNo && ROBOT_SUBSCRIBES.includes(topic as never);
+  return (
+    manufacturer === id.manufacturer &&
+    serial === id.serialNo &&
+    (ROBOT_SUBSCRIBES.includes(topic as never) || CUSTOM_ROBOT_SUBSCRIBES.includes(topic))
+  );
 }
 
 /**

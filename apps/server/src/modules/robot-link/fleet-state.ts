@@ -8,6 +8,8 @@ import {
   type RobotLive,
   type RobotPosition,
   type RobotStatusCodeValue,
+  type RobotTeleopInfo,
+  type VdaFactsheet,
   type VdaState,
 } from '@portal/contract';
 
@@ -32,6 +34,10 @@ export interface RobotEntry {
   lastSeen: number;
   protocolVersion: string | null;
   state: VdaState | null;
+  /** The last factsheet (capabilities), kept across reconnects. */
+  factsheet: VdaFactsheet | null;
+  /** Teleoperation facts from the last state's `information` (null when the robot reports none). */
+  teleop: RobotTeleopInfo | null;
   position: RobotPosition | null;
   /** The serialized significant part of the last live state sent, to tell a change from a repeat. */
   liveKey: string;
@@ -104,6 +110,7 @@ export function liveOf(e: RobotEntry): RobotLive {
     issues,
     lastCommunicationAt: e.everSeen ? new Date(e.lastSeen).toISOString() : null,
     protocolVersion: e.protocolVersion,
+    teleop: s ? (e.teleop ?? null) : null,
   };
 }
 
@@ -118,5 +125,6 @@ export function significantKey(l: RobotLive): string {
     l.orderId,
     l.floorId,
     l.issues,
+    l.teleop ?? null,
   ]);
 }

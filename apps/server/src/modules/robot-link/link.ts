@@ -7,6 +7,17 @@ import {
   isSystemAdmin,
   MAPPING_TOPIC,
   mappingMessageSchema,
+  parseTeleopInfo,
+  PHOTO_TOPIC,
+  ROBOT_LOG_PAYLOAD_MAX,
+  ROBOT_LOG_SIZE,
+  robotPhotoMessageSchema,
+  TELEOP_REPLY_TOPIC,
+  TELEOP_TOPIC,
+  teleopReplyMessageSchema,
+  type RobotLogEntry,
+  type TeleopRobotMessage,
+  type VdaFactsheet,
   OperatorType,
   parseVdaTopic,
   ROBOT_PUBLISHES,
@@ -36,6 +47,8 @@ import { liveOf, positionOf, significantKey, type RobotEntry } from './fleet-sta
 import type {
   LiveEvent,
   MappingEvent,
+  PhotoEvent,
+  TeleopReplyEvent,
   OrderStop,
   PoseEvent,
   RegistryChange,
@@ -51,6 +64,15 @@ const COMMAND_ACTIONS: Record<RobotCommand, string> = {
 /** How often the last communication time is written to the database (one statement per flush). */
 const PERSIST_EVERY_MS = 15_000;
 const SILENCE_CHECK_MS = 1_000;
+/** A robot's message log is kept while its console asks for it, and this long after the last ask. */
+const LOG_WATCH_MS = 10 * 60_000;
+
+/** The in-memory message log of one robot (only while an administrator's console watches it). */
+interface RobotLogBuffer {
+  entries: RobotLogEntry[];
+  seq: number;
+  until: number;
+}
 
 /** VDA 5050 wants orientations in [-π, π]. */
 const normalizeAngle = (a: number) => Math.atan2(Math.sin(a), Math.cos(a));
@@ -158,6 +180,8 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       lastSeen,
       protocolVersion: null,
       state: null,
+      factsheet: null,
+      teleop: null,
       position: null,
       liveKey: '',
       headerIds: { order: 0, instantActions: 0 },
@@ -199,12 +223,43 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     dirty.add(e.id);
   }
 
+  // ------------------------------------------------------------------ console message log
+  const logs = new Map<number, RobotLogBuffer>();
+  function record(robotId: number, direction: 'in' | 'out', topic: string, payload: Buffer | string) {
+    const buf = logs.get(robotId);
+    if (!buf) return;
+    const now = clock().getTime();
+    if (now > buf.until) {
+      logs.delete(robotId);
+      return;
+    }
+    let text = typeof payload === 'string' ? payload : payload.toString('utf8');
+    const truncated = text.length > ROBOT_LOG_PAYLOAD_MAX;
+    if (truncated) text = text.slice(0, ROBOT_LOG_PAYLOAD_MAX);
+    buf.seq += 1;
+    buf.entries.push({
+      seq: buf.seq,
+      at: new Date(now).toISOString(),
+      direction,
+      topic: topic.split('/').pop() ?? topic,
+      payload: text,
+      truncated,
+    });
+    if (buf.entries.length > ROBOT_LOG_SIZE) buf.entries.splice(0, buf.entries.length - ROBOT_LOG_SIZE);
+  }
+  /** Robot of a custom topic `uagv/v2/{manufacturer}/{serial}/{suffix}`. */
+  const entryOfTopic = (topic: string): RobotEntry | undefined => {
+    const [, , manufacturer, serial] = topic.split('/') as [string, string, string, string, string];
+    return byKey.get(keyOf(manufacturer, serial));
+  };
+
   function onMessage(topic: string, payload: Buffer) {
     stats.messagesIn++;
     const t = parseVdaTopic(topic);
     if (!t) return;
     const entry = byKey.get(keyOf(t.manufacturer, t.serialNumber));
     if (!entry) return; // a deleted robot's last words, or a retained message of one
+    if (logs.size > 0) record(entry.id, 'in', topic, payload);
     let json: unknown;
     try {
       json = JSON.parse(payload.toString('utf8'));
@@ -229,6 +284,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
         heard(entry, msg.version);
         entry.online = true;
         entry.state = state;
+        entry.teleop = parseTeleopInfo(state.information);
         const moved = !!state.agvPosition;
         if (state.agvPosition) entry.position = positionOf(state.agvPosition);
         emitLive(entry);
@@ -265,6 +321,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       }
       case 'factsheet':
         heard(entry, msg.version);
+        entry.factsheet = parsed.data as VdaFactsheet;
         break;
       default:
         break;
@@ -274,9 +331,9 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
   /** The custom `mapping` topic: checked, then handed to the map sessions as a `mapping` event. */
   function onMapping(topic: string, payload: Buffer) {
     stats.messagesIn++;
-    const [, , manufacturer, serial] = topic.split('/') as [string, string, string, string, string];
-    const entry = byKey.get(keyOf(manufacturer, serial));
+    const entry = entryOfTopic(topic);
     if (!entry) return;
+    if (logs.size > 0) record(entry.id, 'in', topic, payload);
     let json: unknown;
     try {
       json = JSON.parse(payload.toString('utf8'));
@@ -301,6 +358,62 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       message: parsed.data,
     };
     events.emit('mapping', ev);
+  }
+
+  /** A custom robot topic carrying JSON checked by `schema`; null (logged, counted) when it is not. */
+  function customMessage<T>(
+    topic: string,
+    payload: Buffer,
+    schema: z.ZodType<T>,
+    name: string,
+  ): { entry: RobotEntry; message: T } | null {
+    stats.messagesIn++;
+    const entry = entryOfTopic(topic);
+    if (!entry) return null;
+    if (logs.size > 0) record(entry.id, 'in', topic, payload);
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      stats.dropped++;
+      log.warn(
+        { robot: entry.serialNo, topic: name, issues: parsed.error.issues.slice(0, 5) },
+        `robot message dropped: not a valid ${name} message`,
+      );
+      return null;
+    }
+    entry.lastSeen = clock().getTime();
+    return { entry, message: parsed.data };
+  }
+
+  /** `teleopReply`: WebRTC answers and candidates for the teleop sessions. */
+  function onTeleopReply(topic: string, payload: Buffer) {
+    const m = customMessage(topic, payload, teleopReplyMessageSchema, TELEOP_REPLY_TOPIC);
+    if (!m) return;
+    const ev: TeleopReplyEvent = {
+      robotId: m.entry.id,
+      organizationId: m.entry.organizationId,
+      buildingId: m.entry.buildingId,
+      message: m.message,
+    };
+    events.emit('teleopReply', ev);
+  }
+
+  /** `photo`: a picture a takePhoto action produced. */
+  function onPhoto(topic: string, payload: Buffer) {
+    const m = customMessage(topic, payload, robotPhotoMessageSchema, PHOTO_TOPIC);
+    if (!m) return;
+    const ev: PhotoEvent = {
+      robotId: m.entry.id,
+      organizationId: m.entry.organizationId,
+      buildingId: m.entry.buildingId,
+      message: m.message,
+    };
+    events.emit('photo', ev);
   }
 
   // ------------------------------------------------------------------ broker authority
@@ -358,12 +471,16 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
   }
 
   // ------------------------------------------------------------------ broker session
-  const filters = [...ROBOT_PUBLISHES, MAPPING_TOPIC].map((topic) => `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/+/+/${topic}`);
+  const filters = [...ROBOT_PUBLISHES, MAPPING_TOPIC, TELEOP_REPLY_TOPIC, PHOTO_TOPIC].map(
+    (topic) => `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/+/+/${topic}`,
+  );
   const transport = opts.transport;
   const ready = transport.subscribe([...filters, REGISTRY_TOPIC], (topic, payload) => {
     try {
       if (topic === REGISTRY_TOPIC) return onRegistryMessage(payload);
       if (topic.endsWith(`/${MAPPING_TOPIC}`)) return onMapping(topic, payload);
+      if (topic.endsWith(`/${TELEOP_REPLY_TOPIC}`)) return onTeleopReply(topic, payload);
+      if (topic.endsWith(`/${PHOTO_TOPIC}`)) return onPhoto(topic, payload);
       onMessage(topic, payload);
     } catch (err) {
       // One robot's odd message never stalls the link.
@@ -407,8 +524,11 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
   persistTimer.unref();
 
   // ------------------------------------------------------------------ publishing
-  const publish = (topic: string, message: object): Promise<void> =>
-    transport.publish(topic, JSON.stringify(message), 1);
+  const publish = (topic: string, message: object, robotId?: number): Promise<void> => {
+    const text = JSON.stringify(message);
+    if (robotId !== undefined && logs.size > 0) record(robotId, 'out', topic, text);
+    return transport.publish(topic, text, 1);
+  };
 
   function onlineEntry(robotId: number): RobotEntry {
     const e = byId.get(robotId);
@@ -568,7 +688,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
           },
         ],
       };
-      await publish(vdaTopic(e.manufacturer, e.serialNo, 'instantActions'), message);
+      await publish(vdaTopic(e.manufacturer, e.serialNo, 'instantActions'), message, e.id);
     },
     async instantAction(robotId, actionType, params) {
       const e = onlineEntry(robotId);
@@ -586,7 +706,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
           },
         ],
       };
-      await publish(vdaTopic(e.manufacturer, e.serialNo, 'instantActions'), message);
+      await publish(vdaTopic(e.manufacturer, e.serialNo, 'instantActions'), message, e.id);
       return actionId;
     },
     async sendOrder(robotId, stops: OrderStop[]) {
@@ -619,10 +739,43 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
           actions: [],
         })),
       };
-      await publish(vdaTopic(e.manufacturer, e.serialNo, 'order'), message);
+      await publish(vdaTopic(e.manufacturer, e.serialNo, 'order'), message, e.id);
       return orderId;
     },
-    on(event: 'live' | 'pose' | 'registry' | 'mapping', listener: (e: never) => void) {
+    async publishTeleop(robotId: number, message: TeleopRobotMessage) {
+      // A close goes out even to a robot that looks offline (it may only be late); the rest need it online.
+      const e = message.kind === 'close' ? byId.get(robotId) : onlineEntry(robotId);
+      if (!e) return;
+      await publish(
+        `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/${e.manufacturer}/${e.serialNo}/${TELEOP_TOPIC}`,
+        message,
+        e.id,
+      );
+    },
+    details(robotId) {
+      const e = byId.get(robotId);
+      if (!e) return null;
+      return {
+        online: e.online,
+        protocolVersion: e.protocolVersion,
+        state: e.state,
+        factsheet: e.factsheet,
+        teleop: e.teleop,
+        battery: e.state ? e.state.batteryState.batteryCharge : null,
+      };
+    },
+    watchLog(robotId, after) {
+      const now = clock().getTime();
+      let buf = logs.get(robotId);
+      if (!buf || now > buf.until) {
+        buf = { entries: [], seq: buf?.seq ?? 0, until: now + LOG_WATCH_MS };
+        logs.set(robotId, buf);
+      }
+      buf.until = now + LOG_WATCH_MS;
+      const from = after ?? 0;
+      return { entries: buf.entries.filter((x) => x.seq > from), lastSeq: buf.seq };
+    },
+    on(event: 'live' | 'pose' | 'registry' | 'mapping' | 'teleopReply' | 'photo', listener: (e: never) => void) {
       const l = listener as (...args: unknown[]) => void;
       events.on(event, l);
       return () => events.off(event, l);

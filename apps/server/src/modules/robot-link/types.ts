@@ -1,4 +1,17 @@
-import type { FleetRobot, MappingMessage, RobotCommand, RobotLive, RobotStatusCodeValue } from '@portal/contract';
+import type {
+  FleetRobot,
+  MappingMessage,
+  RobotCommand,
+  RobotLive,
+  RobotLog,
+  RobotPhotoMessage,
+  RobotStatusCodeValue,
+  RobotTeleopInfo,
+  TeleopReplyMessage,
+  TeleopRobotMessage,
+  VdaFactsheet,
+  VdaState,
+} from '@portal/contract';
 import type { TenantScope } from '../../lib/scope.ts';
 import type { BrokerAuthority } from './broker.ts';
 
@@ -48,12 +61,28 @@ export interface RobotLink {
    * these parameters. Answers the action id. Throws AppError ROBOT_OFFLINE when offline.
    */
   instantAction(robotId: number, actionType: string, params: Record<string, string>): Promise<string>;
+  /**
+   * Publishes a teleop signalling message on the robot's `teleop` topic. Throws AppError
+   * ROBOT_OFFLINE when offline (except `close`, which is sent whenever the robot is known).
+   */
+  publishTeleop(robotId: number, message: TeleopRobotMessage): Promise<void>;
+  /** What the robot last said of itself (console, capabilities); null when unknown. */
+  details(robotId: number): RobotDetails | null;
+  /**
+   * The robot's message log after `after` (sequence number). The first call starts keeping it (in
+   * memory, the last ROBOT_LOG_SIZE messages); it stops 10 minutes after the last call.
+   */
+  watchLog(robotId: number, after?: number): RobotLog;
   /** Events for the realtime gateway. */
   on(event: 'live', listener: (e: LiveEvent) => void): () => void;
   on(event: 'pose', listener: (e: PoseEvent) => void): () => void;
   on(event: 'registry', listener: (e: RegistryEvent) => void): () => void;
   /** A valid `mapping` message of a robot (custom topic, docs/robot-protocol.md section 6). */
   on(event: 'mapping', listener: (e: MappingEvent) => void): () => void;
+  /** A valid `teleopReply` message (WebRTC answer, candidate, closed). */
+  on(event: 'teleopReply', listener: (e: TeleopReplyEvent) => void): () => void;
+  /** A valid `photo` message (the answer to a takePhoto action). */
+  on(event: 'photo', listener: (e: PhotoEvent) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -72,6 +101,20 @@ export interface PoseEvent extends RobotRef {
 export interface MappingEvent extends RobotRef {
   /** Checked: `cells` is base64 of exactly width × height bytes. */
   message: MappingMessage;
+}
+export interface TeleopReplyEvent extends RobotRef {
+  message: TeleopReplyMessage;
+}
+export interface PhotoEvent extends RobotRef {
+  message: RobotPhotoMessage;
+}
+export interface RobotDetails {
+  online: boolean;
+  protocolVersion: string | null;
+  state: VdaState | null;
+  factsheet: VdaFactsheet | null;
+  teleop: RobotTeleopInfo | null;
+  battery: number | null;
 }
 export interface RegistryEvent {
   robotId: number;

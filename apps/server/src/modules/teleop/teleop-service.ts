@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import {
+  isAdmin,
+  type IceServer,
+  type TeleopCloseReason,
+  type TeleopOperator,
+  type TeleopRole,
+  type WsClientMessage,
+  type WsServerMessage,
+} from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Principal } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { robotInScope } from '../../lib/scope.ts';
+import type { RobotLink } from '../robot-link/types.ts';
+
+/** A browser connection as the teleop service sees it (the realtime gateway's connection). */
+export interface TeleopClient {
+  readonly principal: Principal | null;
+  send(message: WsServerMessage): void;
+}
+
+type TeleopClientMessage = Extract<WsClientMessage, { type: `teleop.${string}` }>;
+
+interface Session {
+  id: string;
+  robotId: number;
+  client: TeleopClient;
+  operator: TeleopOperator;
+  admin: boolean;
+  role: TeleopRole;
+}
+
+/** A browser may hold this many teleop sessions at once (a few robots side by side). */
+const MAX_SESSIONS_PER_CLIENT = 8;
+/** Watchers per robot (each one is a video stream the robot sends). */
+const MAX_SESSIONS_PER_ROBOT = 10;
+
+export const isTeleopMessage = (m: WsClientMessage): m is TeleopClientMessage => m.type.startsWith('teleop.');
+
+const nameOf = (p: Principal) => `${p.lastName} ${p.firstName}`.trim() || p.email;
+
+/**
+ * Teleoperation sessions (ARCHITECTURE.md "Teleoperation"). The server relays WebRTC signalling
+ * between a browser (WebSocket) and the robot (MQTT `teleop` / `teleopReply`) after checking the
+ * operator may reach the robot, and keeps the lock: one controller per robot, any number of
+ * watchers (up to MAX_SESSIONS_PER_ROBOT), administrators may take over. Media and control never
+ * pass through the server. The lock lives in this server's memory (docs/teleoperation.md).
+ */
+export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBaseLogger; iceServers: IceServer[] }) {
+  const { robotLink: link, log } = deps;
+  const sessions = new Map<string, Session>();
+  const byRobot = new Map<number, Set<Session>>();
+  const byClient = new Map<TeleopClient, Set<Session>>();
+  const controllers = new Map<number, Session>();
+
+  const error = (c: TeleopClient, code: string, message: string, ref: { robotId?: number; sessionId?: string }) =>
+    c.send({ type: 'teleop.error', code, message, ...ref });
+
+  /** Tells the robot, then every session of the robot, who has the controls now. */
+  function announce(
+    robotId: number,
+    reason: 'takenOver' | 'released' | 'granted' | 'left',
+    by: TeleopOperator | null,
+    changed: Session[],
+  ): void {
+    for (const s of changed) {
+      link
+        .publishTeleop(robotId, { kind: 'role', sessionId: s.id, role: s.role })
+        .catch((err: unknown) => log.warn({ err, robotId }, 'teleop role change not sent to the robot'));
+    }
+    const controller = controllers.get(robotId)?.operator ?? null;
+    for (const s of byRobot.get(robotId) ?? []) {
+      s.client.send({
+        type: 'teleop.controller',
+        robotId,
+        sessionId: s.id,
+        role: s.role,
+        controller,
+        reason,
+        by,
+      });
+    }
+  }
+
+  function remove(s: Session, notifyRobot: boolean): void {
+    if (!sessions.delete(s.id)) return;
+    byRobot.get(s.robotId)?.delete(s);
+    if (byRobot.get(s.robotId)?.size === 0) byRobot.delete(s.robotId);
+    byClient.get(s.client)?.delete(s);
+    if (byClient.get(s.client)?.size === 0) byClient.delete(s.client);
+    if (notifyRobot) {
+      link
+        .publishTeleop(s.robotId, { kind: 'close', sessionId: s.id })
+        .catch((err: unknown) => log.warn({ err, robotId: s.robotId }, 'teleop close not sent to the robot'));
+    }
+    if (controllers.get(s.robotId) === s) {
+      controllers.delete(s.robotId);
+      announce(s.robotId, 'left', s.operator, []);
+    }
+  }
+
+  function closeRobot(robotId: number, reason: TeleopCloseReason): void {
+    for (const s of [...(byRobot.get(robotId) ?? [])]) {
+      s.client.send({ type: 'teleop.closed', sessionId: s.id, reason });
+      remove(s, reason !== 'robotOffline' && reason !== 'robotDeleted');
+    }
+  }
+
+  const offReply = link.on('teleopReply', (e) => {
+    const s = sessions.get(e.message.sessionId);
+    // Replies reach every server of a cluster; only the one holding the session answers.
+    if (!s || s.robotId !== e.robotId) return;
+    const m = e.message;
+    if (m.kind === 'closed') {
+      log.info({ robotId: s.robotId, reason: m.reason }, 'robot closed a teleop session');
+      s.client.send({ type: 'teleop.closed', sessionId: s.id, reason: 'robotClosed' });
+      remove(s, false);
+      return;
+    }
+    s.client.send({
+      type: 'teleop.signal',
+      sessionId: s.id,
+      signal: m.kind === 'answer' ? { kind: 'answer', sdp: m.sdp } : { kind: 'candidate', candidate: m.candidate },
+    });
+  });
+  const offLive = link.on('live', (e) => {
+    if (!e.live.online && byRobot.has(e.robotId)) closeRobot(e.robotId, 'robotOffline');
+  });
+  const offRegistry = link.on('registry', (e) => {
+    if (!byRobot.has(e.robotId)) return;
+    const r = link.robot(e.robotId);
+    if (!r) return closeRobot(e.robotId, 'robotDeleted');
+    // Moved to another building or organization: sessions that may no longer see it end.
+    for (const s of [...(byRobot.get(e.robotId) ?? [])]) {
+      const p = s.client.principal;
+      if (!p || !robotInScope(p, r)) {
+        s.client.send({ type: 'teleop.closed', sessionId: s.id, reason: 'accessLost' });
+        remove(s, true);
+      }
+    }
+  });
+
+  function join(c: TeleopClient, p: Principal, robotId: number, want: 'control' | 'watch'): void {
+    const r = link.robot(robotId);
+    if (!r || !robotInScope(p, r)) return error(c, 'NOT_FOUND', 'Robot not found', { robotId });
+    if (!link.live({ id: robotId, status: 1 }).online) {
+      return error(c, 'ROBOT_OFFLINE', 'The robot is offline', { robotId });
+    }
+    if ((byClient.get(c)?.size ?? 0) >= MAX_SESSIONS_PER_CLIENT) {
+      return error(c, 'RATE_LIMITED', 'Too many teleoperation sessions on this connection', { robotId });
+    }
+    if ((byRobot.get(robotId)?.size ?? 0) >= MAX_SESSIONS_PER_ROBOT) {
+      return error(c, 'RATE_LIMITED', 'Too many operators are watching this robot', { robotId });
+    }
+    const controller = controllers.get(robotId);
+    const s: Session = {
+      id: randomUUID(),
+      robotId,
+      client: c,
+      operator: { operatorId: p.operatorId, name: nameOf(p) },
+      admin: isAdmin(p.type),
+      role: want === 'control' && !controller ? 'controller' : 'viewer',
+    };
+    sessions.set(s.id, s);
+    let set = byRobot.get(robotId);
+    if (!set) byRobot.set(robotId, (set = new Set()));
+    set.add(s);
+    let mine = byClient.get(c);
+    if (!mine) byClient.set(c, (mine = new Set()));
+    mine.add(s);
+    if (s.role === 'controller') controllers.set(robotId, s);
+    c.send({
+      type: 'teleop.joined',
+      robotId,
+      sessionId: s.id,
+      role: s.role,
+      controller: controllers.get(robotId)?.operator ?? null,
+      iceServers: deps.iceServers,
+    });
+    if (s.role === 'controller') announce(robotId, 'granted', s.operator, []);
+  }
+
+  /** Handles one `teleop.*` message of a signed-in client. */
+  async function handle(c: TeleopClient, msg: TeleopClientMessage): Promise<void> {
+    const p = c.principal;
+    if (!p) return error(c, 'UNAUTHENTICATED', 'Send auth first', {});
+    if (msg.type === 'teleop.join') return join(c, p, msg.robotId, msg.want);
+    const s = sessions.get(msg.sessionId);
+    if (!s || s.client !== c) {
+      return error(c, 'NOT_FOUND', 'No such teleoperation session', { sessionId: msg.sessionId });
+    }
+    // Access is checked again on every step: a robot moved out of reach ends the session.
+    const r = link.robot(s.robotId);
+    if (!r || !robotInScope(p, r)) {
+      c.send({ type: 'teleop.closed', sessionId: s.id, reason: 'accessLost' });
+      return remove(s, true);
+    }
+    switch (msg.type) {
+      case 'teleop.signal': {
+        const sig = msg.signal;
+        try {
+          if (sig.kind === 'offer') {
+            await link.publishTeleop(s.robotId, {
+              kind: 'offer',
+              sessionId: s.id,
+              sdp: sig.sdp,
+              role: s.role,
+              operator: s.operator,
+              iceServers: deps.iceServers,
+            });
+          } else {
+            await link.publishTeleop(s.robotId, { kind: 'candidate', sessionId: s.id, candidate: sig.candidate });
+          }
+        } catch (err) {
+          const code = err instanceof AppError ? err.code : 'INTERNAL';
+          if (!(err instanceof AppError)) log.error({ err }, 'teleop signal not sent');
+          error(c, code, 'The robot cannot be reached', { sessionId: s.id, robotId: s.robotId });
+        }
+        return;
+      }
+      case 'teleop.request': {
+        if (s.role === 'controller') return;
+        const current = controllers.get(s.robotId);
+        if (current) {
+          return error(c, 'TELEOP_LOCKED', `Being operated by ${current.operator.name}`, {
+            sessionId: s.id,
+            robotId: s.robotId,
+          });
+        }
+        s.role = 'controller';
+        controllers.set(s.robotId, s);
+        return announce(s.robotId, 'granted', s.operator, [s]);
+      }
+      case 'teleop.takeover': {
+        if (s.role === 'controller') return;
+        if (!s.admin) {
+          return error(c, 'FORBIDDEN', 'Only administrators can take over the controls', {
+            sessionId: s.id,
+            robotId: s.robotId,
+          });
+        }
+        const current = controllers.get(s.robotId);
+        const changed: Session[] = [];
+        if (current) {
+          current.role = 'viewer';
+          changed.push(current);
+        }
+        s.role = 'controller';
+        controllers.set(s.robotId, s);
+        changed.push(s);
+        log.info({ robotId: s.robotId, by: p.operatorId, from: current?.operator.operatorId }, 'teleop takeover');
+        return announce(s.robotId, current ? 'takenOver' : 'granted', s.operator, changed);
+      }
+      case 'teleop.release': {
+        if (s.role !== 'controller') return;
+        s.role = 'viewer';
+        controllers.delete(s.robotId);
+        return announce(s.robotId, 'released', s.operator, [s]);
+      }
+      case 'teleop.leave':
+        c.send({ type: 'teleop.closed', sessionId: s.id, reason: 'left' });
+        return remove(s, true);
+    }
+  }
+
+  return {
+    handle,
+    /** The client's socket closed: its sessions end and their robots are told (a controller's robot stops). */
+    drop(c: TeleopClient): void {
+      for (const s of [...(byClient.get(c) ?? [])]) remove(s, true);
+    },
+    /** Who has the controls of a robot (on this server). */
+    controllerOf(robotId: number): TeleopOperator | null {
+      return controllers.get(robotId)?.operator ?? null;
+    },
+    /** Number of open sessions (tests, metrics). */
+    get size() {
+      return sessions.size;
+    },
+    close(): void {
+      offReply();
+      offLive();
+      offRegistry();
+      for (const s of [...sessions.values()]) remove(s, true);
+    },
+  };
+}
+export type TeleopService = ReturnType<typeof createTeleopService>;
