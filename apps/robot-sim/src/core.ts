@@ -1,5 +1,9 @@
 import {
+  FACTSHEET_CAMERAS_KEY,
   instantActionsSchema,
+  OCCUPANCY,
+  TELEOP_INFO_TYPE,
+  teleopInfoReferences,
   LOW_BATTERY_PERCENT,
   MAPPING_RESOLUTION,
   MappingAction,
@@ -28,6 +32,8 @@ import {
   type Header,
 } from './messages.ts';
 import { MappingSession, resolutionProblem } from './mapping.ts';
+import { RobotFeatures } from './features.ts';
+import { capturePhoto } from './photo.ts';
 import { MODEL_SPECS, SIM_ORDER_ACTIONS, type ModelSpec } from './models.ts';
 import { worldFor, type World } from './world.ts';
 
@@ -67,12 +73,14 @@ export interface CoreOptions {
   actionTypes: readonly string[];
   /** What a mapping robot's sensor sees on a map: default `worldFor(mapId)`; one World for every map. */
   world?: World | ((mapId: string) => World) | undefined;
+  /** Simulated OS update: the MQTT layer takes the link down now and back up after `downMs`. */
+  onRestart?: ((downMs: number) => void) | undefined;
 }
 
 /** The VDA 5050 topics a robot publishes. */
 export type OutTopic = 'state' | 'visualization' | 'connection' | 'factsheet';
-/** Every topic a robot publishes: the VDA ones and the portal's custom `mapping`. */
-export type PublishTopic = OutTopic | 'mapping';
+/** Every topic a robot publishes: the VDA ones and the portal's custom `mapping`, `photo` and `teleopReply`. */
+export type PublishTopic = OutTopic | 'mapping' | 'photo' | 'teleopReply';
 /** Where the core sends its messages: the MQTT link, or a test that collects them. */
 export type Emit = (topic: PublishTopic, payload: string, retain: boolean) => void;
 
@@ -123,6 +131,14 @@ const EMPTY_BATTERY_ERROR: VdaError = {
   errorDescription: 'Battery empty',
 };
 
+const MANUAL_OBSTACLE_ERROR: VdaError = {
+  errorType: 'F0005',
+  errorLevel: 'WARNING',
+  errorDescription: 'Obstacle in the specified direction: manual driving stopped',
+};
+/** Manual driving stops this far (m) in front of the robot's outline when a wall is ahead. */
+const MANUAL_SAFETY_MARGIN = 0.15;
+
 const round3 = (v: number): number => Math.round(v * 1000) / 1000;
 const round4 = (v: number): number => Math.round(v * 10000) / 10000;
 /** Angle into (-π, π]. */
@@ -157,6 +173,8 @@ export class RobotCore {
     connection: 0,
     factsheet: 0,
     mapping: 0,
+    photo: 0,
+    teleopReply: 0,
   };
 
   // Pose and motion.
@@ -204,6 +222,13 @@ export class RobotCore {
   /** Map creation in progress (startMapping until stopMapping). */
   private mapping: MappingSession | null = null;
 
+  /** Teleoperation features: speech, recording, photos, gimbal, lights... (features.ts). */
+  readonly features: RobotFeatures;
+  /** Manual drive command from the teleop controller (m/s, rad/s), null when none. */
+  private manual: { v: number; omega: number } | null = null;
+  /** Manual driving is stopped short of a wall (F0005 while the operator pushes into it). */
+  private manualObstacle = false;
+
   // Time.
   private simTime = 0; // s
   private lastTick: number | null = null; // real ms
@@ -228,6 +253,24 @@ export class RobotCore {
     this.reportedBattery = Math.round(this.batteryLevel);
     this.visPeriod = opts.visualizationHz > 0 ? 1000 / opts.visualizationHz : 0;
     this.charging = this.onCharger();
+    this.features = new RobotFeatures(opts.model, {
+      battery: () => this.batteryLevel,
+      capture: (camera) =>
+        capturePhoto({
+          camera,
+          pose: { x: this.x, y: this.y, theta: this.theta },
+          world: this.worldOf(this.mapId),
+          robotName: opts.serialNumber,
+          now: Date.now(),
+          ...this.features.view(),
+        }),
+      publishPhoto: (payload) => this.emit('photo', payload, false),
+      header: () => this.header('photo', true),
+      restart: (downMs) => this.opts.onRestart?.(downMs),
+      changed: () => {
+        this.dirty = true;
+      },
+    });
   }
 
   // ------------------------------------------------------------------ messages
@@ -252,7 +295,10 @@ export class RobotCore {
   }
 
   publishFactsheet(): void {
-    const msg = factsheetMessage(this.header('factsheet', true), this.opts.model, [...this.known]);
+    const msg = factsheetMessage(this.header('factsheet', true), this.opts.model, [...this.known], {
+      actions: this.features.actions,
+      cameras: this.features.cameras,
+    });
     this.emit('factsheet', JSON.stringify(msg), true);
   }
 
@@ -293,7 +339,11 @@ export class RobotCore {
       charging: this.charging,
       errors: this.errors(),
       eStop: this.faults.has('emergencyStop'),
-      fieldViolation: this.faults.has('obstacle'),
+      fieldViolation: this.faults.has('obstacle') || this.manualObstacle,
+      information: [
+        { infoType: TELEOP_INFO_TYPE, infoLevel: 'INFO', infoReferences: teleopInfoReferences(this.features.info()) },
+      ],
+      operatingMode: this.manual ? 'MANUAL' : 'AUTOMATIC',
     });
   }
 
@@ -319,6 +369,7 @@ export class RobotCore {
   private errors(): VdaError[] {
     const out: VdaError[] = [];
     for (const f of FAULTS) if (f !== 'lowBattery' && this.faults.has(f)) out.push(FAULT_ERRORS[f]);
+    if (this.manualObstacle) out.push(MANUAL_OBSTACLE_ERROR);
     if (this.reportedBattery <= 0) out.push(EMPTY_BATTERY_ERROR);
     else if (this.reportedBattery < LOW_BATTERY_PERCENT) out.push(LOW_BATTERY_ERROR);
     for (const r of this.rejections) out.push(r.error);
@@ -351,6 +402,7 @@ export class RobotCore {
     const dt = (dtReal / 1000) * this.opts.speedScale;
     this.simTime += dt;
     this.step(dt);
+    this.features.step(dt);
     this.stepBattery(dt);
     if (this.mapping) this.stepMapping(now);
     if (this.rejections.length > 0 && this.rejections[0]!.until <= now) {
@@ -401,6 +453,9 @@ export class RobotCore {
       }
       this.running.length = left;
     }
+    if (this.manual && (!this.hasActiveOrder() || this.paused) && this.manualAllowed()) {
+      return this.stepManual(this.manual, dt);
+    }
     if (this.blocked() || this.running.length > 0 || dt <= 0) return this.stop();
     if (this.thetaTarget !== null) {
       if (this.turnToward(this.thetaTarget, dt)) this.thetaTarget = null;
@@ -414,6 +469,97 @@ export class RobotCore {
       if (this.enteredEdgeSeq !== edge.sequenceId) this.enterEdge(edge);
     }
     this.driveTo(target, edge?.endNodeId === target.nodeId ? edge : undefined, dt);
+  }
+
+  // ------------------------------------------------------------------ manual driving (teleop)
+
+  /** Why manual driving is refused now (e-stop, hardware error, empty battery, a running order), or null. */
+  manualBlock(): string | null {
+    if (this.faults.has('emergencyStop')) return 'emergencyStop';
+    if (this.faults.has('hardwareError')) return 'hardwareError';
+    if (this.reportedBattery <= 0) return 'batteryEmpty';
+    if (this.hasActiveOrder() && !this.paused) return 'orderRunning';
+    if (this.manualObstacle) return 'obstacle';
+    return null;
+  }
+
+  private manualAllowed(): boolean {
+    return !this.faults.has('emergencyStop') && !this.faults.has('hardwareError') && this.reportedBattery > 0;
+  }
+
+  /**
+   * The teleop controller's command: linear and angular speed as fractions (-1..1) of the model's
+   * maxima, `scale` (slow mode) applied. null: no controller any more (the robot brakes to a stop).
+   */
+  teleopDrive(cmd: { vx: number; wz: number; scale: number } | null): void {
+    const wasManual = this.manual !== null;
+    if (!cmd) {
+      this.manual = null;
+      if (this.manualObstacle) {
+        this.manualObstacle = false;
+        this.dirty = true;
+      }
+      if (wasManual) this.dirty = true;
+      return;
+    }
+    const clamp = (v: number) => Math.max(-1, Math.min(1, v));
+    this.manual = {
+      v: clamp(cmd.vx) * cmd.scale * this.spec.speedMax,
+      omega: clamp(cmd.wz) * cmd.scale * this.spec.angularSpeedMax,
+    };
+    if (!wasManual) this.dirty = true;
+  }
+
+  /** Free space ahead: the robot's front edge plus the margin does not reach a wall. */
+  private clearAhead(x: number, y: number, heading: number): boolean {
+    const world = this.worldOf(this.mapId);
+    const reach = this.spec.length / 2 + MANUAL_SAFETY_MARGIN;
+    const half = this.spec.width / 2;
+    const c = Math.cos(heading);
+    const s = Math.sin(heading);
+    for (const side of [-1, -0.5, 0, 0.5, 1]) {
+      const px = x + c * reach - s * half * side;
+      const py = y + s * reach + c * half * side;
+      if (world.occupancyAt(px, py) === OCCUPANCY.occupied) return false;
+    }
+    return true;
+  }
+
+  private stepManual(cmd: { v: number; omega: number }, dt: number): void {
+    if (dt <= 0) return;
+    const s = this.spec;
+    const hot = this.faults.has('motorTemperatureHigh') ? MOTOR_HOT_SPEED_FACTOR : 1;
+    const target = cmd.v * hot;
+    // Accelerate or brake toward the command within the model's limits.
+    const dv = target - this.v;
+    const limit = (Math.sign(dv) === Math.sign(this.v) || this.v === 0 ? s.accelerationMax : s.decelerationMax) * dt;
+    let v = Math.abs(dv) <= limit ? target : this.v + Math.sign(dv) * limit;
+    const omega = cmd.omega;
+    const heading = wrap(this.theta + omega * dt);
+    let blocked = false;
+    if (v !== 0) {
+      const dir = v > 0 ? heading : wrap(heading + Math.PI);
+      // Standing inside a wall of the synthetic plan (a start point the plan does not know): let it out.
+      const inside = this.worldOf(this.mapId).occupancyAt(this.x, this.y) === OCCUPANCY.occupied;
+      const nx = this.x + Math.cos(heading) * v * dt;
+      const ny = this.y + Math.sin(heading) * v * dt;
+      if (!inside && !this.clearAhead(nx, ny, dir)) {
+        blocked = true;
+        v = 0;
+      } else {
+        this.distance += Math.abs(v * dt);
+        this.x = nx;
+        this.y = ny;
+      }
+    }
+    if (blocked !== this.manualObstacle) {
+      this.manualObstacle = blocked;
+      this.dirty = true;
+    }
+    this.theta = heading;
+    this.v = v;
+    this.omega = omega;
+    this.setDriving(v !== 0 || omega !== 0);
   }
 
   /** Turns in place; true once the heading is reached. */
@@ -848,7 +994,8 @@ export class RobotCore {
         break;
       }
       default:
-        if (!this.known.has(a.actionType)) {
+        if (this.features.handles(a.actionType)) this.features.instant(a, st);
+        else if (!this.known.has(a.actionType)) {
           st.actionStatus = 'FAILED';
           st.resultDescription = `Unknown action type '${a.actionType}'`;
         }

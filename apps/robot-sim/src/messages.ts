@@ -1,4 +1,6 @@
+import { FACTSHEET_CAMERAS_KEY } from '@portal/contract';
 import type {
+  CameraId,
   RobotModel,
   VdaConnection,
   VdaError,
@@ -9,6 +11,7 @@ import type {
   AgvPosition,
 } from '@portal/contract';
 import { MODEL_SPECS, SIM_INSTANT_ACTIONS, SIM_MAPPING_ACTIONS } from './models.ts';
+import type { FeatureAction } from './features.ts';
 
 /**
  * Pure builders of the messages a simulated robot publishes. They follow the official JSON schemas
@@ -32,7 +35,12 @@ export const connectionMessage = (h: Header, connectionState: ConnectionState): 
   connectionState,
 });
 
-export function factsheetMessage(h: Header, model: RobotModel, orderActions: readonly string[]): VdaFactsheet {
+export function factsheetMessage(
+  h: Header,
+  model: RobotModel,
+  orderActions: readonly string[],
+  features: { actions: readonly FeatureAction[]; cameras: readonly CameraId[] } = { actions: [], cameras: [] },
+): VdaFactsheet {
   const m = MODEL_SPECS[model];
   // No `blockingTypes`: the official 2.1.0 schema puts its enum on the array itself, so no value passes.
   const instant = SIM_INSTANT_ACTIONS.map((actionType) => ({ actionType, actionScopes: ['INSTANT' as const] }));
@@ -42,6 +50,11 @@ export function factsheetMessage(h: Header, model: RobotModel, orderActions: rea
     actionScopes: ['INSTANT' as const],
   }));
   const nodeEdge = orderActions.map((actionType) => ({ actionType, actionScopes: ['NODE' as const, 'EDGE' as const] }));
+  const custom = features.actions.map((a) => ({
+    ...a,
+    actionParameters: a.actionParameters.map((p) => ({ ...p })),
+    actionScopes: ['INSTANT' as const],
+  }));
   return {
     ...h,
     typeSpecification: {
@@ -70,10 +83,12 @@ export function factsheetMessage(h: Header, model: RobotModel, orderActions: rea
     },
     protocolFeatures: {
       optionalParameters: [],
-      agvActions: [...instant, ...mapping, ...nodeEdge],
+      agvActions: [...instant, ...mapping, ...custom, ...nodeEdge],
     },
     agvGeometry: {},
     loadSpecification: {},
+    // Extension (docs/robot-protocol.md section 7): the robot's cameras.
+    [FACTSHEET_CAMERAS_KEY]: [...features.cameras],
   };
 }
 
@@ -98,6 +113,8 @@ export interface StateBody {
   errors: VdaError[];
   eStop: boolean;
   fieldViolation: boolean;
+  information?: VdaState['information'];
+  operatingMode?: VdaState['operatingMode'];
 }
 
 export function stateMessage(h: Header, b: StateBody): VdaState {
@@ -110,7 +127,7 @@ export function stateMessage(h: Header, b: StateBody): VdaState {
     driving: b.driving,
     paused: b.paused,
     newBaseRequest: b.newBaseRequest,
-    operatingMode: 'AUTOMATIC',
+    operatingMode: b.operatingMode ?? 'AUTOMATIC',
     nodeStates: b.nodeStates,
     edgeStates: b.edgeStates,
     agvPosition: b.agvPosition,
@@ -121,6 +138,7 @@ export function stateMessage(h: Header, b: StateBody): VdaState {
     safetyState: { eStop: b.eStop ? 'MANUAL' : 'NONE', fieldViolation: b.fieldViolation },
   };
   if (b.zoneSetId !== undefined) msg.zoneSetId = b.zoneSetId;
+  if (b.information !== undefined) msg.information = b.information;
   return msg;
 }
 

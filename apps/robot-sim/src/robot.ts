@@ -1,6 +1,9 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import {
   MAPPING_TOPIC,
+  PHOTO_TOPIC,
+  TELEOP_REPLY_TOPIC,
+  TELEOP_TOPIC,
   VDA_INTERFACE_NAME,
   VDA_MAJOR,
   vdaTopic,
@@ -9,7 +12,7 @@ import {
   type VdaState,
   type VdaVersion,
 } from '@portal/contract';
-import { RobotCore, type Fault, type Pose, type PublishTopic } from './core.ts';
+import { RobotCore, type Fault, type OutTopic, type Pose, type PublishTopic } from './core.ts';
 import { ticker } from './ticker.ts';
 import type { World } from './world.ts';
 
@@ -89,14 +92,22 @@ interface Waiter {
 const OFFLINE_TIMEOUT_MS = 2000;
 // Retained messages go with QoS 1: aedes may drop a retained QoS 0 publish that arrives in the same
 // read batch as later messages (its async retain store lets them overtake it, then dedupes it away).
-const QOS: Record<PublishTopic, 0 | 1> = { state: 0, visualization: 0, connection: 1, factsheet: 1, mapping: 0 };
+const QOS: Record<PublishTopic, 0 | 1> = {
+  state: 0,
+  visualization: 0,
+  connection: 1,
+  factsheet: 1,
+  mapping: 0,
+  photo: 1,
+  teleopReply: 1,
+};
 
 class SimRobotImpl implements SimRobot {
   readonly serialNumber: string;
   readonly manufacturer: string;
   readonly clientId: string;
   private readonly core: RobotCore;
-  private readonly topics: Record<PublishTopic | 'order' | 'instantActions', string>;
+  private readonly topics: Record<PublishTopic | 'order' | 'instantActions' | 'teleop', string>;
   private client: MqttClient | null = null;
   private readonly waiters = new Set<Waiter>();
   private stopped = false;
@@ -105,8 +116,9 @@ class SimRobotImpl implements SimRobot {
     this.serialNumber = opts.serialNumber;
     this.manufacturer = opts.manufacturer;
     this.clientId = opts.clientId ?? `${opts.manufacturer}-${opts.serialNumber}`;
-    const t = (name: 'order' | 'instantActions' | Exclude<PublishTopic, 'mapping'>) =>
-      vdaTopic(opts.manufacturer, opts.serialNumber, name);
+    const t = (name: 'order' | 'instantActions' | OutTopic) => vdaTopic(opts.manufacturer, opts.serialNumber, name);
+    const custom = (suffix: string) =>
+      `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/${opts.manufacturer}/${opts.serialNumber}/${suffix}`;
     this.topics = {
       state: t('state'),
       visualization: t('visualization'),
@@ -114,7 +126,10 @@ class SimRobotImpl implements SimRobot {
       factsheet: t('factsheet'),
       order: t('order'),
       instantActions: t('instantActions'),
-      mapping: `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/${opts.manufacturer}/${opts.serialNumber}/${MAPPING_TOPIC}`,
+      mapping: custom(MAPPING_TOPIC),
+      photo: custom(PHOTO_TOPIC),
+      teleopReply: custom(TELEOP_REPLY_TOPIC),
+      teleop: custom(TELEOP_TOPIC),
     };
     this.core = new RobotCore(
       {
