@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { floorMapId, ROBOT_MODELS, VDA_VERSIONS, type RobotModel, type VdaVersion } from '@portal/contract';
 import { PortalClient } from './portal-client.ts';
 import { startRobot, type RobotOptions, type SimRobot } from './robot.ts';
+import { webrtcTeleop } from './teleop/webrtc.ts';
 
 const HELP = `Simulated VDA 5050 robots for the portal.
 
@@ -20,6 +21,7 @@ Options
   --vda-version V      2.0.0 or 2.1.0 (default 2.1.0)
   --hz N               visualization messages per second (default 5, 0 = off)
   --speed-scale N      simulated time per real time (default 1)
+  --teleop on|off      answer teleoperation (WebRTC video and control; default on)
   --credentials FILE   JSON array of { brokerUrl, username, password, manufacturer, serialNumber, model,
                        mapId, version?, start?, battery?, chargers? }: no portal registration at all
   --help               this text
@@ -41,6 +43,7 @@ const { values: args } = parseArgs({
     hz: { type: 'string', default: '5' },
     'speed-scale': { type: 'string', default: '1' },
     credentials: { type: 'string' },
+    teleop: { type: 'string', default: 'on' },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -180,6 +183,9 @@ async function main(): Promise<void> {
     ? fromFile(args.credentials, hz, speedScale)
     : await fromPortal(num('robots', args.robots, 1), hz, speedScale);
 
+  if (args.teleop !== 'on' && args.teleop !== 'off') fail('--teleop must be on or off');
+  const teleop = args.teleop === 'on' ? webrtcTeleop() : undefined;
+
   const robots: SimRobot[] = [];
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -196,7 +202,13 @@ async function main(): Promise<void> {
   for (let i = 0; i < list.length; i += 20) {
     const batch = list.slice(i, i + 20);
     const results = await Promise.allSettled(
-      batch.map((o) => startRobot({ ...o, onError: (err) => console.error(`${o.serialNumber}: ${err.message}`) })),
+      batch.map((o) =>
+        startRobot({
+          ...o,
+          ...(teleop ? { teleop } : {}),
+          onError: (err) => console.error(`${o.serialNumber}: ${err.message}`),
+        }),
+      ),
     );
     results.forEach((r, j) => {
       const o = batch[j]!;
@@ -213,4 +225,5 @@ async function main(): Promise<void> {
   setInterval(() => console.log(summary(robots)), 10_000);
 }
 
+// The native WebRTC module may crash in Node's own teardown: end through process.exit (see teleop/wrtc.ts).
 main().catch((err: unknown) => fail((err as Error).message));

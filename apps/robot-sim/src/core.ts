@@ -1101,6 +1101,16 @@ export class RobotCore {
 
   // ------------------------------------------------------------------ misc
 
+  /** What the robot's cameras see from: pose, floor plan and the features' camera settings. */
+  cameraView(robotName: string) {
+    return {
+      pose: { x: this.x, y: this.y, theta: this.theta },
+      world: this.worldOf(this.mapId),
+      robotName,
+      ...this.features.view(),
+    };
+  }
+
   position(): Pose & { mapId: string } {
     return { x: this.x, y: this.y, theta: this.theta, mapId: this.mapId };
   }

@@ -38,3 +38,5 @@ export {
 export { MODEL_SPECS, SIM_INSTANT_ACTIONS, SIM_MAPPING_ACTIONS, SIM_ORDER_ACTIONS, type ModelSpec } from './models.ts';
 export * from './messages.ts';
 export { TICK_MS } from './ticker.ts';
+export { TeleopController, type ControllerStatus, type DriveTarget } from './teleop/controller.ts';
+export { RobotFeatures } from './features.ts';

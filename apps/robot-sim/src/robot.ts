@@ -8,12 +8,16 @@ import {
   VDA_MAJOR,
   vdaTopic,
   type MappingState,
+  teleopRobotMessageSchema,
   type RobotModel,
+  type TeleopReplyMessage,
   type VdaState,
   type VdaVersion,
 } from '@portal/contract';
 import { RobotCore, type Fault, type OutTopic, type Pose, type PublishTopic } from './core.ts';
 import { ticker } from './ticker.ts';
+import { TeleopController } from './teleop/controller.ts';
+import type { TeleopEndpoint, TeleopProvider } from './teleop/webrtc.ts';
 import type { World } from './world.ts';
 
 export interface RobotOptions {
@@ -51,6 +55,13 @@ export interface RobotOptions {
   onError?: (err: Error) => void;
   /** What the sensor sees when mapping: default `worldFor(mapId)` (a synthetic plan per map id). */
   world?: World | ((mapId: string) => World);
+  /** Name drawn into the camera view; default the serial number. */
+  name?: string;
+  /**
+   * Teleoperation transport (`webrtcTeleop()` from `@portal/robot-sim/teleop`). Without it the robot
+   * answers every teleop offer with `closed` (teleoperation not available).
+   */
+  teleop?: TeleopProvider;
 }
 
 export interface SimRobot {
@@ -78,6 +89,12 @@ export interface SimRobot {
   mappingState(): { mapId: string; state: MappingState; knownCells: number; resolution: number } | null;
   /** A copy of that grid (width × height bytes, row 0 at the bottom, OCCUPANCY values), or null. */
   mappingGrid(): Uint8Array | null;
+  /** Teleoperation control on the robot side (roles, control input, dead-man). */
+  readonly teleopController: TeleopController;
+  /** Open teleop peer connections. */
+  teleopSessions(): number;
+  /** Someone at the robot presses its call button (call-in customer service). */
+  pressCallButton(): void;
   /** connection OFFLINE, then the client ends and the robot leaves the simulation. */
   stop(): Promise<void>;
 }
@@ -111,6 +128,9 @@ class SimRobotImpl implements SimRobot {
   private client: MqttClient | null = null;
   private readonly waiters = new Set<Waiter>();
   private stopped = false;
+  readonly teleopController: TeleopController;
+  private readonly teleop: TeleopEndpoint | null;
+  private restartTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: RobotOptions) {
     this.serialNumber = opts.serialNumber;
@@ -146,6 +166,7 @@ class SimRobotImpl implements SimRobot {
         speedScale: opts.speedScale ?? 1,
         actionTypes: opts.actionTypes ?? [],
         world: opts.world,
+        onRestart: (downMs) => void this.restart(downMs),
       },
       (topic, payload, retain) => {
         const c = this.client;
@@ -153,6 +174,59 @@ class SimRobotImpl implements SimRobot {
         if (c?.connected) c.publish(this.topics[topic], payload, { qos: QOS[topic], retain });
       },
     );
+    this.teleopController = new TeleopController(this.core);
+    const core = this.core;
+    this.teleop =
+      opts.teleop?.({
+        serialNumber: opts.serialNumber,
+        controller: this.teleopController,
+        reply: (m) => this.replyTeleop(m),
+        cameras: () => core.features.cameras,
+        view: () => core.cameraView(opts.name ?? opts.serialNumber),
+        blocked: () => core.manualBlock(),
+      }) ?? null;
+  }
+
+  private replyTeleop(message: TeleopReplyMessage): void {
+    const c = this.client;
+    if (c?.connected) c.publish(this.topics.teleopReply, JSON.stringify(message), { qos: 1 });
+  }
+
+  private onTeleopMessage(payload: Buffer): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      return;
+    }
+    const parsed = teleopRobotMessageSchema.safeParse(json);
+    if (!parsed.success) return;
+    const m = parsed.data;
+    if (this.teleop) return this.teleop.handle(m);
+    if (m.kind === 'offer')
+      this.replyTeleop({ kind: 'closed', sessionId: m.sessionId, reason: 'teleoperation not available' });
+    else if (m.kind === 'role') this.teleopController.setRole(m.sessionId, m.role);
+    else if (m.kind === 'close') this.teleopController.close(m.sessionId);
+  }
+
+  /** Simulated OS update: teleop sessions end, the link goes down and comes back after `downMs`. */
+  private async restart(downMs: number): Promise<void> {
+    if (this.stopped || this.restartTimer) return;
+    this.teleop?.close();
+    await this.disconnect({ graceful: true });
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.stopped) return;
+      this.reconnect().catch((err: unknown) => this.opts.onError?.(err as Error));
+    }, downMs);
+  }
+
+  teleopSessions(): number {
+    return this.teleop?.sessions ?? 0;
+  }
+
+  pressCallButton(): void {
+    this.core.features.pressCallButton?.();
   }
 
   get connected(): boolean {
@@ -170,6 +244,7 @@ class SimRobotImpl implements SimRobot {
   }
 
   tick(now: number, timestamp: string): void {
+    this.teleopController.check();
     this.core.tick(now, timestamp);
     if (this.waiters.size > 0) this.checkWaiters();
   }
@@ -200,6 +275,7 @@ class SimRobotImpl implements SimRobot {
     client.on('message', (topic, payload) => {
       if (topic === this.topics.order) this.core.handleOrder(payload);
       else if (topic === this.topics.instantActions) this.core.handleInstantActions(payload);
+      else if (topic === this.topics.teleop) return this.onTeleopMessage(payload);
       else return;
       this.checkWaiters();
     });
@@ -241,7 +317,7 @@ class SimRobotImpl implements SimRobot {
 
   /** After each (re)connection: subscribe first so nothing sent on seeing ONLINE is missed. */
   private async announce(client: MqttClient): Promise<void> {
-    await client.subscribeAsync([this.topics.order, this.topics.instantActions], { qos: 1 });
+    await client.subscribeAsync([this.topics.order, this.topics.instantActions, this.topics.teleop], { qos: 1 });
     await client.publishAsync(this.topics.connection, this.core.connectionPayload('ONLINE'), { qos: 1, retain: true });
     this.core.publishFactsheet();
     this.core.publishState();
@@ -365,6 +441,8 @@ class SimRobotImpl implements SimRobot {
     if (this.stopped) return;
     this.stopped = true;
     ticker.remove(this);
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.teleop?.close();
     for (const w of this.waiters) {
       clearTimeout(w.timer);
       w.reject(new Error(`${this.serialNumber}: robot stopped`));
