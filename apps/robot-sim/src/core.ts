@@ -1,5 +1,4 @@
 import {
-  FACTSHEET_CAMERAS_KEY,
   instantActionsSchema,
   OCCUPANCY,
   TELEOP_INFO_TYPE,
@@ -885,8 +884,9 @@ export class RobotCore {
     this.actionById.clear();
     this.instantIds = [];
     // A running startMapping outlives orders: the portal drives the mapping robot with them.
-    const m = this.mapping?.actionState;
-    if (m) {
+    // So do the robot features' instant actions still running (speech, recording, OS update).
+    for (const m of [this.mapping?.actionState, ...this.features.pending()]) {
+      if (!m) continue;
       this.actionStates.push(m);
       this.actionById.set(m.actionId, m);
       this.instantIds.push(m.actionId);
@@ -1004,8 +1004,10 @@ export class RobotCore {
   }
 
   private cancel(): void {
+    const features = new Set(this.features.pending());
     for (const s of this.actionStates) {
       if (s === this.mapping?.actionState) continue; // mapping goes on without the order
+      if (features.has(s)) continue; // so do speech, recording and an OS update
       if (s.actionStatus === 'WAITING' || s.actionStatus === 'RUNNING') {
         s.actionStatus = 'FAILED';
         s.resultDescription = 'Order cancelled';

@@ -1,4 +1,25 @@
-import type { ActionState, CameraId, RobotModel, RobotTeleopInfo, VdaAction } from '@portal/contract';
+import {
+  CAMERA_IDS,
+  OS_UPDATE_ACTION,
+  OS_UPDATE_MIN_BATTERY,
+  PHOTO_MAX_BYTES,
+  RECORDING_ACTIVE_STATES,
+  robotPhotoMessageSchema,
+  THERMAL_COLOR_MAPS,
+  VOICE_LANGUAGES,
+  type ActionState,
+  type CallState,
+  type CameraId,
+  type RecordingState,
+  type RobotModel,
+  type RobotPhotoMessage,
+  type RobotTeleopInfo,
+  type ThermalColorMap,
+  type VdaAction,
+  type VoiceLanguage,
+} from '@portal/contract';
+import { MODEL_FEATURES, MODEL_SPECS, type FeatureSpec } from './models.ts';
+import type { PhotoView } from './photo.ts';
 
 /** What the robot features need from the robot core. */
 export interface FeatureHost {
@@ -28,59 +49,626 @@ export interface FeatureAction {
   }>;
 }
 
+/** The renderer inputs that depend on the features (photo.ts PhotoView, video/render.ts CameraView). */
+export type FeatureView = Pick<PhotoView, 'gimbal' | 'eyeHeight' | 'thermal'>;
+
+// ---------------------------------------------------------------- timing and limits (simulated seconds)
+
+/** Text to speech: seconds per character, and the shortest utterance. */
+export const SPEECH_SECONDS_PER_CHAR = 0.08;
+export const SPEECH_MIN_SECONDS = 1;
+export const SPEECH_MAX_CHARS = 500;
+/** Long-term recording: `preparing` lasts this long (a real robot takes about a minute). */
+export const RECORDING_PREPARE_SECONDS = 3;
+/** After stopRecording: `compressing`, then `saved`, then `uploading`, then `uploaded` (which stays). */
+export const RECORDING_COMPRESS_SECONDS = 2;
+export const RECORDING_SAVED_SECONDS = 1;
+export const RECORDING_UPLOAD_SECONDS = 3;
+/** An unanswered call (call button pressed) goes back to idle after this long. */
+export const CALL_RING_SECONDS = 60;
+/** osUpdate: download (the action RUNNING, `updating` true), then the restart. */
+export const OS_UPDATE_DOWNLOAD_SECONDS = 3;
+/** osUpdate: how long the link stays down while the robot restarts (real ms). */
+export const OS_UPDATE_RESTART_MS = 5000;
+/** OS version of a freshly started simulated robot; every update bumps the patch number. */
+export const INITIAL_OS_VERSION = '2.4.0';
+/** Gimbal limits, degrees (pan > 0 turns right, tilt > 0 looks up). */
+export const GIMBAL_PAN_LIMIT = { min: -170, max: 170 } as const;
+export const GIMBAL_TILT_LIMIT = { min: -30, max: 60 } as const;
+/** Thermal camera range limits, °C (as the contract's thermal presets). */
+export const THERMAL_LIMIT = { min: -40, max: 500 } as const;
+const DEFAULT_THERMAL = { colorMap: 'normal' as ThermalColorMap, rangeMin: 15, rangeMax: 40 };
+const DEFAULT_AUDIO = { speakerVolume: 50, micGain: 50 };
+const NETWORK_INTERFACE = 'wlan0';
+
+// ---------------------------------------------------------------- the custom instant actions
+
+type Hardware = 'periscope' | 'gimbal' | 'ringLight' | 'patrolLamp' | 'thermal';
+
+/** Every custom action; `needs` names the hardware a model must have (features of every model have none). */
+const ACTION_DEFS: ReadonlyArray<FeatureAction & { needs?: Hardware }> = [
+  {
+    actionType: 'speak',
+    actionDescription: 'Text to speech: RUNNING while speaking (queued WAITING behind a running one)',
+    actionParameters: [
+      {
+        key: 'text',
+        valueDataType: 'STRING',
+        description: `What to say, 1..${SPEECH_MAX_CHARS} characters`,
+        isOptional: false,
+      },
+      {
+        key: 'language',
+        valueDataType: 'STRING',
+        description: `One of ${VOICE_LANGUAGES.join(', ')} (default auto: detected from the text)`,
+        isOptional: true,
+      },
+    ],
+  },
+  {
+    actionType: 'startRecording',
+    actionDescription:
+      'Start a long-term recording: preparing, then started (FINISHED); FAILED recordingAlreadyStarted while one runs',
+    actionParameters: [],
+  },
+  {
+    actionType: 'stopRecording',
+    actionDescription:
+      'Stop the long-term recording: compressing, saved (FINISHED), uploading, uploaded; FAILED recordingNotStarted without one',
+    actionParameters: [],
+  },
+  {
+    actionType: 'takePhoto',
+    actionDescription: 'Take a still with a camera; the image goes out on the photo topic with this actionId',
+    actionParameters: [
+      { key: 'camera', valueDataType: 'STRING', description: 'Camera id (factsheet `cameras`)', isOptional: false },
+    ],
+  },
+  {
+    actionType: 'gimbalJog',
+    needs: 'gimbal',
+    actionDescription: `Turn the gimbal by pan/tilt degrees (pan ${GIMBAL_PAN_LIMIT.min}..${GIMBAL_PAN_LIMIT.max}, tilt ${GIMBAL_TILT_LIMIT.min}..${GIMBAL_TILT_LIMIT.max}, clamped)`,
+    actionParameters: [
+      { key: 'pan', valueDataType: 'NUMBER', description: 'Degrees to add to the pan, > 0 right', isOptional: false },
+      { key: 'tilt', valueDataType: 'NUMBER', description: 'Degrees to add to the tilt, > 0 up', isOptional: false },
+    ],
+  },
+  {
+    actionType: 'setPeriscopeHeight',
+    needs: 'periscope',
+    actionDescription: 'Raise or lower the periscope (camera head) to a height within heightMin..heightMax (clamped)',
+    actionParameters: [{ key: 'height', valueDataType: 'NUMBER', description: 'Height, m', isOptional: false }],
+  },
+  {
+    actionType: 'setRingLight',
+    needs: 'ringLight',
+    actionDescription: 'Switch the ring light on or off',
+    actionParameters: [{ key: 'on', valueDataType: 'BOOL', description: 'true: on, false: off', isOptional: false }],
+  },
+  {
+    actionType: 'setPatrolLamp',
+    needs: 'patrolLamp',
+    actionDescription: 'Switch the patrol lamp on or off',
+    actionParameters: [{ key: 'on', valueDataType: 'BOOL', description: 'true: on, false: off', isOptional: false }],
+  },
+  {
+    actionType: 'setThermal',
+    needs: 'thermal',
+    actionDescription: 'Thermal camera settings: colour map and the temperature range it spans',
+    actionParameters: [
+      { key: 'colorMap', valueDataType: 'STRING', description: THERMAL_COLOR_MAPS.join(', '), isOptional: false },
+      {
+        key: 'rangeMin',
+        valueDataType: 'NUMBER',
+        description: `°C, ${THERMAL_LIMIT.min}..${THERMAL_LIMIT.max}, below rangeMax`,
+        isOptional: false,
+      },
+      {
+        key: 'rangeMax',
+        valueDataType: 'NUMBER',
+        description: `°C, ${THERMAL_LIMIT.min}..${THERMAL_LIMIT.max}, above rangeMin`,
+        isOptional: false,
+      },
+    ],
+  },
+  {
+    actionType: 'answerCall',
+    actionDescription: 'Answer the call-in customer service call (calling -> conversation)',
+    actionParameters: [],
+  },
+  {
+    actionType: 'endCall',
+    actionDescription: 'End the call-in customer service call (calling or conversation -> idle)',
+    actionParameters: [],
+  },
+  {
+    actionType: 'setAudio',
+    actionDescription: 'Speaker volume and microphone gain',
+    actionParameters: [
+      { key: 'speakerVolume', valueDataType: 'NUMBER', description: 'Integer 0..100', isOptional: false },
+      { key: 'micGain', valueDataType: 'NUMBER', description: 'Integer 0..100', isOptional: false },
+    ],
+  },
+  {
+    actionType: OS_UPDATE_ACTION,
+    actionDescription: `Download and install the OS update, then restart (needs at least ${OS_UPDATE_MIN_BATTERY}% battery)`,
+    actionParameters: [],
+  },
+];
+
+/** A parameter problem: the action FAILS with this message as resultDescription. */
+class ParamError extends Error {}
+
+/** Instant action parameters: the portal sends every value as a string; JSON numbers and booleans work too. */
+class Params {
+  private readonly values = new Map<string, unknown>();
+
+  constructor(a: VdaAction) {
+    for (const p of a.actionParameters ?? []) this.values.set(p.key, p.value);
+  }
+
+  private raw(key: string, optional: boolean): unknown {
+    const v = this.values.get(key);
+    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) {
+      if (optional) return undefined;
+      throw new ParamError(`Parameter ${key} is missing`);
+    }
+    return v;
+  }
+
+  string(key: string): string;
+  string(key: string, optional: true): string | undefined;
+  string(key: string, optional = false): string | undefined {
+    const v = this.raw(key, optional);
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string') throw new ParamError(`Parameter ${key} must be a string`);
+    return v;
+  }
+
+  oneOf<T extends string>(key: string, allowed: readonly T[]): T;
+  oneOf<T extends string>(key: string, allowed: readonly T[], optional: true): T | undefined;
+  oneOf<T extends string>(key: string, allowed: readonly T[], optional = false): T | undefined {
+    const v = optional ? this.string(key, true) : this.string(key);
+    if (v === undefined) return undefined;
+    const s = v.trim();
+    if (!(allowed as readonly string[]).includes(s)) {
+      throw new ParamError(`Parameter ${key} must be one of ${allowed.join(', ')} (got '${s.slice(0, 40)}')`);
+    }
+    return s as T;
+  }
+
+  number(key: string, range?: { min: number; max: number; integer?: boolean }): number {
+    const v = this.raw(key, false);
+    const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.trim()) : NaN;
+    const what = range?.integer ? 'an integer' : 'a number';
+    const shown = typeof v === 'string' ? `'${v.slice(0, 40)}'` : JSON.stringify(v);
+    if (!Number.isFinite(n) || (range?.integer && !Number.isInteger(n))) {
+      throw new ParamError(`Parameter ${key} must be ${what} (got ${shown})`);
+    }
+    if (range && (n < range.min || n > range.max)) {
+      throw new ParamError(`Parameter ${key} must be ${what} from ${range.min} to ${range.max} (got ${n})`);
+    }
+    return n;
+  }
+
+  bool(key: string): boolean {
+    const v = this.raw(key, false);
+    if (typeof v === 'boolean') return v;
+    const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
+    if (s === 'true') return true;
+    if (s === 'false') return false;
+    throw new ParamError(`Parameter ${key} must be true or false (got ${JSON.stringify(v)})`);
+  }
+}
+
+const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
+const round3 = (v: number): number => Math.round(v * 1000) / 1000;
+
+const finish = (st: ActionState, resultDescription?: string): void => {
+  st.actionStatus = 'FINISHED';
+  if (resultDescription !== undefined) st.resultDescription = resultDescription;
+  else delete st.resultDescription;
+};
+const fail = (st: ActionState, resultDescription: string): void => {
+  st.actionStatus = 'FAILED';
+  st.resultDescription = resultDescription;
+};
+
+/** The next OS version: the patch number goes up ('2.4.0' -> '2.4.1'). */
+export function nextOsVersion(version: string): string {
+  const m = /^(.*?)(\d+)$/.exec(version);
+  return m ? `${m[1]}${Number(m[2]) + 1}` : `${version}.1`;
+}
+
+interface Utterance {
+  st: ActionState;
+  /** Seconds still to speak. */
+  seconds: number;
+  description: string;
+}
+
 /**
  * The robot's teleoperation features (speech, long-term recording, photos, gimbal, periscope,
  * lights, thermal camera, call-in customer service, audio levels, OS update): the custom instant
  * actions of docs/robot-protocol.md section 7 and the `teleop` information entry of the state.
+ *
+ * Every parameter may come as a string (the portal sends strings); a bad one FAILS the action with a
+ * resultDescription naming it. Durations are simulated seconds (`step`), except the OS update's
+ * restart, which the MQTT layer times in real time.
  */
 export class RobotFeatures {
+  readonly spec: FeatureSpec;
+  private readonly defs: ReadonlyArray<FeatureAction>;
+  private readonly types: ReadonlySet<string>;
+  private readonly periscopeRange: { min: number; max: number } | null;
+
+  private recording: RecordingState = 'idle';
+  /** Seconds until the recording moves on (null: it stays). */
+  private recordingTimer: number | null = null;
+  private startAction: ActionState | null = null;
+  private stopAction: ActionState | null = null;
+
+  private call: CallState = 'idle';
+  private callTimer = 0;
+
+  /** Speech queue: the first one is being spoken. */
+  private speech: Utterance[] = [];
+
+  private ringLight: boolean | null;
+  private patrolLamp: boolean | null;
+  private periscopeHeight: number | null;
+  private gimbal: { pan: number; tilt: number } | null;
+  private thermal = { ...DEFAULT_THERMAL };
+  private audio = { ...DEFAULT_AUDIO };
+  private networkInterface: string | null = NETWORK_INTERFACE;
+
+  private osVersion = INITIAL_OS_VERSION;
+  private update: { st: ActionState; left: number } | null = null;
+
   constructor(
     readonly model: RobotModel,
     private readonly host: FeatureHost,
-  ) {}
+  ) {
+    const spec = MODEL_FEATURES[model];
+    this.spec = spec;
+    this.defs = ACTION_DEFS.filter((d) => !d.needs || spec[d.needs]).map(({ needs: _needs, ...d }) => d);
+    this.types = new Set(this.defs.map((d) => d.actionType));
+    const body = MODEL_SPECS[model];
+    this.periscopeRange = spec.periscope ? { min: body.heightMin, max: body.heightMax } : null;
+    this.periscopeHeight = this.periscopeRange
+      ? clamp(spec.cameraHeight, this.periscopeRange.min, this.periscopeRange.max)
+      : null;
+    this.ringLight = spec.ringLight ? false : null;
+    this.patrolLamp = spec.patrolLamp ? false : null;
+    this.gimbal = spec.gimbal ? { pan: 0, tilt: 0 } : null;
+  }
 
   /** Cameras of the model (factsheet extension `cameras`). */
   get cameras(): CameraId[] {
-    return ['v1'];
+    return CAMERA_IDS.filter((c) => this.spec.cameras.includes(c));
   }
 
   /** The custom instant actions the model supports (factsheet). */
   get actions(): FeatureAction[] {
-    return [];
+    return this.defs.map((d) => ({ ...d, actionParameters: d.actionParameters.map((p) => ({ ...p })) }));
   }
 
   handles(actionType: string): boolean {
-    return this.actions.some((a) => a.actionType === actionType);
+    return this.types.has(actionType);
   }
 
   /** Runs one instant action: sets `st` (RUNNING, FINISHED or FAILED with resultDescription). */
-  instant(_a: VdaAction, _st: ActionState): void {}
+  instant(a: VdaAction, st: ActionState): void {
+    if (!this.handles(a.actionType)) {
+      fail(st, `Action ${a.actionType} is not supported by the ${this.model} model`);
+      return;
+    }
+    try {
+      this.run(a, new Params(a), st);
+    } catch (err) {
+      if (err instanceof ParamError) fail(st, err.message);
+      else fail(st, `${a.actionType} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.host.changed();
+  }
+
+  private run(a: VdaAction, p: Params, st: ActionState): void {
+    switch (a.actionType) {
+      case 'speak':
+        return this.speak(p, st);
+      case 'startRecording':
+        return this.startRecording(st);
+      case 'stopRecording':
+        return this.stopRecording(st);
+      case 'takePhoto':
+        return this.takePhoto(a, p, st);
+      case 'gimbalJog': {
+        const pan = p.number('pan');
+        const tilt = p.number('tilt');
+        const g = this.gimbal!;
+        const wantPan = g.pan + pan;
+        const wantTilt = g.tilt + tilt;
+        g.pan = round3(clamp(wantPan, GIMBAL_PAN_LIMIT.min, GIMBAL_PAN_LIMIT.max));
+        g.tilt = round3(clamp(wantTilt, GIMBAL_TILT_LIMIT.min, GIMBAL_TILT_LIMIT.max));
+        const limited = Math.abs(g.pan - wantPan) > 1e-9 || Math.abs(g.tilt - wantTilt) > 1e-9;
+        return finish(st, limited ? `Gimbal at its limit: pan ${g.pan}°, tilt ${g.tilt}°` : undefined);
+      }
+      case 'setPeriscopeHeight': {
+        const want = p.number('height');
+        const r = this.periscopeRange!;
+        this.periscopeHeight = round3(clamp(want, r.min, r.max));
+        return finish(
+          st,
+          this.periscopeHeight !== want
+            ? `Height limited to ${r.min}..${r.max} m: ${this.periscopeHeight} m`
+            : undefined,
+        );
+      }
+      case 'setRingLight':
+        this.ringLight = p.bool('on');
+        return finish(st);
+      case 'setPatrolLamp':
+        this.patrolLamp = p.bool('on');
+        return finish(st);
+      case 'setThermal': {
+        const colorMap = p.oneOf('colorMap', THERMAL_COLOR_MAPS);
+        const rangeMin = p.number('rangeMin', THERMAL_LIMIT);
+        const rangeMax = p.number('rangeMax', THERMAL_LIMIT);
+        if (rangeMin >= rangeMax) {
+          throw new ParamError(`rangeMin (${rangeMin}) must be below rangeMax (${rangeMax})`);
+        }
+        this.thermal = { colorMap, rangeMin, rangeMax };
+        return finish(st);
+      }
+      case 'answerCall':
+        if (this.call !== 'calling') return fail(st, `No call to answer (call is ${this.call})`);
+        this.call = 'conversation';
+        return finish(st);
+      case 'endCall':
+        if (this.call === 'idle') return fail(st, 'No call to end (call is idle)');
+        this.call = 'idle';
+        return finish(st);
+      case 'setAudio': {
+        const speakerVolume = p.number('speakerVolume', { min: 0, max: 100, integer: true });
+        const micGain = p.number('micGain', { min: 0, max: 100, integer: true });
+        this.audio = { speakerVolume, micGain };
+        return finish(st);
+      }
+      case OS_UPDATE_ACTION:
+        return this.startUpdate(st);
+    }
+  }
+
+  private speak(p: Params, st: ActionState): void {
+    const text = p.string('text').trim();
+    if (text.length === 0) throw new ParamError('Parameter text is missing');
+    if (text.length > SPEECH_MAX_CHARS) {
+      throw new ParamError(`Parameter text is too long (${text.length} characters, at most ${SPEECH_MAX_CHARS})`);
+    }
+    const language: VoiceLanguage = p.oneOf('language', VOICE_LANGUAGES, true) ?? 'auto';
+    const seconds = Math.max(SPEECH_MIN_SECONDS, text.length * SPEECH_SECONDS_PER_CHAR);
+    const u: Utterance = { st, seconds, description: `Speaking (${language}, ${Math.round(seconds * 10) / 10} s)` };
+    if (this.speech.length === 0) this.speakNow(u);
+    else {
+      st.actionStatus = 'WAITING';
+      st.resultDescription = 'Waiting for the current speech to end';
+    }
+    this.speech.push(u);
+  }
+
+  private speakNow(u: Utterance): void {
+    u.st.actionStatus = 'RUNNING';
+    u.st.resultDescription = u.description;
+  }
+
+  private startRecording(st: ActionState): void {
+    if (RECORDING_ACTIVE_STATES.includes(this.recording)) return fail(st, 'recordingAlreadyStarted');
+    // The previous recording may still be compressing: its save completes in the background.
+    if (this.stopAction?.actionStatus === 'RUNNING') finish(this.stopAction, 'Recording saved');
+    this.stopAction = null;
+    this.recording = 'preparing';
+    this.recordingTimer = RECORDING_PREPARE_SECONDS;
+    this.startAction = st;
+    st.actionStatus = 'RUNNING';
+    st.resultDescription = 'preparing';
+  }
+
+  private stopRecording(st: ActionState): void {
+    if (!RECORDING_ACTIVE_STATES.includes(this.recording)) return fail(st, 'recordingNotStarted');
+    if (this.startAction?.actionStatus === 'RUNNING') fail(this.startAction, 'Recording stopped while preparing');
+    this.startAction = null;
+    this.recording = 'compressing';
+    this.recordingTimer = RECORDING_COMPRESS_SECONDS;
+    this.stopAction = st;
+    st.actionStatus = 'RUNNING';
+    st.resultDescription = 'compressing';
+  }
+
+  /** The recording's next state when its timer runs out. */
+  private advanceRecording(): void {
+    switch (this.recording) {
+      case 'preparing':
+        this.recording = 'started';
+        this.recordingTimer = null;
+        if (this.startAction) finish(this.startAction, 'Recording started');
+        this.startAction = null;
+        break;
+      case 'compressing':
+        this.recording = 'saved';
+        this.recordingTimer = RECORDING_SAVED_SECONDS;
+        if (this.stopAction) finish(this.stopAction, 'Recording saved');
+        this.stopAction = null;
+        break;
+      case 'saved':
+        this.recording = 'uploading';
+        this.recordingTimer = RECORDING_UPLOAD_SECONDS;
+        break;
+      case 'uploading':
+        this.recording = 'uploaded';
+        this.recordingTimer = null;
+        break;
+      default:
+        this.recordingTimer = null;
+    }
+    this.host.changed();
+  }
+
+  private takePhoto(a: VdaAction, p: Params, st: ActionState): void {
+    const camera = p.string('camera').trim();
+    if (!(this.spec.cameras as string[]).includes(camera)) {
+      throw new ParamError(
+        `Camera '${camera.slice(0, 40)}' is not one of this robot's cameras (${this.cameras.join(', ')})`,
+      );
+    }
+    const id = camera as CameraId;
+    const shot = this.host.capture(id);
+    if (shot.png.length > PHOTO_MAX_BYTES) {
+      return fail(st, `Photo too large (${shot.png.length} bytes, at most ${PHOTO_MAX_BYTES})`);
+    }
+    const msg: RobotPhotoMessage = {
+      ...this.host.header(),
+      actionId: a.actionId,
+      camera: id,
+      contentType: 'image/png',
+      width: shot.width,
+      height: shot.height,
+      data: shot.png.toString('base64'),
+    };
+    const check = robotPhotoMessageSchema.safeParse(msg);
+    if (!check.success) {
+      const issue = check.error.issues[0];
+      return fail(st, `Photo message invalid (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`);
+    }
+    this.host.publishPhoto(JSON.stringify(msg));
+    finish(st, `Photo ${id} ${shot.width}x${shot.height}`);
+  }
+
+  private startUpdate(st: ActionState): void {
+    if (this.update) return fail(st, 'OS update already running');
+    const battery = this.host.battery();
+    if (battery < OS_UPDATE_MIN_BATTERY) {
+      return fail(st, `Battery must be at least ${OS_UPDATE_MIN_BATTERY}% for OS update`);
+    }
+    this.update = { st, left: OS_UPDATE_DOWNLOAD_SECONDS };
+    st.actionStatus = 'RUNNING';
+    st.resultDescription = 'downloading';
+  }
+
+  /** The download is done: install, restart (the link goes down), come back with the new version. */
+  private finishUpdate(): void {
+    const u = this.update!;
+    this.update = null;
+    this.osVersion = nextOsVersion(this.osVersion);
+    // A restart ends what the robot was doing live.
+    this.call = 'idle';
+    for (const s of this.speech) fail(s.st, 'Interrupted by the OS update restart');
+    this.speech = [];
+    finish(u.st, `Updated to ${this.osVersion}, restarted`);
+    this.host.changed();
+    this.host.restart(OS_UPDATE_RESTART_MS);
+  }
+
+  /** Someone at the robot presses its call button: an idle robot starts calling. False when a call is on. */
+  pressCallButton(): boolean {
+    if (this.call !== 'idle') return false;
+    this.call = 'calling';
+    this.callTimer = CALL_RING_SECONDS;
+    this.host.changed();
+    return true;
+  }
+
+  /** The teleop command channel's colour map choice (the same setting as setThermal's colorMap). */
+  setThermalColorMap(colorMap: ThermalColorMap): void {
+    if (!this.spec.thermal || this.thermal.colorMap === colorMap) return;
+    this.thermal = { ...this.thermal, colorMap };
+  }
+
+  /** The network interface the state reports (wlan0, usb0, eth1...; null: unknown). */
+  setNetworkInterface(name: string | null): void {
+    if (name === this.networkInterface) return;
+    this.networkInterface = name;
+    this.host.changed();
+  }
+
+  /** Speaker volume and microphone gain (0..100), as set by setAudio. */
+  audioLevels(): { speakerVolume: number; micGain: number } {
+    return { ...this.audio };
+  }
+
+  /** Feature actions still in progress (RUNNING or WAITING): an order or cancelOrder should leave them be. */
+  pending(): ActionState[] {
+    const out: ActionState[] = this.speech.map((u) => u.st);
+    if (this.startAction) out.push(this.startAction);
+    if (this.stopAction) out.push(this.stopAction);
+    if (this.update) out.push(this.update.st);
+    return out;
+  }
 
   /** Advances timers by `dt` simulated seconds. */
-  step(_dt: number): void {}
+  step(dt: number): void {
+    if (!(dt > 0)) return;
+    this.stepSpeech(dt);
+    let t = dt;
+    while (this.recordingTimer !== null) {
+      if (t < this.recordingTimer) {
+        this.recordingTimer -= t;
+        break;
+      }
+      t -= this.recordingTimer;
+      this.advanceRecording();
+    }
+    if (this.call === 'calling') {
+      this.callTimer -= dt;
+      if (this.callTimer <= 0) {
+        this.call = 'idle';
+        this.host.changed();
+      }
+    }
+    if (this.update) {
+      this.update.left -= dt;
+      if (this.update.left <= 0) this.finishUpdate();
+    }
+  }
+
+  private stepSpeech(dt: number): void {
+    let t = dt;
+    while (this.speech.length > 0) {
+      const u = this.speech[0]!;
+      if (t < u.seconds) {
+        u.seconds -= t;
+        return;
+      }
+      t -= u.seconds;
+      finish(u.st);
+      this.speech.shift();
+      const next = this.speech[0];
+      if (next) this.speakNow(next);
+      this.host.changed();
+    }
+  }
 
   /** The `teleop` information entry as it is now. */
   info(): RobotTeleopInfo {
     return {
-      recording: 'idle',
-      call: 'idle',
-      networkInterface: 'wlan0',
-      ringLight: null,
-      patrolLamp: null,
-      periscopeHeight: null,
-      gimbal: null,
-      speaking: false,
-      osVersion: '1.0.0',
-      updating: false,
+      recording: this.recording,
+      call: this.call,
+      networkInterface: this.networkInterface,
+      ringLight: this.ringLight,
+      patrolLamp: this.patrolLamp,
+      periscopeHeight: this.periscopeHeight,
+      gimbal: this.gimbal && { ...this.gimbal },
+      speaking: this.speech.length > 0,
+      osVersion: this.osVersion,
+      updating: this.update !== null,
     };
   }
 
   /** Current camera-relevant settings (the video renderer reads them). */
-  view(): {
-    gimbal: { pan: number; tilt: number };
-    eyeHeight: number;
-    thermal: { colorMap: 'normal' | 'mono' | 'ir'; rangeMin: number; rangeMax: number };
-  } {
-    return { gimbal: { pan: 0, tilt: 0 }, eyeHeight: 1.2, thermal: { colorMap: 'normal', rangeMin: 15, rangeMax: 40 } };
+  view(): FeatureView {
+    return {
+      gimbal: this.gimbal ? { ...this.gimbal } : { pan: 0, tilt: 0 },
+      eyeHeight: this.periscopeHeight ?? this.spec.cameraHeight,
+      thermal: { ...this.thermal },
+    };
   }
 }

@@ -1,4 +1,4 @@
-import type { RobotModel } from '@portal/contract';
+import type { CameraId, RobotModel } from '@portal/contract';
 
 /** Physical data of a robot model: what the factsheet announces and what the physics honour. */
 export interface ModelSpec {
@@ -58,6 +58,52 @@ export const MODEL_SPECS: Record<RobotModel, ModelSpec> = {
     heightMax: 1.4,
     width: 0.6,
     length: 0.7,
+  },
+};
+
+/**
+ * Teleoperation hardware of a robot model (features.ts). Every model speaks, records, takes photos,
+ * answers calls, sets its audio levels and updates its OS; the rest depends on the model. A
+ * periscope's height range is the model's heightMin..heightMax.
+ */
+export interface FeatureSpec {
+  cameras: CameraId[];
+  periscope: boolean;
+  gimbal: boolean;
+  ringLight: boolean;
+  patrolLamp: boolean;
+  thermal: boolean;
+  /** m: camera height of the photos and video (a periscope robot starts there, clamped to its range). */
+  cameraHeight: number;
+}
+
+export const MODEL_FEATURES: Record<RobotModel, FeatureSpec> = {
+  pro: {
+    cameras: ['v1', 'v2', 'v3', 's1'],
+    periscope: true,
+    gimbal: false,
+    ringLight: true,
+    patrolLamp: false,
+    thermal: false,
+    cameraHeight: 1.2,
+  },
+  mini: {
+    cameras: ['v1', 'v2'],
+    periscope: false,
+    gimbal: false,
+    ringLight: false,
+    patrolLamp: false,
+    thermal: false,
+    cameraHeight: 1.0,
+  },
+  ex: {
+    cameras: ['v1', 'v2', 'g1', 'thermal'],
+    periscope: false,
+    gimbal: true,
+    ringLight: true,
+    patrolLamp: true,
+    thermal: true,
+    cameraHeight: 1.3,
   },
 };
 

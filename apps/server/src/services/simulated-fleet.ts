@@ -79,12 +79,13 @@ export async function startSimulatedFleet(opts: {
     const at = opts.clock().toISOString();
     const existing = await db
       .selectFrom('robots')
-      .select(['id', 'floor_id'])
+      .select(['id', 'floor_id', 'name'])
       .where('serial_no', '=', serial)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     let id: number;
     let floorId = floor.id;
+    const name = existing?.name ?? `Demo robot ${i + 1}`;
     if (existing) {
       id = existing.id;
       floorId = existing.floor_id;
@@ -99,7 +100,7 @@ export async function startSimulatedFleet(opts: {
           floor_id: floor.id,
           group_id: null,
           serial_no: serial,
-          name: `Demo robot ${i + 1}`,
+          name,
           model,
           version: '2.1.0',
           hardware_revision: '1',
@@ -130,6 +131,7 @@ export async function startSimulatedFleet(opts: {
         password,
         manufacturer: ROBOT_MANUFACTURER,
         serialNumber: serial,
+        name,
         model,
         mapId: floorMapId(floorId),
         start,
