@@ -59,11 +59,6 @@ export function createRoutes(): RouteObject[] {
             { path: paths.my.versions.path, lazy: () => import('./routes/my/versions') },
             { path: paths.my.contract.path, lazy: () => import('./routes/my/contract') },
             redirect(paths.schedule.root.path, paths.schedule.calWeek.getHref()),
-            {
-              path: paths.console.path,
-              handle: { section: 'console' },
-              lazy: () => import('./routes/console'),
-            },
             { path: paths.system.deliveries.path, lazy: () => import('./routes/system/deliveries') },
             { path: paths.organization.list.path, lazy: () => import('./routes/organization/list') },
             { path: paths.organization.create.path, lazy: () => import('./routes/organization/create') },

@@ -49,7 +49,8 @@ describe('route guards', () => {
   it('lets an administrator open /console', async () => {
     mockApi(signedInRoutes());
     const app = renderApp('/console/SN-1', { session: makeSession(1) });
-    expect(await screen.findByTestId('coming-soon')).toHaveTextContent('Robot console');
+    // The console screen itself (no robot SN-1 here: its not-found state, under the console's title).
+    expect(await screen.findByTestId('console-not-found')).toHaveTextContent('Robot console');
     expect(app.location()).toBe('/console/SN-1');
   });
 

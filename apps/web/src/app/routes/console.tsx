@@ -1,4 +1,13 @@
-/** Placeholder: replaced by the feature's screen. */
+import { useParams } from 'react-router';
+import { ConsolePage } from '@/features/console/components/console-page';
+import { RequireAdmin } from '../guards/require-role';
+
+/** /console/:serialNo: administrators only; anyone else goes to login (spec section 6). */
 export function Component() {
-  return null;
+  const serialNo = useParams().serialNo ?? '';
+  return (
+    <RequireAdmin>
+      <ConsolePage key={serialNo} serialNo={serialNo} />
+    </RequireAdmin>
+  );
 }

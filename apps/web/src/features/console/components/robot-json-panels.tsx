@@ -1,0 +1,101 @@
+import { Button, Collapse, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useConsoleTime } from '../format-time';
+import { CopyJsonButton, JsonView } from './json-view';
+
+type Json = Record<string, unknown>;
+
+const pretty = (value: Json | null): string | null => (value === null ? null : JSON.stringify(value, null, 2));
+
+/** The last state message as received, refreshed with each console poll. */
+export function StatePanel({ state, loading }: { state: Json | null; loading: boolean }) {
+  const { t } = useTranslation();
+  const format = useConsoleTime();
+  // The poll answers the same object while the state did not change (query structural sharing).
+  const text = useMemo(() => pretty(state), [state]);
+  const timestamp = typeof state?.timestamp === 'string' ? state.timestamp : null;
+  return (
+    <Paper withBorder p="md" h="100%">
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <div>
+            <Title order={2} size="h4">
+              {t('consoleScreen.state.title')}
+            </Title>
+            <Text size="xs" c="dimmed">
+              {t('consoleScreen.state.description')}
+            </Text>
+          </div>
+          {text !== null && (
+            <CopyJsonButton text={text} what={t('consoleScreen.state.title')} testId="console-state-copy" />
+          )}
+        </Group>
+        {timestamp && (
+          <Text size="xs" c="dimmed" data-testid="console-state-time">
+            {t('consoleScreen.state.receivedAt', { time: format.dateTime(timestamp) })}
+          </Text>
+        )}
+        {loading ? (
+          <Loader size="sm" aria-label={t('app.loading')} />
+        ) : text === null ? (
+          <Text size="sm" c="dimmed" data-testid="console-state-empty">
+            {t('consoleScreen.state.empty')}
+          </Text>
+        ) : (
+          <JsonView text={text} maxHeight={480} testId="console-state-json" />
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The last factsheet, folded away until asked for (it is long and rarely changes). */
+export function FactsheetPanel({ factsheet, loading }: { factsheet: Json | null; loading: boolean }) {
+  const { t } = useTranslation();
+  const [opened, { toggle }] = useDisclosure(false);
+  const text = useMemo(() => pretty(factsheet), [factsheet]);
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start">
+          <div>
+            <Title order={2} size="h4">
+              {t('consoleScreen.factsheet.title')}
+            </Title>
+            <Text size="xs" c="dimmed">
+              {t('consoleScreen.factsheet.description')}
+            </Text>
+          </div>
+          <Group gap="xs">
+            {text !== null && (
+              <CopyJsonButton text={text} what={t('consoleScreen.factsheet.title')} testId="console-factsheet-copy" />
+            )}
+            <Button
+              size="xs"
+              variant="default"
+              onClick={toggle}
+              aria-expanded={opened}
+              aria-controls="console-factsheet-body"
+              data-testid="console-factsheet-toggle"
+            >
+              {opened ? t('consoleScreen.factsheet.hide') : t('consoleScreen.factsheet.show')}
+            </Button>
+          </Group>
+        </Group>
+        <Collapse in={opened} id="console-factsheet-body">
+          {loading ? (
+            <Loader size="sm" aria-label={t('app.loading')} />
+          ) : text === null ? (
+            <Text size="sm" c="dimmed" data-testid="console-factsheet-empty">
+              {t('consoleScreen.factsheet.empty')}
+            </Text>
+          ) : (
+            <JsonView text={text} maxHeight={480} testId="console-factsheet-json" />
+          )}
+        </Collapse>
+      </Stack>
+    </Paper>
+  );
+}
