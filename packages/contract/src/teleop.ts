@@ -340,7 +340,7 @@ export const robotPhotoSchema = z.object({
   id,
   robotId: id,
   camera: cameraIdSchema,
-  fileId: id,
+  /** A signed address an <img> can load without the bearer header. */
   url: z.string(),
   width: z.number().int(),
   height: z.number().int(),

@@ -11,7 +11,8 @@ import {
   type ThermalColorMap,
   type VideoMode,
 } from '@portal/contract';
-import { FrameRenderer } from '../video/index.ts';
+import { Worker } from 'node:worker_threads';
+import type { RenderReply, RenderRequest } from '../video/render-worker.ts';
 import type { World } from '../world.ts';
 import type { TeleopController } from './controller.ts';
 import { loadWrtc, type WrtcAudioSink, type WrtcDataChannel, type WrtcPeerConnection, type WrtcTrack } from './wrtc.ts';
@@ -65,8 +66,8 @@ interface Peer {
   camera: CameraId;
   video: VideoMode;
   thermalColorMap: ThermalColorMap | null;
-  renderer: FrameRenderer | null;
-  rendererMode: VideoMode | null;
+  /** A frame of this peer is being rendered (the next tick skips rather than queues). */
+  rendering: boolean;
   frameTimer: NodeJS.Timeout | null;
   tracks: WrtcTrack[];
   sink: WrtcAudioSink | null;
@@ -143,28 +144,92 @@ export function webrtcTeleop(options: WebrtcTeleopOptions = {}): TeleopProvider 
       }
     }
 
+    // Frames are rendered on a worker thread: the robot's event loop stays free for control input.
+    let worker: Worker | null = null;
+    let workerReady = false;
+    let nextRequest = 1;
+    const pending = new Map<number, Peer>();
+    const worldKeys = new WeakMap<World, string>();
+    const sentWorlds = new Set<string>();
+    const keyOfWorld = (w: World) => {
+      let k = worldKeys.get(w);
+      if (!k) worldKeys.set(w, (k = `${w.mapId}#${nextRequest++}`));
+      return k;
+    };
+    function renderer(): Worker {
+      if (worker) return worker;
+      // The simulator runs as TypeScript through tsx; a worker's entry does not get tsx's loader from
+      // --import, so it registers it itself before loading the renderer.
+      const url = new URL('../video/render-worker.ts', import.meta.url).href;
+      const w = new Worker(
+        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); })`,
+        { eval: true },
+      );
+      workerReady = false;
+      w.unref();
+      w.on('message', (reply: RenderReply | { ready: true }) => {
+        if ('ready' in reply) {
+          workerReady = true;
+          return;
+        }
+        const p = pending.get(reply.id);
+        pending.delete(reply.id);
+        if (!p) return;
+        p.rendering = false;
+        const source = videoSources.get(p.id);
+        const size = sizeOf(p.video);
+        if (p.closed || !source || size.width !== reply.width) return;
+        source.onFrame({ width: reply.width, height: reply.height, data: reply.data });
+      });
+      w.on('error', (err) => {
+        console.error(`${host.serialNumber}: video renderer failed: ${err.message}`);
+        worker = null;
+        sentWorlds.clear();
+        for (const p of pending.values()) p.rendering = false;
+        pending.clear();
+      });
+      worker = w;
+      return w;
+    }
+    function stopRenderer(): void {
+      if (!worker || peers.size > 0) return;
+      void worker.terminate();
+      worker = null;
+      sentWorlds.clear();
+      pending.clear();
+    }
+
     function startVideo(p: Peer): void {
       if (p.frameTimer) clearInterval(p.frameTimer);
-      const { width, height } = sizeOf(p.video);
-      if (!p.renderer || p.rendererMode === null || sizeOf(p.rendererMode).width !== width) {
-        p.renderer = new FrameRenderer(width, height);
-      }
-      p.rendererMode = p.video;
-      const renderer = p.renderer;
-      const source = videoSources.get(p.id);
-      if (!source) return;
       const frame = () => {
-        if (p.closed) return;
-        const v = host.view();
-        const thermal = p.thermalColorMap ? { ...v.thermal, colorMap: p.thermalColorMap } : v.thermal;
-        const data = renderer.render({
-          ...v,
-          thermal,
-          camera: p.camera,
-          now: Date.now(),
-          label: `${p.camera} ${p.video}`,
-        });
-        source.onFrame({ width, height, data });
+        if (p.closed || p.rendering) return;
+        const w = renderer();
+        if (!workerReady) return; // frames start once the renderer has loaded
+        const { world, ...v } = host.view();
+        const worldKey = keyOfWorld(world);
+        const first = !sentWorlds.has(worldKey);
+        sentWorlds.add(worldKey);
+        const { width, height } = sizeOf(p.video);
+        const id = nextRequest++;
+        const req: RenderRequest = {
+          id,
+          width,
+          height,
+          worldKey,
+          world: first
+            ? { mapId: world.mapId, bounds: world.bounds, walls: world.walls, pillars: world.pillars }
+            : null,
+          view: {
+            ...v,
+            thermal: p.thermalColorMap ? { ...v.thermal, colorMap: p.thermalColorMap } : v.thermal,
+            camera: p.camera,
+            now: Date.now(),
+            label: `${p.camera} ${p.video}`,
+          },
+        };
+        p.rendering = true;
+        pending.set(id, p);
+        w.postMessage(req);
       };
       frame();
       p.frameTimer = setInterval(frame, 1000 / VIDEO_MODE_SPECS[p.video].fps);
@@ -188,6 +253,7 @@ export function webrtcTeleop(options: WebrtcTeleopOptions = {}): TeleopProvider 
       }
       if (reason !== null) host.reply({ kind: 'closed', sessionId: p.id, reason });
       stopAudio();
+      stopRenderer();
     }
 
     function onCommand(p: Peer, raw: string): void {
@@ -240,8 +306,7 @@ export function webrtcTeleop(options: WebrtcTeleopOptions = {}): TeleopProvider 
         camera: cameras[0] ?? 'v1',
         video: options.defaultVideo ?? 'medium',
         thermalColorMap: null,
-        renderer: null,
-        rendererMode: null,
+        rendering: false,
         frameTimer: null,
         tracks: [],
         sink: null,

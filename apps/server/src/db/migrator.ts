@@ -4,6 +4,7 @@ import * as m002 from './migrations/002-data-management.ts';
 import * as m003 from './migrations/003-robots.ts';
 import * as m004 from './migrations/004-maps.ts';
 import * as m005 from './migrations/005-poses.ts';
+import * as m006 from './migrations/006-robot-features.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -27,6 +28,7 @@ const migrations: Migration[] = [
   { name: '003-robots', up: m003.up },
   { name: '004-maps', up: m004.up },
   { name: '005-poses', up: m005.up },
+  { name: '006-robot-features', up: m006.up },
 ];
 
 /**

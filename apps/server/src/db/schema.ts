@@ -409,3 +409,37 @@ export interface FloorMapRevisionTable {
 export interface Database {
   floor_map_revisions: FloorMapRevisionTable;
 }
+
+/** Robot features of teleoperation (migration 006): photos robots took and thermal camera presets. */
+export interface Database {
+  robot_photos: RobotPhotoTable;
+  robot_thermal_presets: RobotThermalPresetTable;
+}
+
+export interface RobotPhotoTable {
+  id: Generated<number>;
+  robot_id: number;
+  organization_id: number;
+  /** Where the robot was when it took the photo. */
+  building_id: number;
+  camera: string;
+  /** The stored file (`files.key`). */
+  file_key: string;
+  width: number;
+  height: number;
+  taken_at: string;
+  /** Who sent the takePhoto action; null when unknown (another server, a restart, the robot's own). */
+  operator_id: number | null;
+  action_id: string;
+}
+
+export interface RobotThermalPresetTable {
+  id: Generated<number>;
+  robot_id: number;
+  name: string;
+  color_map: string;
+  range_min: number;
+  range_max: number;
+  created_at: string;
+  updated_at: string;
+}
