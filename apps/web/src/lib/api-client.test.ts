@@ -25,6 +25,19 @@ describe('api client', () => {
     expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer token-abc');
   });
 
+  it('leaves a quiet write out of the loading overlay', async () => {
+    sessionStore.save(makeSession());
+    let busyDuringCall = true;
+    mockApi({
+      'POST /api/my/location': () => {
+        busyDuringCall = busyStore.isBusy();
+        return reply(sessionSchema, makeSession(1));
+      },
+    });
+    await api.send('POST', '/my/location', sessionSchema, { body: { buildingId: 10 }, quiet: true });
+    expect(busyDuringCall).toBe(false);
+  });
+
   it('parses the error body and reports a lost session, except for login calls', async () => {
     const onUnauthenticated = vi.fn();
     setAuthFailureHandlers({ onUnauthenticated, onContractBlocked: vi.fn(), onPasswordChangeRequired: vi.fn() });

@@ -30,6 +30,12 @@ export interface RequestOptions {
   /** Login and assertAuthCode: their 401/403 are answers for the form, not a lost session. */
   skipAuthRedirect?: boolean;
   signal?: AbortSignal;
+  /**
+   * A write that must not cover the screen with the loading overlay (spec section 7 shows it for
+   * post, patch and delete): the operator screen's robot actions, which arrive while the operator
+   * watches live video. The caller shows its own progress.
+   */
+  quiet?: boolean;
 }
 
 export interface ApiResponse {
@@ -91,7 +97,7 @@ async function readBody(res: Response): Promise<unknown> {
 }
 
 export async function apiRequest(method: Method, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
-  const write = method !== 'GET';
+  const write = method !== 'GET' && !options.quiet;
   const token = options.token ?? sessionStore.get()?.token;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';

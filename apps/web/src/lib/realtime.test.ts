@@ -1,7 +1,7 @@
 import type { FleetRobot, MapSession, WsServerMessage } from '@portal/contract';
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RealtimeClient, realtimeUrl, useFleet, useMapSession } from './realtime';
+import { RealtimeClient, realtimeUrl, useFleet, useMapSession, type TeleopServerMessage } from './realtime';
 
 /** A WebSocket the test drives: open(), receive(message), drop(). */
 class FakeSocket {
@@ -158,6 +158,94 @@ describe('realtime client', () => {
     vi.advanceTimersByTime(60_000);
     expect(FakeSocket.all).toHaveLength(1);
     expect(client.getState()).toBe('closed');
+  });
+});
+
+describe('teleop link', () => {
+  const joined = (sessionId: string, robotId = 5): TeleopServerMessage => ({
+    type: 'teleop.joined',
+    robotId,
+    sessionId,
+    role: 'controller',
+    controller: { operatorId: 7, name: 'Hanako Yamada' },
+    iceServers: [],
+  });
+  const recorder = () => {
+    const log: string[] = [];
+    return {
+      log,
+      listener: {
+        message: (m: TeleopServerMessage) => log.push(`${m.type}${'sessionId' in m ? ` ${String(m.sessionId)}` : ''}`),
+        ready: () => log.push('ready'),
+        lost: () => log.push('lost'),
+      },
+    };
+  };
+
+  it('keeps the socket open, routes join answers and session messages to their link only', () => {
+    const client = newClient();
+    const a = recorder();
+    const b = recorder();
+    const fleet: string[] = [];
+    client.subscribe('robot:5', (m) => fleet.push(m.type));
+    const linkA = client.openTeleop(a.listener);
+    const linkB = client.openTeleop(b.listener);
+    expect(linkA.isReady()).toBe(false);
+    expect(linkA.send({ type: 'teleop.join', robotId: 5, want: 'control' })).toBe(false);
+    const sock = connect(client);
+    expect(a.log).toEqual(['ready']);
+    expect(linkA.isReady()).toBe(true);
+    expect(linkA.send({ type: 'teleop.join', robotId: 5, want: 'control' })).toBe(true);
+    linkB.send({ type: 'teleop.join', robotId: 6, want: 'watch' });
+    expect(sock.types().slice(-2)).toEqual(['teleop.join', 'teleop.join']);
+
+    sock.receive(joined('s-b', 6));
+    sock.receive(joined('s-a', 5));
+    sock.receive({ type: 'teleop.signal', sessionId: 's-a', signal: { kind: 'answer', sdp: 'v=0' } });
+    sock.receive({ type: 'teleop.error', sessionId: 's-b', code: 'FORBIDDEN', message: 'no' });
+    sock.receive({ type: 'teleop.signal', sessionId: 's-x', signal: { kind: 'answer', sdp: 'v=0' } });
+    expect(a.log).toEqual(['ready', 'teleop.joined s-a', 'teleop.signal s-a']);
+    expect(b.log).toEqual(['ready', 'teleop.joined s-b', 'teleop.error s-b']);
+    expect(fleet).toEqual([]); // topic listeners never see teleop messages
+
+    // The socket stays while a link exists, even without topics.
+    client.subscribe('fleet:all', () => undefined)();
+    vi.advanceTimersByTime(60_000);
+    expect(sock.readyState).toBe(1);
+    linkA.close(); // leaves what it joined
+    expect(sock.sent.at(-1)).toEqual({ type: 'teleop.leave', sessionId: 's-a' });
+  });
+
+  it('answers a join nobody waits for any more with a leave', () => {
+    const client = newClient();
+    const a = recorder();
+    const link = client.openTeleop(a.listener);
+    const sock = connect(client);
+    link.send({ type: 'teleop.join', robotId: 5, want: 'control' });
+    link.close();
+    sock.receive(joined('s-late'));
+    expect(sock.sent.at(-1)).toEqual({ type: 'teleop.leave', sessionId: 's-late' });
+    expect(a.log).toEqual(['ready']);
+  });
+
+  it('tells links the socket was lost and ready again after the reconnect; closes when the last link goes', () => {
+    const client = newClient();
+    const a = recorder();
+    const link = client.openTeleop(a.listener);
+    let sock = connect(client);
+    link.send({ type: 'teleop.join', robotId: 5, want: 'control' });
+    sock.receive(joined('s-1'));
+    sock.drop();
+    expect(a.log).toEqual(['ready', 'teleop.joined s-1', 'lost']);
+    expect(link.send({ type: 'teleop.leave', sessionId: 's-1' })).toBe(false);
+    vi.advanceTimersByTime(1000);
+    sock = connect(client);
+    expect(a.log.at(-1)).toBe('ready');
+    // The old session is gone: closing sends no leave for it.
+    link.close();
+    expect(sock.types()).toEqual(['auth']);
+    vi.advanceTimersByTime(5000);
+    expect(sock.readyState).toBe(3);
   });
 });
 

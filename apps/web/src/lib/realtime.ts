@@ -21,6 +21,38 @@ import { sessionStore } from './session';
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 export type TopicListener = (message: WsServerMessage) => void;
 
+/** Teleoperation signalling (contract teleop.ts): browser -> server and server -> browser messages. */
+export type TeleopClientMessage = Extract<WsClientMessage, { type: `teleop.${string}` }>;
+export type TeleopServerMessage = Extract<WsServerMessage, { type: `teleop.${string}` }>;
+const isTeleopMessage = (msg: WsServerMessage): msg is TeleopServerMessage => msg.type.startsWith('teleop.');
+
+/** What a teleop session hears from the socket. */
+export interface TeleopLinkListener {
+  /** A `teleop.*` message for this link: the answer to its join, or about a session it joined. */
+  message(msg: TeleopServerMessage): void;
+  /** The socket is (again) authenticated. After a reconnect the old sessions are gone: join anew. */
+  ready(): void;
+  /** The socket dropped: the server forgot this link's sessions (their peers are gone too). */
+  lost(): void;
+}
+
+/** A teleop session's use of the socket; keeps the socket open (like a subscription) until closed. */
+export interface TeleopLink {
+  /** The socket is authenticated: messages can be sent. */
+  isReady(): boolean;
+  /** Sends a `teleop.*` message; false when the socket is not ready (nothing was sent). */
+  send(msg: TeleopClientMessage): boolean;
+  /** Stops listening; sessions still joined are left (also those whose join is answered later). */
+  close(): void;
+}
+
+interface TeleopLinkEntry {
+  listener: TeleopLinkListener;
+  /** Session ids this link joined and has not left. */
+  sessions: Set<string>;
+  open: boolean;
+}
+
 interface SocketLike {
   readonly readyState: number;
   send(data: string): void;
@@ -58,6 +90,9 @@ export class RealtimeClient {
   private ready = false;
   private state: ConnectionState = 'closed';
   private readonly topics = new Map<WsTopic, Set<TopicListener>>();
+  private readonly teleopLinks = new Set<TeleopLinkEntry>();
+  /** Joins sent on this socket and not answered yet, in order (the server answers them in order). */
+  private pendingJoins: Array<{ robotId: number; link: TeleopLinkEntry }> = [];
   private readonly stateListeners = new Set<() => void>();
   private attempt = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -78,7 +113,7 @@ export class RealtimeClient {
 
   getState = (): ConnectionState => this.state;
   /** True while some screen listens (the indicator is shown only then). */
-  isActive = (): boolean => this.topics.size > 0;
+  isActive = (): boolean => this.topics.size > 0 || this.teleopLinks.size > 0;
 
   onStateChange = (listener: () => void): (() => void) => {
     this.stateListeners.add(listener);
@@ -110,7 +145,7 @@ export class RealtimeClient {
       if (set.size > 0) return;
       this.topics.delete(topic);
       if (this.ready) this.send({ type: 'unsubscribe', topic });
-      if (this.topics.size === 0) this.scheduleIdleClose();
+      if (!this.hasListeners()) this.scheduleIdleClose();
       this.emitState();
     };
   }
@@ -120,6 +155,37 @@ export class RealtimeClient {
     if (!this.ready || !this.topics.has(topic)) return;
     this.send({ type: 'unsubscribe', topic });
     this.send({ type: 'subscribe', topic });
+  }
+
+  /**
+   * Opens a teleop link: the socket stays open while it exists and reconnects as for topics. Join
+   * answers reach the link that sent the join; messages about a session reach the link that joined it.
+   */
+  openTeleop(listener: TeleopLinkListener): TeleopLink {
+    const entry: TeleopLinkEntry = { listener, sessions: new Set(), open: true };
+    this.teleopLinks.add(entry);
+    this.clearIdle();
+    if (this.teleopLinks.size === 1) this.emitState();
+    this.ensureConnected();
+    return {
+      isReady: () => entry.open && this.ready,
+      send: (msg) => {
+        if (!entry.open || !this.ready) return false;
+        if (msg.type === 'teleop.join') this.pendingJoins.push({ robotId: msg.robotId, link: entry });
+        if (msg.type === 'teleop.leave') entry.sessions.delete(msg.sessionId);
+        this.send(msg);
+        return true;
+      },
+      close: () => {
+        if (!entry.open) return;
+        entry.open = false;
+        for (const sessionId of entry.sessions) this.send({ type: 'teleop.leave', sessionId });
+        entry.sessions.clear();
+        this.teleopLinks.delete(entry);
+        if (!this.hasListeners()) this.scheduleIdleClose();
+        this.emitState();
+      },
+    };
   }
 
   /** Closes the socket and forgets pending reconnects (logout); a later subscription opens a new one. */
@@ -137,8 +203,12 @@ export class RealtimeClient {
     this.ensureConnected();
   }
 
+  private hasListeners(): boolean {
+    return this.topics.size > 0 || this.teleopLinks.size > 0;
+  }
+
   private ensureConnected(): void {
-    if (this.socket || this.reconnectTimer || this.topics.size === 0) return;
+    if (this.socket || this.reconnectTimer || !this.hasListeners()) return;
     const token = this.opts.token();
     if (!token) return;
     this.setState('connecting');
@@ -166,9 +236,9 @@ export class RealtimeClient {
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
-      this.ready = false;
+      this.setNotReady();
       this.stopPing();
-      if (this.topics.size > 0 && this.opts.token()) this.scheduleReconnect();
+      if (this.hasListeners() && this.opts.token()) this.scheduleReconnect();
       else this.setState('closed');
     };
     socket.onerror = () => undefined; // onclose follows and decides.
@@ -192,6 +262,7 @@ export class RealtimeClient {
         this.setState('open');
         for (const topic of this.topics.keys()) this.send({ type: 'subscribe', topic });
         this.startPing();
+        for (const link of [...this.teleopLinks]) if (link.open) link.listener.ready();
         return;
       case 'pong':
         return;
@@ -208,8 +279,33 @@ export class RealtimeClient {
         this.dispatch(msg, msg.topic);
         return;
       default:
-        this.dispatch(msg);
+        if (isTeleopMessage(msg)) this.dispatchTeleop(msg);
+        else this.dispatch(msg);
     }
+  }
+
+  private dispatchTeleop(msg: TeleopServerMessage): void {
+    const takeJoin = (robotId: number | undefined) => {
+      const i = this.pendingJoins.findIndex((p) => robotId === undefined || p.robotId === robotId);
+      return i < 0 ? null : this.pendingJoins.splice(i, 1)[0]!.link;
+    };
+    const owner = (sessionId: string) => [...this.teleopLinks].find((l) => l.sessions.has(sessionId)) ?? null;
+    let target: TeleopLinkEntry | null;
+    if (msg.type === 'teleop.joined') {
+      target = takeJoin(msg.robotId);
+      if (!target?.open) {
+        // Nobody waits for this session any more (the screen closed meanwhile): leave it at once.
+        this.send({ type: 'teleop.leave', sessionId: msg.sessionId });
+        return;
+      }
+      target.sessions.add(msg.sessionId);
+    } else if (msg.type === 'teleop.error' && msg.sessionId === undefined) {
+      target = takeJoin(msg.robotId);
+    } else {
+      target = owner(msg.sessionId ?? '');
+      if (msg.type === 'teleop.closed') target?.sessions.delete(msg.sessionId);
+    }
+    if (target?.open) target.listener.message(msg);
   }
 
   private dispatch(msg: WsServerMessage, topic?: WsTopic): void {
@@ -221,9 +317,18 @@ export class RealtimeClient {
     if (this.socket && this.socket.readyState === OPEN) this.socket.send(JSON.stringify(msg));
   }
 
+  /** The socket is no longer authenticated: the server forgot this socket's teleop sessions. */
+  private setNotReady(): void {
+    const was = this.ready;
+    this.ready = false;
+    this.pendingJoins = [];
+    for (const link of this.teleopLinks) link.sessions.clear();
+    if (was) for (const link of [...this.teleopLinks]) if (link.open) link.listener.lost();
+  }
+
   private scheduleReconnect(): void {
     this.socket = null;
-    this.ready = false;
+    this.setNotReady();
     this.setState('closed');
     const delay = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** this.attempt);
     this.attempt += 1;
@@ -237,7 +342,7 @@ export class RealtimeClient {
     this.clearIdle();
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.topics.size === 0) this.close();
+      if (!this.hasListeners()) this.close();
     }, this.opts.idleCloseMs);
   }
 
@@ -264,7 +369,7 @@ export class RealtimeClient {
   private dropSocket(): void {
     const socket = this.socket;
     this.socket = null;
-    this.ready = false;
+    this.setNotReady();
     this.stopPing();
     if (socket) {
       socket.onopen = socket.onmessage = socket.onerror = null;

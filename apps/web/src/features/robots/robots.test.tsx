@@ -151,6 +151,7 @@ describe('robot control', () => {
     sock.receive({ type: 'snapshot', topic: 'fleet:all', robots: fleet });
     const card = await screen.findByTestId('robot-card-UGO-1', {}, slow);
     expect(within(card).getByTestId('robot-battery')).toHaveTextContent('80%');
+    expect(within(card).getByTestId('robot-operate')).toHaveAttribute('href', '/app/tele-ope/drive/UGO-1');
 
     sock.receive({
       type: 'live',
@@ -269,6 +270,9 @@ describe('robot registration', () => {
     await app.user.click(screen.getByTestId('credentials-done'));
     await waitFor(() => expect(app.location()).toBe('/robot/55'));
     expect(await screen.findByTestId('robot-title', {}, slow)).toHaveTextContent('Lobby guide');
+    expect(screen.getByTestId('robot-operate')).toHaveAttribute('href', '/app/tele-ope/drive/UGO-NEW');
+    expect(screen.getByTestId('robot-watch')).toHaveAttribute('href', '/app/tele-ope/watch/UGO-NEW');
+    expect(screen.getByTestId('robot-console')).toHaveAttribute('href', '/console/UGO-NEW');
     await waitFor(() => expect(screen.queryByTestId('credential-password')).toBeNull());
     expect(screen.queryByText('S3cret-once-only')).toBeNull();
   }, 30_000);

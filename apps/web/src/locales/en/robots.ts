@@ -82,6 +82,13 @@ export const robotsEn = {
     never: 'Never',
     unknownValue: '—',
     noGroup: 'No group',
+    operate: {
+      button: 'Operate',
+      label: 'Operate {{name}}',
+      watch: 'Watch',
+      basic: 'Basic controller',
+      console: 'Console',
+    },
     commands: {
       menu: 'Commands for {{name}}',
       pause: 'Pause',

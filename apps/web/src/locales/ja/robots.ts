@@ -81,6 +81,13 @@ export const robotsJa: RobotsMessages = {
     never: '通信なし',
     unknownValue: '—',
     noGroup: 'グループなし',
+    operate: {
+      button: '操作',
+      label: '{{name}} を操作',
+      watch: '視聴',
+      basic: 'ベーシックコントローラー',
+      console: 'コンソール',
+    },
     commands: {
       menu: '{{name}} への操作',
       pause: '一時停止',

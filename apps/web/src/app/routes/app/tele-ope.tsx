@@ -1,4 +1,23 @@
-/** Placeholder: replaced by the feature's screen. */
-export function Component() {
+import { Navigate, useParams } from 'react-router';
+import { paths } from '@/config/paths';
+import { OperatorScreen } from '@/features/teleop/components/operator-screen';
+import { RobotGate } from '@/features/teleop/components/robot-gate';
+import { loadSection } from '@/lib/i18n';
+
+/** The robot messages (F0001-F0007, D0001, emergency stop...) and battery texts live in the robots section. */
+export async function loader() {
+  await loadSection('robots');
   return null;
+}
+
+/** /app/tele-ope/{mode}/{serialNo}: `drive` asks for the controls, `watch` only watches; anything else drives. */
+export function Component() {
+  const { mode, serialNo = '' } = useParams();
+  if (mode !== 'drive' && mode !== 'watch')
+    return <Navigate to={paths.app.teleOpe.getHref(serialNo, 'drive')} replace />;
+  return (
+    <RobotGate key={serialNo} serialNo={serialNo}>
+      {(teleop) => <OperatorScreen key={`${teleop.robotId}-${mode}`} teleop={teleop} mode={mode} />}
+    </RobotGate>
+  );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Group, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import type { FleetRobot } from '@portal/contract';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,23 @@ function Activity({ robot }: { robot: FleetRobot }) {
     <Text size="sm" data-testid="robot-activity">
       {a ? t(`robotCommon.activities.${a}`) : t('robotCommon.unknownValue')}
     </Text>
+  );
+}
+
+/** Opens the operator screen (remote operation) of the robot. */
+export function OperateLink({ robot }: { robot: FleetRobot }) {
+  const { t } = useTranslation();
+  return (
+    <Button
+      component={Link}
+      to={paths.app.teleOpe.getHref(robot.serialNo, 'drive')}
+      size="compact-xs"
+      variant="light"
+      aria-label={t('robotCommon.operate.label', { name: robot.name })}
+      data-testid="robot-operate"
+    >
+      {t('robotCommon.operate.button')}
+    </Button>
   );
 }
 
@@ -47,10 +64,13 @@ export const RobotCard = memo(function RobotCard({ robot, floorName }: RobotItem
           <BatteryIndicator battery={live.battery} state={live.batteryState} />
           <Activity robot={robot} />
         </Group>
-        <Text size="xs" c="dimmed" lineClamp={1}>
-          {t('robotCommon.floor')}: {floorName ?? t('robotCommon.unknownValue')}
-          {robot.groupName ? ` · ${robot.groupName}` : ''}
-        </Text>
+        <Group justify="space-between" wrap="nowrap">
+          <Text size="xs" c="dimmed" lineClamp={1}>
+            {t('robotCommon.floor')}: {floorName ?? t('robotCommon.unknownValue')}
+            {robot.groupName ? ` · ${robot.groupName}` : ''}
+          </Text>
+          <OperateLink robot={robot} />
+        </Group>
         <IssueList issues={live.issues} compact />
         <Text size="xs" c="dimmed">
           {t('robotCommon.lastCommunication')}: <RelativeTime value={live.lastCommunicationAt} />
@@ -62,7 +82,7 @@ export const RobotCard = memo(function RobotCard({ robot, floorName }: RobotItem
 
 /** Columns of the control list (header and rows). */
 export const listColumns =
-  'minmax(150px, 2fr) 80px 130px minmax(150px, 1.4fr) minmax(80px, 1fr) 100px minmax(150px, 2fr) 110px 36px';
+  'minmax(150px, 2fr) 80px 130px minmax(150px, 1.4fr) minmax(80px, 1fr) 100px minmax(150px, 2fr) 110px 110px';
 export const rowStyle: React.CSSProperties = {
   display: 'grid',
   gridTemplateColumns: listColumns,
@@ -70,7 +90,7 @@ export const rowStyle: React.CSSProperties = {
   alignItems: 'center',
   padding: '6px var(--mantine-spacing-sm)',
   borderBottom: '1px solid var(--mantine-color-default-border)',
-  minWidth: 1000,
+  minWidth: 1080,
 };
 
 /** One robot of the control list (the same test ids as the card). */
@@ -113,7 +133,10 @@ export const RobotRow = memo(function RobotRow({ robot, floorName }: RobotItemPr
         </Text>
       </div>
       <div role="cell">
-        <CommandMenu robot={robot} />
+        <Group gap={4} wrap="nowrap">
+          <OperateLink robot={robot} />
+          <CommandMenu robot={robot} />
+        </Group>
       </div>
     </div>
   );

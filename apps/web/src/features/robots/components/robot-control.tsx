@@ -158,7 +158,7 @@ function VirtualList({ robots, floorNames }: VirtualProps) {
           </Text>
         ))}
       </div>
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: 1000 }}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: 1080 }}>
         {virtualizer.getVirtualItems().map((item) => {
           const r = robots[item.index];
           if (!r) return null;

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import type { Robot, RobotCredentials } from '@portal/contract';
+import { isAdmin, type Robot, type RobotCredentials } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
+import { useSession } from '@/lib/session';
 import { useDeleteRobot } from '../api/delete-robot';
 import { useRobot } from '../api/get-robot';
 import { useRotateCredentials } from '../api/rotate-credentials';
@@ -44,13 +45,63 @@ export function RobotPage({ id, canManage }: RobotPageProps) {
             {r.groupName ? ` · ${r.groupName}` : ''}
           </Text>
         </div>
-        <Anchor component={Link} to={paths.robot.settingHistory.getHref(r.id)} data-testid="robot-history-link">
-          {t('robotRegistry.settingHistory')}
-        </Anchor>
+        <Group gap="md" align="center">
+          <TeleopLinks robot={r} />
+          <Anchor component={Link} to={paths.robot.settingHistory.getHref(r.id)} data-testid="robot-history-link">
+            {t('robotRegistry.settingHistory')}
+          </Anchor>
+        </Group>
       </Group>
       <LivePanel robot={r} />
       <RobotSettings robot={r} canManage={canManage} onReload={async () => (await robot.refetch()).data} />
     </Stack>
+  );
+}
+
+/** Remote operation (drive, watch, the tablet controller) and, for administrators, the robot console. */
+function TeleopLinks({ robot }: { robot: Robot }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  return (
+    <Group gap="xs">
+      <Button
+        component={Link}
+        to={paths.app.teleOpe.getHref(robot.serialNo, 'drive')}
+        size="xs"
+        data-testid="robot-operate"
+      >
+        {t('robotCommon.operate.button')}
+      </Button>
+      <Button
+        component={Link}
+        to={paths.app.teleOpe.getHref(robot.serialNo, 'watch')}
+        size="xs"
+        variant="light"
+        data-testid="robot-watch"
+      >
+        {t('robotCommon.operate.watch')}
+      </Button>
+      <Button
+        component={Link}
+        to={paths.app.basic.getHref(robot.serialNo)}
+        size="xs"
+        variant="default"
+        data-testid="robot-basic"
+      >
+        {t('robotCommon.operate.basic')}
+      </Button>
+      {session && isAdmin(session.type) && (
+        <Button
+          component={Link}
+          to={paths.console.getHref(robot.serialNo)}
+          size="xs"
+          variant="default"
+          data-testid="robot-console"
+        >
+          {t('robotCommon.operate.console')}
+        </Button>
+      )}
+    </Group>
   );
 }
 

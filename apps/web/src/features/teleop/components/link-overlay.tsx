@@ -1,0 +1,74 @@
+import { Group, Stack, Text } from '@mantine/core';
+import { LOW_BATTERY_PERCENT, type RobotLive, type RobotTeleopInfo } from '@portal/contract';
+import { useTranslation } from 'react-i18next';
+import type { LinkStats } from '../lib/link-stats';
+import { OverlayBox } from './video-stage';
+
+/** Top left of the video: battery, connection interface, running flow, robot speaking. */
+export function RobotOverlay({ live, info }: { live: RobotLive | null; info: RobotTeleopInfo }) {
+  const { t } = useTranslation();
+  const battery = live?.battery ?? null;
+  const low = battery !== null && battery < LOW_BATTERY_PERCENT;
+  return (
+    <OverlayBox style={{ top: 8, left: 8 }}>
+      <Stack gap={2} data-testid="teleop-robot-overlay">
+        <Group gap={6} wrap="nowrap" data-testid="teleop-battery">
+          <Text span size="xs" c="gray.4">
+            {t('teleopScreen.overlay.battery')}
+          </Text>
+          <Text span size="sm" fw={700} c={low ? 'red.4' : undefined}>
+            {battery === null
+              ? t('teleopScreen.overlay.unknown')
+              : t('robotCommon.batteryValue', { percent: Math.round(battery) })}
+          </Text>
+          {live?.batteryState && (
+            <Text span size="xs">
+              {t(`robotCommon.batteryStates.${live.batteryState}`)}
+            </Text>
+          )}
+        </Group>
+        <Group gap={6} wrap="nowrap">
+          <Text span size="xs" c="gray.4">
+            {t('teleopScreen.overlay.interface')}
+          </Text>
+          <Text span size="xs" ff="monospace" data-testid="teleop-interface">
+            {info.networkInterface ?? t('teleopScreen.overlay.unknown')}
+          </Text>
+        </Group>
+        <Text size="xs" data-testid="teleop-flow">
+          {live?.orderId ? t('teleopScreen.overlay.flow', { orderId: live.orderId }) : t('teleopScreen.overlay.noFlow')}
+        </Text>
+        {info.speaking && (
+          <Text size="xs" c="teal.3">
+            {t('teleopScreen.overlay.speaking')}
+          </Text>
+        )}
+      </Stack>
+    </OverlayBox>
+  );
+}
+
+const value = (v: number | null, text: (v: number) => string, unknown: string) => (v === null ? unknown : text(v));
+
+/** Top right of the video: round-trip time, bitrate, frame rate, packet loss (every second). */
+export function QualityOverlay({ stats }: { stats: LinkStats | null }) {
+  const { t } = useTranslation();
+  const unknown = t('teleopScreen.overlay.unknown');
+  const lossy = (stats?.lossPercent ?? 0) >= 5 || (stats?.rttMs ?? 0) >= 300;
+  return (
+    <OverlayBox style={{ top: 8, right: 8, textAlign: 'right' }}>
+      <Stack gap={0} data-testid="teleop-quality" aria-label={t('teleopScreen.overlay.quality')}>
+        <Text span size="xs" ff="monospace" c={lossy ? 'orange.4' : undefined}>
+          {value(stats?.rttMs ?? null, (ms) => t('teleopScreen.overlay.rtt', { ms }), `RTT ${unknown}`)}
+        </Text>
+        <Text span size="xs" ff="monospace">
+          {value(stats?.bitrateKbps ?? null, (kbps) => t('teleopScreen.overlay.bitrate', { kbps }), unknown)} ·{' '}
+          {value(stats?.fps ?? null, (fps) => t('teleopScreen.overlay.fps', { fps }), unknown)}
+        </Text>
+        <Text span size="xs" ff="monospace" c={lossy ? 'orange.4' : undefined}>
+          {value(stats?.lossPercent ?? null, (percent) => t('teleopScreen.overlay.loss', { percent }), unknown)}
+        </Text>
+      </Stack>
+    </OverlayBox>
+  );
+}

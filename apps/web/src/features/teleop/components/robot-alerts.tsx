@@ -1,0 +1,89 @@
+import { Alert, Stack } from '@mantine/core';
+import type { RobotLive, RobotTeleopInfo, TeleopPeerStatus } from '@portal/contract';
+import { useTranslation } from 'react-i18next';
+import { useIssueText } from '@/components/robot-status';
+import { EMERGENCY_STOP } from '../lib/teleop-state';
+import type { ChannelState } from '../lib/teleop-session';
+
+interface RobotAlertsProps {
+  live: RobotLive | null;
+  info: RobotTeleopInfo;
+  online: boolean;
+  peerStatus: TeleopPeerStatus | null;
+  /** The control channel of a controller (closed: the robot's dead-man stopped it). */
+  controlChannel: ChannelState | null;
+}
+
+/**
+ * What stops or blocks the robot, over the top of the video: offline, emergency stop (drive power
+ * cut), dead-man stop, blocked driving, the robot's messages (F0001-F0007, D0001...), OS update.
+ */
+export function RobotAlerts({ live, info, online, peerStatus, controlChannel }: RobotAlertsProps) {
+  const { t } = useTranslation();
+  const issueText = useIssueText();
+  const issues = live?.issues ?? [];
+  const estop = live?.activity === 'emergencyStop' || issues.some((i) => i.code === EMERGENCY_STOP);
+  const others = issues.filter((i) => i.code !== EMERGENCY_STOP);
+  const deadman = peerStatus?.deadmanStopped
+    ? t('teleopScreen.alerts.deadman')
+    : controlChannel === 'closed'
+      ? t('teleopScreen.alerts.channelClosed')
+      : null;
+  return (
+    <Stack
+      gap={6}
+      style={{
+        position: 'absolute',
+        top: 8,
+        left: '50%',
+        transform: 'translateX(-50%)',
+        zIndex: 2,
+        width: 'min(460px, 60%)',
+      }}
+      aria-live="polite"
+    >
+      {!online && (
+        <Alert color="gray" variant="filled" p="xs" data-testid="teleop-offline">
+          {t('teleopScreen.offline')}
+        </Alert>
+      )}
+      {online && estop && (
+        <Alert color="red" variant="filled" p="xs" role="alert" data-testid="teleop-estop">
+          {t('teleopScreen.alerts.emergencyStop')}
+        </Alert>
+      )}
+      {online && deadman && (
+        <Alert color="orange" variant="filled" p="xs" role="alert" data-testid="teleop-deadman">
+          {deadman}
+        </Alert>
+      )}
+      {online && peerStatus?.blocked && (
+        <Alert color="orange" variant="filled" p="xs" data-testid="teleop-blocked">
+          {t('teleopScreen.alerts.blocked', { reason: peerStatus.blocked })}
+        </Alert>
+      )}
+      {online && others.length > 0 && (
+        <Alert
+          color={others.some((i) => i.level === 'FATAL') ? 'red' : 'yellow'}
+          variant="filled"
+          p="xs"
+          data-testid="teleop-issues"
+        >
+          <Stack gap={2}>
+            {others.map((issue, i) => (
+              <span key={`${issue.code}-${i}`} data-code={issue.code}>
+                {/^[A-Z]\d{4}$/.test(issue.code) ? `${issue.code} ` : ''}
+                {issueText(issue)}
+              </span>
+            ))}
+          </Stack>
+        </Alert>
+      )}
+      {online && info.updating && (
+        <Alert color="blue" variant="filled" p="xs">
+          {t('teleopScreen.alerts.updating')}
+        </Alert>
+      )}
+    </Stack>
+  );
+}

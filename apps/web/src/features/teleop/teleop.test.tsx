@@ -1,0 +1,334 @@
+import {
+  robotActionResultSchema,
+  robotSchema,
+  robotTeleopSchema,
+  speechTextSchema,
+  type TeleopPeerStatus,
+  type WsServerMessage,
+} from '@portal/contract';
+import { act, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { realtime } from '@/lib/realtime';
+import { makeSession, signedInRoutes } from '@/testing/fixtures';
+import { mockApi, reply, replyError, type Routes } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+import { fleetRobot, robotTeleop, teleopRobot } from './testing/fixtures';
+import { FakePeer } from './testing/fakes';
+
+const slow = { timeout: 5000 };
+
+/** The browser WebSocket, driven by the test (see lib/realtime.test.ts). */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: Array<Record<string, unknown>> = [];
+  onopen: ((ev: Event) => void) | null = null;
+  onmessage: ((ev: MessageEvent) => void) | null = null;
+  onclose: ((ev: CloseEvent) => void) | null = null;
+  onerror: ((ev: Event) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data) as Record<string, unknown>);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  receive(msg: WsServerMessage) {
+    act(() => this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(msg) })));
+  }
+  ofType(type: string) {
+    return this.sent.filter((m) => m.type === type);
+  }
+}
+
+async function serverSocket(): Promise<FakeSocket> {
+  await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0), slow);
+  const sock = FakeSocket.all.at(-1)!;
+  act(() => {
+    sock.readyState = 1;
+    sock.onopen?.(new Event('open'));
+  });
+  sock.receive({ type: 'ready', operatorId: 7 });
+  return sock;
+}
+
+/** Waits for the screen's join, answers it, and returns the peer it opened. */
+async function join(
+  sock: FakeSocket,
+  role: 'controller' | 'viewer',
+  controller: { operatorId: number; name: string } | null,
+) {
+  await waitFor(() => expect(sock.ofType('teleop.join')).toHaveLength(1), slow);
+  sock.receive({ type: 'teleop.joined', robotId: 5, sessionId: 'sess-1', role, controller, iceServers: [] });
+  await waitFor(() => expect(FakePeer.all).toHaveLength(1));
+  await waitFor(() => expect(sock.ofType('teleop.signal')).toHaveLength(1));
+  return FakePeer.all[0]!;
+}
+
+const status = (over: Partial<TeleopPeerStatus> = {}): TeleopPeerStatus => ({
+  type: 'status',
+  camera: 'v1',
+  cameras: ['v1', 'v2', 'g1', 'thermal'],
+  video: 'high',
+  thermalColorMap: 'normal',
+  controller: true,
+  deadmanStopped: false,
+  blocked: null,
+  ...over,
+});
+
+const me = { operatorId: 7, name: 'Hanako Yamada' };
+const other = { operatorId: 9, name: 'Taro Sato' };
+
+const routes = (extra: Routes = {}): Routes => ({
+  ...signedInRoutes(),
+  'GET /api/robots/by-serial/UGO-5': () => reply(robotSchema, teleopRobot()),
+  'GET /api/robots/5/teleop': () => reply(robotTeleopSchema, robotTeleop()),
+  'GET /api/buildings/10/speech-texts': () =>
+    reply(z.array(speechTextSchema), [
+      {
+        id: 1,
+        buildingId: 10,
+        language: 'en',
+        text: 'Please step aside',
+        createdAt: '2025-01-01T00:00:00.000Z',
+        updatedAt: '2025-01-01T00:00:00.000Z',
+      },
+    ]),
+  ...extra,
+});
+
+beforeEach(() => {
+  FakeSocket.all = [];
+  FakePeer.all = [];
+  vi.stubGlobal('WebSocket', FakeSocket);
+  vi.stubGlobal('RTCPeerConnection', FakePeer);
+});
+afterEach(() => realtime.close());
+
+describe('operator screen', () => {
+  it('watches: joins to watch, shows who operates and no take-over for a general operator', async () => {
+    mockApi(routes());
+    renderApp('/app/tele-ope/watch/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    await join(sock, 'viewer', other);
+    expect(sock.ofType('teleop.join')[0]).toEqual({ type: 'teleop.join', robotId: 5, want: 'watch' });
+    expect(await screen.findByTestId('teleop-controller')).toHaveTextContent('Being operated by Taro Sato');
+    expect(screen.queryByTestId('teleop-takeover')).not.toBeInTheDocument();
+    expect(screen.getByTestId('teleop-stop')).toBeDisabled();
+    expect(window.__teleopDebug).toEqual({ sessionId: 'sess-1', role: 'viewer', sent: 0 });
+    // The robot's own cameras, with readable names.
+    expect(screen.getByTestId('teleop-camera-v2')).toHaveTextContent('Rear');
+  });
+
+  it('lets an administrator take over, and sends it with the session id', async () => {
+    mockApi(routes());
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(2) });
+    const sock = await serverSocket();
+    await join(sock, 'viewer', other);
+    expect(sock.ofType('teleop.join')[0]).toMatchObject({ want: 'control' });
+    await app.user.click(await screen.findByTestId('teleop-takeover'));
+    expect(sock.ofType('teleop.takeover')).toEqual([{ type: 'teleop.takeover', sessionId: 'sess-1' }]);
+  });
+
+  it('offers the free controls and tells the controller when an administrator took over', async () => {
+    mockApi(routes());
+    const app = renderApp('/app/tele-ope/watch/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    await join(sock, 'viewer', null);
+    await app.user.click(await screen.findByTestId('teleop-request'));
+    expect(sock.ofType('teleop.request')).toHaveLength(1);
+    sock.receive({
+      type: 'teleop.controller',
+      robotId: 5,
+      sessionId: 'sess-1',
+      role: 'controller',
+      controller: me,
+      reason: 'granted',
+      by: null,
+    });
+    expect(screen.getByTestId('teleop-controller')).toHaveTextContent('You have the controls');
+    sock.receive({
+      type: 'teleop.controller',
+      robotId: 5,
+      sessionId: 'sess-1',
+      role: 'viewer',
+      controller: { operatorId: 1, name: 'Admin Kato' },
+      reason: 'takenOver',
+      by: { operatorId: 1, name: 'Admin Kato' },
+    });
+    expect(await screen.findByTestId('teleop-taken-over')).toHaveTextContent('Admin Kato took over the controls');
+    expect(screen.getByTestId('teleop-controller')).toHaveTextContent('Being operated by Admin Kato');
+  });
+
+  it('shows the state, the dead-man stop and the robot messages; drives with the keyboard as controller', async () => {
+    mockApi(routes());
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    const pc = await join(sock, 'controller', me);
+    expect(screen.getByTestId('teleop-state')).toHaveAttribute('data-state', 'connecting');
+    sock.receive({
+      type: 'snapshot',
+      topic: 'robot:5',
+      robots: [
+        fleetRobot({
+          activity: 'driving',
+          issues: [
+            { code: 'emergencyStop', level: 'FATAL', description: null },
+            { code: 'F0007', level: 'WARNING', description: null },
+          ],
+        }),
+      ],
+    });
+    act(() => {
+      pc.setState('connected');
+      pc.channel('control').open();
+      pc.channel('command').open();
+      pc.channel('command').receive(status({ deadmanStopped: true, blocked: 'emergencyStop' }));
+    });
+    expect(screen.getByTestId('teleop-state')).toHaveAttribute('data-state', 'running');
+    expect(screen.getByTestId('teleop-state')).toHaveTextContent('Running');
+    expect(screen.getByTestId('teleop-deadman')).toHaveTextContent('Stopped: control input lost');
+    expect(screen.getByTestId('teleop-estop')).toHaveTextContent('drive power is cut');
+    expect(await screen.findByTestId('teleop-issues')).toHaveTextContent('Obstacle on route, so movement is suspended');
+    expect(screen.getByTestId('teleop-battery')).toHaveTextContent('76%');
+    expect(screen.getByTestId('teleop-interface')).toHaveTextContent('wlan0');
+
+    // W drives (sent on the next tick), Space stops at once.
+    await app.user.keyboard('{w>}');
+    await waitFor(() => expect(pc.channel('control').sent.length).toBeGreaterThan(0));
+    await waitFor(() =>
+      expect(JSON.parse(pc.channel('control').sent.at(-1)!)).toMatchObject({ vx: 1, wz: 0, stop: false }),
+    );
+    await app.user.keyboard('{/w} ');
+    expect(JSON.parse(pc.channel('control').sent.at(-1)!)).toMatchObject({ vx: 0, stop: true });
+    expect(window.__teleopDebug?.sent).toBe(pc.channel('control').sent.length);
+
+    // Camera switch goes over the command channel.
+    await app.user.click(screen.getByTestId('teleop-camera-g1'));
+    expect(pc.channel('command').parsed()).toEqual([{ type: 'camera', camera: 'g1' }]);
+  });
+
+  it('shows the already-started notice when recording was already started (409)', async () => {
+    const { calls } = mockApi(
+      routes({
+        'POST /api/robots/5/actions': () => replyError('RECORDING_ALREADY_STARTED'),
+      }),
+    );
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    await join(sock, 'controller', me);
+    await app.user.click(await screen.findByTestId('teleop-recording-start'));
+    expect(await screen.findByTestId('teleop-recording-notice')).toHaveTextContent('Recording has already started.');
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ type: 'startRecording' });
+  });
+
+  it('takes a photo with the current camera and speaks a phrase', async () => {
+    const { calls } = mockApi(
+      routes({
+        'POST /api/robots/5/actions': () => reply(robotActionResultSchema, { actionId: 'a-1' }, 202),
+        'GET /api/robots/5/photos': () => reply(z.array(z.never()), []),
+      }),
+    );
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    const pc = await join(sock, 'controller', me);
+    act(() => {
+      pc.channel('command').open();
+      pc.channel('command').receive(status({ camera: 'v2' }));
+    });
+    await app.user.click(screen.getByTestId('teleop-photo'));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+        { type: 'takePhoto', camera: 'v2' },
+      ]),
+    );
+    await app.user.click(screen.getByRole('tab', { name: 'Speech' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Please step aside' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({
+        type: 'speak',
+        text: 'Please step aside',
+        language: 'en',
+      }),
+    );
+    // Work plans: this robot cannot run them.
+    expect(screen.getByTestId('teleop-workplan')).toBeDisabled();
+  });
+
+  it('rings when a customer calls and answers', async () => {
+    const { calls } = mockApi(
+      routes({ 'POST /api/robots/5/actions': () => reply(robotActionResultSchema, { actionId: 'a-2' }, 202) }),
+    );
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    await join(sock, 'controller', me);
+    expect(screen.queryByTestId('teleop-call')).not.toBeInTheDocument();
+    const robot = fleetRobot();
+    sock.receive({ type: 'snapshot', topic: 'robot:5', robots: [robot] });
+    sock.receive({
+      type: 'live',
+      robotId: 5,
+      live: { ...robot.live, teleop: { ...robot.live.teleop!, call: 'calling' } },
+    });
+    expect(await screen.findByTestId('teleop-call')).toHaveTextContent('Customer service call');
+    await app.user.click(screen.getByTestId('teleop-call-answer'));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ type: 'answerCall' }));
+  });
+
+  it('says the robot is offline and takes the controls away', async () => {
+    mockApi(routes());
+    renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    await join(sock, 'controller', me);
+    sock.receive({
+      type: 'snapshot',
+      topic: 'robot:5',
+      robots: [fleetRobot({ online: false, statusLabel: 'offline' })],
+    });
+    sock.receive({ type: 'teleop.closed', sessionId: 'sess-1', reason: 'robotOffline' });
+    expect(await screen.findByTestId('teleop-offline')).toBeInTheDocument();
+    expect(screen.getByTestId('teleop-state')).toHaveAttribute('data-state', 'offline');
+    expect(screen.getByTestId('teleop-session')).toHaveTextContent('The robot went offline.');
+    expect(screen.getByTestId('teleop-stop')).toBeDisabled();
+  });
+
+  it('leaves the session when the screen closes', async () => {
+    mockApi(routes());
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    await join(sock, 'controller', me);
+    act(() => void app.router.navigate('/robot/control'));
+    await waitFor(() => expect(sock.ofType('teleop.leave')).toEqual([{ type: 'teleop.leave', sessionId: 'sess-1' }]));
+    expect(window.__teleopDebug).toBeUndefined();
+  });
+
+  it('drives by default for an unknown mode, and says when the serial number is unknown', async () => {
+    mockApi(routes());
+    const app = renderApp('/app/tele-ope/steer/UGO-5', { session: makeSession(0) });
+    await waitFor(() => expect(app.location()).toBe('/app/tele-ope/drive/UGO-5'), slow);
+    act(() => void app.router.navigate('/app/tele-ope/drive/NOPE'));
+    expect(await screen.findByTestId('teleop-not-found', {}, slow)).toHaveTextContent('NOPE');
+  });
+});
+
+describe('basic controller', () => {
+  it('asks for the controls and shows the big stop button and the phrases', async () => {
+    mockApi(routes());
+    renderApp('/app/basic/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    const pc = await join(sock, 'controller', me);
+    expect(sock.ofType('teleop.join')[0]).toMatchObject({ want: 'control' });
+    act(() => {
+      pc.setState('connected');
+      pc.channel('control').open();
+    });
+    expect(await screen.findByTestId('teleop-basic')).toBeInTheDocument();
+    expect(screen.getByTestId('teleop-stop')).toBeEnabled();
+    expect(await screen.findByRole('button', { name: 'Please step aside' })).toBeInTheDocument();
+    expect(screen.getByTestId('teleop-state')).toHaveAttribute('data-state', 'stopped');
+  });
+});

@@ -1,0 +1,125 @@
+import { OCCUPANCY, type FleetRobot } from '@portal/contract';
+import { worldFor } from '@portal/robot-sim';
+import { expect, test } from '../support/fixtures.ts';
+import { call, createRobot, getBuildings, getFloors, importInitData, tokenFor } from '../support/api.ts';
+import { startSimProcess, type SimProcess } from '../support/sim-process.ts';
+import { E2E_ADMIN } from '../support/state.ts';
+import { agreeToTerms, submitLogin } from '../support/ui.ts';
+
+let sim: SimProcess | null = null;
+test.afterEach(async () => {
+  await sim?.stop();
+  sim = null;
+});
+
+/** A start pose on the simulator's synthetic plan of the floor with 3 m of free floor ahead (+x). */
+function openFloor(mapId: string): { x: number; y: number; theta: number } {
+  const w = worldFor(mapId);
+  const free = (x: number, y: number) => w.occupancyAt(x, y) === OCCUPANCY.free;
+  for (let y = w.bounds.y0 + 1; y < w.bounds.y1 - 1; y += 0.25) {
+    for (let x = w.bounds.x0 + 1; x < w.bounds.x1 - 4; x += 0.25) {
+      let ok = true;
+      for (let dx = -0.5; dx <= 3.5 && ok; dx += 0.1) {
+        for (const dy of [-0.6, 0, 0.6]) if (!free(x + dx, y + dy)) ok = false;
+      }
+      if (ok) return { x, y, theta: 0 };
+    }
+  }
+  throw new Error(`no open floor on ${mapId}`);
+}
+
+test('operator screen: live video, W drives the robot, releasing stops it, closing the tab stops it within 1 s', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+  const operator = { loginId: `teleop-${stamp}@e2e.example`, password: 'Teleop-Pass-2026' };
+  const admin = await tokenFor(E2E_ADMIN.loginId, E2E_ADMIN.password);
+  const imported = await importInitData(admin, {
+    organization: { name: `E2E Teleop ${stamp}`, type: 0, labOption: false },
+    buildings: [{ name: 'Teleop Building', floors: [{ name: '1F', index: 1, type: 'office' }] }],
+    operators: [{ ...operator, firstName: 'Tele', lastName: 'Operator', type: 0, building: 0 }],
+  });
+  const buildingId = (await getBuildings(admin)).find((b) => b.organizationId === imported.organizationId)!.id;
+  const floor = (await getFloors(admin, buildingId))[0]!;
+  const serialNo = `TELE-${stamp}`.slice(0, 24).toUpperCase();
+  const created = await createRobot(admin, {
+    serialNo,
+    name: 'Teleop robot',
+    model: 'ex',
+    version: '',
+    hardwareRevision: '',
+    buildingId,
+    floorId: floor.id,
+    groupId: null,
+    status: 1,
+    longTermRecordingAutoStart: false,
+    videoMode: 'medium',
+    notes: '',
+  });
+  const start = openFloor(`floor-${floor.id}`);
+  sim = await startSimProcess([{ created, model: 'ex', floorId: floor.id, start }]);
+
+  const opToken = await tokenFor(operator.loginId, operator.password);
+  const live = async () => {
+    const res = await call('GET', `/robots/fleet?buildingId=${buildingId}`, { token: opToken });
+    return (res.body as FleetRobot[]).find((r) => r.serialNo === serialNo)!.live;
+  };
+  await expect.poll(async () => (await live()).online, { timeout: 15_000 }).toBe(true);
+
+  await page.goto('/auth/login');
+  await submitLogin(page, operator.loginId, operator.password);
+  await expect(page).toHaveURL((url) => url.pathname === '/term/agreement');
+  await agreeToTerms(page);
+  await expect(page).toHaveURL((url) => url.pathname === '/robot/control');
+  await page.goto(`/app/tele-ope/drive/${serialNo}`);
+
+  // Video frames arrive: the element knows its size and its decoded frame count grows.
+  const video = page.getByTestId('teleop-video');
+  await expect(video).toBeVisible();
+  const frames = () =>
+    video.evaluate((v: HTMLVideoElement) => ({
+      width: v.videoWidth,
+      frames: v.getVideoPlaybackQuality().totalVideoFrames,
+    }));
+  await expect.poll(async () => (await frames()).width, { timeout: 20_000 }).toBeGreaterThan(0);
+  const first = await frames();
+  await expect.poll(async () => (await frames()).frames, { timeout: 10_000 }).toBeGreaterThan(first.frames + 5);
+  await expect(page.getByTestId('teleop-state')).not.toHaveAttribute('data-state', 'connecting', { timeout: 15_000 });
+
+  // Holding W drives the robot forward on its floor map; releasing it stops the robot.
+  const before = (await live()).position!;
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.down('w');
+  await expect
+    .poll(
+      async () => {
+        const p = (await live()).position!;
+        return Math.hypot(p.x - before.x, p.y - before.y);
+      },
+      { timeout: 10_000 },
+    )
+    .toBeGreaterThan(0.3);
+  await expect.poll(async () => (await live()).activity).toBe('driving');
+  await page.keyboard.up('w');
+  await expect.poll(async () => (await live()).activity, { timeout: 5_000 }).not.toBe('driving');
+  const rest = (await live()).position!;
+  await page.waitForTimeout(1_000);
+  const still = (await live()).position!;
+  expect(Math.hypot(still.x - rest.x, still.y - rest.y)).toBeLessThan(0.05);
+
+  // Drive again and close the tab while W is held: the robot stops within 1 s.
+  await page.keyboard.down('w');
+  await expect.poll(async () => (await live()).activity, { timeout: 5_000 }).toBe('driving');
+  const closedAt = Date.now();
+  await page.close({ runBeforeUnload: true });
+  let stoppedAfter = Infinity;
+  for (let i = 0; i < 60; i++) {
+    if ((await live()).activity !== 'driving') {
+      stoppedAfter = Date.now() - closedAt;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(stoppedAfter).toBeLessThan(1_000);
+});
