@@ -117,8 +117,9 @@ export function drawStamp(
 }
 
 /**
- * Reads the timestamp from an RGBA image (width × height × 4 bytes, e.g. canvas getImageData of the
- * decoded video at its native size). Returns the epoch ms, or null when there is no valid stamp
+ * Reads the timestamp from an RGBA image of a frame width × height (e.g. canvas getImageData of the
+ * decoded video at its native size); `rgba` may hold only the frame's top rows (at least 3 blocks,
+ * height / 15), which is all the stamp needs. Returns the epoch ms, or null when there is no valid stamp
  * (checksum mismatch, too little contrast, frame too small).
  *
  * Self-contained on purpose (no imports, no module constants, no outside helpers): a benchmark
@@ -133,7 +134,9 @@ export function decodeStamp(rgba: Uint8ClampedArray, width: number, height: numb
   const DATA_BITS = 42;
   const CRC_BITS = 16;
   const MIN_CONTRAST = 48;
-  if (!(width > 0 && height > 0) || rgba.length < width * height * 4) return null;
+  // The image may hold only the frame's top rows (the stamp sits in the first three block rows).
+  const rows = Math.min(height, Math.floor(rgba.length / (width * 4)));
+  if (!(width > 0 && height > 0) || rows < 1) return null;
 
   let nominal = Math.max(8, Math.round(height / 45));
   if (nominal * TOTAL_BLOCKS > width) nominal = Math.floor(width / TOTAL_BLOCKS);
@@ -151,7 +154,7 @@ export function decodeStamp(rgba: Uint8ClampedArray, width: number, height: numb
       const x1 = Math.max(x0 + 1, Math.round(b + i * b + (3 * b) / 4));
       let sum = 0;
       let n = 0;
-      for (let yy = y0; yy < y1 && yy < height; yy++) {
+      for (let yy = y0; yy < y1 && yy < rows; yy++) {
         for (let xx = x0; xx < x1 && xx < width; xx++) {
           const p = (yy * width + xx) * 4;
           sum += 0.299 * rgba[p]! + 0.587 * rgba[p + 1]! + 0.114 * rgba[p + 2]!;

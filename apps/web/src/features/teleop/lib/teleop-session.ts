@@ -52,7 +52,12 @@ export interface PeerLike {
   getStats(): Promise<ReadonlyMap<string, unknown>>;
   close(): void;
   onicecandidate: Handler<{ candidate: { toJSON(): RTCIceCandidateInit } | null }> | null;
-  ontrack: Handler<{ track: MediaStreamTrack; streams: readonly MediaStream[] }> | null;
+  ontrack: Handler<{
+    track: MediaStreamTrack;
+    streams: readonly MediaStream[];
+    /** Chromium's `jitterBufferTarget` (ms) asks for the least buffering: live driving beats smoothness. */
+    receiver?: { jitterBufferTarget?: number | null };
+  }> | null;
   onconnectionstatechange: Handler<Event> | null;
 }
 
@@ -390,6 +395,14 @@ export class TeleopSession {
     };
     pc.ontrack = (ev) => {
       if (!current()) return;
+      // Teleoperation wants the newest frame now, not a smooth one later: no extra playout delay.
+      if (ev.receiver && 'jitterBufferTarget' in ev.receiver) {
+        try {
+          ev.receiver.jitterBufferTarget = 0;
+        } catch {
+          // a browser that does not let it be set keeps its default
+        }
+      }
       const stream = ev.streams[0] ?? this.opts.createStream([ev.track]);
       this.set(ev.track.kind === 'video' ? { videoStream: stream } : { audioStream: stream });
     };
