@@ -78,10 +78,11 @@ test('operator screen: live video, W drives the robot, releasing stops it, closi
   const video = page.getByTestId('teleop-video');
   await expect(video).toBeVisible();
   const frames = () =>
-    video.evaluate((v: HTMLVideoElement) => ({
-      width: v.videoWidth,
-      frames: v.getVideoPlaybackQuality().totalVideoFrames,
-    }));
+    video.evaluate((el) => {
+      // The e2e project has no DOM typings: the element is described by what is read of it.
+      const v = el as unknown as { videoWidth: number; getVideoPlaybackQuality(): { totalVideoFrames: number } };
+      return { width: v.videoWidth, frames: v.getVideoPlaybackQuality().totalVideoFrames };
+    });
   await expect.poll(async () => (await frames()).width, { timeout: 20_000 }).toBeGreaterThan(0);
   const first = await frames();
   await expect.poll(async () => (await frames()).frames, { timeout: 10_000 }).toBeGreaterThan(first.frames + 5);
