@@ -75,6 +75,14 @@ describe('teleoperation control (robot side)', () => {
     send('s1', { vx: 1 });
     tick();
     expect(controller.status().deadmanStopped).toBe(false);
+
+    // The controller leaves while driving: stopped by dead-man; a new controller starts clean.
+    controller.close('s1');
+    tick();
+    expect(state().driving).toBe(false);
+    expect(controller.status()).toEqual({ controller: null, deadmanStopped: true });
+    controller.setRole('s2', 'controller');
+    expect(controller.status()).toEqual({ controller: 's2', deadmanStopped: false });
   });
 
   it('stops at once when the control channel closes, and on Space until a drive key', () => {

@@ -70,6 +70,7 @@ export class TeleopController {
       // The portal hands the controls over: whatever the previous controller was doing stops.
       this.controllerId = sessionId;
       this.halt(false);
+      this.deadman = false; // the new controller has not lost anything yet
       this.lastInputAt = null;
       this.lastSeq = -1;
       this.stopLatched = false;

@@ -212,6 +212,26 @@ describe('operator screen', () => {
     expect(pc.channel('command').parsed()).toEqual([{ type: 'camera', camera: 'g1' }]);
   });
 
+  it('says in words why driving is blocked and pauses the patrol so the operator can drive', async () => {
+    const { calls } = mockApi(routes({ 'POST /api/robots/5/commands': () => new Response(null, { status: 202 }) }));
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    const pc = await join(sock, 'controller', me);
+    sock.receive({ type: 'snapshot', topic: 'robot:5', robots: [fleetRobot({ activity: 'driving' })] });
+    act(() => {
+      pc.setState('connected');
+      pc.channel('command').open();
+      pc.channel('command').receive(status({ blocked: 'orderRunning' }));
+    });
+    expect(await screen.findByTestId('teleop-blocked')).toHaveTextContent(
+      'Driving blocked: the robot is running a patrol (pause it to drive)',
+    );
+    await app.user.click(screen.getByTestId('teleop-pause-order'));
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/robots/5/commands')?.body).toEqual({ command: 'pause' }),
+    );
+  });
+
   it('shows the already-started notice when recording was already started (409)', async () => {
     const { calls } = mockApi(
       routes({

@@ -85,6 +85,16 @@ export const teleopEn = {
       deadman: 'Stopped: control input lost',
       channelClosed: 'Stopped: the control connection closed',
       blocked: 'Driving blocked: {{reason}}',
+      blockedReasons: {
+        emergencyStop: 'the emergency stop is pressed',
+        hardwareError: 'hardware error',
+        batteryEmpty: 'the battery is empty',
+        orderRunning: 'the robot is running a patrol (pause it to drive)',
+        obstacle: 'an obstacle is in the way',
+      },
+      pauseOrder: 'Pause the patrol',
+      orderPaused: 'The patrol is paused: you can drive the robot. Resume it to continue from here.',
+      resumeOrder: 'Resume the patrol',
       updating: 'The robot is updating its OS and restarts afterwards.',
     },
     lock: {

@@ -84,6 +84,16 @@ export const teleopJa: TeleopMessages = {
       deadman: '停止：操作入力が途絶えました',
       channelClosed: '停止：操作用の接続が切れました',
       blocked: '走行できません：{{reason}}',
+      blockedReasons: {
+        emergencyStop: '非常停止ボタンが押されています',
+        hardwareError: 'ハードウェアエラー',
+        batteryEmpty: 'バッテリー残量がありません',
+        orderRunning: '巡回中です（一時停止すると操作できます）',
+        obstacle: '進行方向に障害物があります',
+      },
+      pauseOrder: '巡回を一時停止',
+      orderPaused: '巡回を一時停止中です。ロボットを操作できます。再開するとこの位置から続行します。',
+      resumeOrder: '巡回を再開',
       updating: 'ロボットはOSを更新中です。更新後に再起動します。',
     },
     lock: {

@@ -80,6 +80,7 @@ export function BasicController({
       >
         <RobotOverlay live={live} info={info} />
         <RobotAlerts
+          robotId={teleop.robotId}
           live={live}
           info={info}
           online={online}

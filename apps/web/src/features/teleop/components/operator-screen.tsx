@@ -100,6 +100,7 @@ export function OperatorScreen({ teleop, mode, sessionOptions }: OperatorScreenP
       <RobotOverlay live={live} info={info} />
       <QualityOverlay stats={stats} />
       <RobotAlerts
+        robotId={teleop.robotId}
         live={live}
         info={info}
         online={online}

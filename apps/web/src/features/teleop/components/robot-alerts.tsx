@@ -1,11 +1,20 @@
-import { Alert, Stack } from '@mantine/core';
+import { Alert, Button, Group, Stack } from '@mantine/core';
 import type { RobotLive, RobotTeleopInfo, TeleopPeerStatus } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { useIssueText } from '@/components/robot-status';
 import { EMERGENCY_STOP } from '../lib/teleop-state';
 import type { ChannelState } from '../lib/teleop-session';
+import { useRobotCommand } from '../api/send-robot-command';
+import { useErrorText } from '@/lib/i18n';
+import { showNotification } from '@/lib/notify';
+
+/** Why the robot refuses manual driving (TeleopPeerStatus.blocked), as the robots report it. */
+const BLOCKED_REASONS = ['emergencyStop', 'hardwareError', 'batteryEmpty', 'orderRunning', 'obstacle'] as const;
+type BlockedReason = (typeof BLOCKED_REASONS)[number];
+const isBlockedReason = (v: string): v is BlockedReason => (BLOCKED_REASONS as readonly string[]).includes(v);
 
 interface RobotAlertsProps {
+  robotId: number;
   live: RobotLive | null;
   info: RobotTeleopInfo;
   online: boolean;
@@ -18,8 +27,13 @@ interface RobotAlertsProps {
  * What stops or blocks the robot, over the top of the video: offline, emergency stop (drive power
  * cut), dead-man stop, blocked driving, the robot's messages (F0001-F0007, D0001...), OS update.
  */
-export function RobotAlerts({ live, info, online, peerStatus, controlChannel }: RobotAlertsProps) {
+export function RobotAlerts({ robotId, live, info, online, peerStatus, controlChannel }: RobotAlertsProps) {
   const { t } = useTranslation();
+  const command = useRobotCommand(robotId);
+  const errorText = useErrorText();
+  const actionError = (e: unknown) => showNotification({ color: 'red', message: errorText(e) });
+  const blocked = peerStatus?.blocked ?? null;
+  const pausedOrder = live?.activity === 'paused' && live.orderId !== null;
   const issueText = useIssueText();
   const issues = live?.issues ?? [];
   const estop = live?.activity === 'emergencyStop' || issues.some((i) => i.code === EMERGENCY_STOP);
@@ -57,9 +71,43 @@ export function RobotAlerts({ live, info, online, peerStatus, controlChannel }: 
           {deadman}
         </Alert>
       )}
-      {online && peerStatus?.blocked && (
-        <Alert color="orange" variant="filled" p="xs" data-testid="teleop-blocked">
-          {t('teleopScreen.alerts.blocked', { reason: peerStatus.blocked })}
+      {online && blocked && (
+        <Alert color="orange" variant="filled" p="xs" data-testid="teleop-blocked" data-reason={blocked}>
+          <Group gap="xs" justify="space-between" wrap="nowrap">
+            <span>
+              {t('teleopScreen.alerts.blocked', {
+                reason: isBlockedReason(blocked) ? t(`teleopScreen.alerts.blockedReasons.${blocked}`) : blocked,
+              })}
+            </span>
+            {blocked === 'orderRunning' && (
+              <Button
+                size="compact-sm"
+                variant="white"
+                color="orange"
+                loading={command.isPending}
+                data-testid="teleop-pause-order"
+                onClick={() => command.mutate('pause', { onError: actionError })}
+              >
+                {t('teleopScreen.alerts.pauseOrder')}
+              </Button>
+            )}
+          </Group>
+        </Alert>
+      )}
+      {online && pausedOrder && !blocked && (
+        <Alert color="blue" variant="filled" p="xs" data-testid="teleop-order-paused">
+          <Group gap="xs" justify="space-between" wrap="nowrap">
+            <span>{t('teleopScreen.alerts.orderPaused')}</span>
+            <Button
+              size="compact-sm"
+              variant="white"
+              loading={command.isPending}
+              data-testid="teleop-resume-order"
+              onClick={() => command.mutate('resume', { onError: actionError })}
+            >
+              {t('teleopScreen.alerts.resumeOrder')}
+            </Button>
+          </Group>
         </Alert>
       )}
       {online && others.length > 0 && (
