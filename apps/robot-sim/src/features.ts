@@ -67,6 +67,8 @@ export const RECORDING_UPLOAD_SECONDS = 3;
 /** An unanswered call (call button pressed) goes back to idle after this long. */
 export const CALL_RING_SECONDS = 60;
 /** osUpdate: download (the action RUNNING, `updating` true), then the restart. */
+/** Push-to-talk audio keeps `speaking` true this long after its last loud frame. */
+export const OPERATOR_TALK_HOLD_SECONDS = 0.4;
 export const OS_UPDATE_DOWNLOAD_SECONDS = 3;
 /** osUpdate: how long the link stays down while the robot restarts (real ms). */
 export const OS_UPDATE_RESTART_MS = 5000;
@@ -604,9 +606,31 @@ export class RobotFeatures {
     return out;
   }
 
+  /** Seconds the operator's push-to-talk voice still counts as "speaking" (through the robot's speaker). */
+  private operatorTalk = 0;
+
+  /** The operator's voice (push-to-talk) reached the robot's speaker: it speaks for a moment. */
+  hearOperator(): void {
+    const was = this.operatorTalk > 0;
+    this.operatorTalk = OPERATOR_TALK_HOLD_SECONDS;
+    if (!was) this.host.changed();
+  }
+
+  /** The call state (the teleop audio plays the caller's voice during a conversation). */
+  callState(): RobotTeleopInfo['call'] {
+    return this.call;
+  }
+
   /** Advances timers by `dt` simulated seconds. */
   step(dt: number): void {
     if (!(dt > 0)) return;
+    if (this.operatorTalk > 0) {
+      this.operatorTalk -= dt;
+      if (this.operatorTalk <= 0) {
+        this.operatorTalk = 0;
+        this.host.changed();
+      }
+    }
     this.stepSpeech(dt);
     let t = dt;
     while (this.recordingTimer !== null) {
@@ -657,7 +681,7 @@ export class RobotFeatures {
       patrolLamp: this.patrolLamp,
       periscopeHeight: this.periscopeHeight,
       gimbal: this.gimbal && { ...this.gimbal },
-      speaking: this.speech.length > 0,
+      speaking: this.speech.length > 0 || this.operatorTalk > 0,
       osVersion: this.osVersion,
       updating: this.update !== null,
     };

@@ -107,6 +107,8 @@ interface Waiter {
 }
 
 const OFFLINE_TIMEOUT_MS = 2000;
+/** RMS level (0..1) of operator audio that counts as speech rather than line noise. */
+const OPERATOR_VOICE_LEVEL = 0.01;
 // Retained messages go with QoS 1: aedes may drop a retained QoS 0 publish that arrives in the same
 // read batch as later messages (its async retain store lets them overtake it, then dedupes it away).
 const QOS: Record<PublishTopic, 0 | 1> = {
@@ -184,6 +186,11 @@ class SimRobotImpl implements SimRobot {
         cameras: () => core.features.cameras,
         view: () => core.cameraView(opts.name ?? opts.serialNumber),
         blocked: () => core.manualBlock(),
+        // Push-to-talk: a loud enough frame plays through the robot's speaker.
+        operatorAudio: (level) => {
+          if (level > OPERATOR_VOICE_LEVEL) core.features.hearOperator();
+        },
+        callState: () => core.features.callState(),
       }) ?? null;
   }
 
@@ -226,7 +233,7 @@ class SimRobotImpl implements SimRobot {
   }
 
   pressCallButton(): void {
-    this.core.features.pressCallButton?.();
+    this.core.features.pressCallButton();
   }
 
   get connected(): boolean {

@@ -682,3 +682,27 @@ const haveSchemas = existsSync(path.join(SCHEMA_DIR, '2.1.0', 'factsheet.schema'
     expect(validate(broken)).toBe(false);
   });
 });
+
+describe('push-to-talk through the robot', () => {
+  it('speaks while the operator’s voice arrives and stops a moment after', () => {
+    let changes = 0;
+    const f = new RobotFeatures('mini', {
+      battery: () => 80,
+      capture: () => ({ png: Buffer.alloc(0), width: 1, height: 1 }),
+      publishPhoto: () => undefined,
+      header: () => ({ headerId: 1, timestamp: '', version: '2.1.0', manufacturer: 'sim', serialNumber: 'S' }),
+      restart: () => undefined,
+      changed: () => changes++,
+    });
+    expect(f.info().speaking).toBe(false);
+    f.hearOperator();
+    expect(f.info().speaking).toBe(true);
+    expect(changes).toBe(1);
+    f.step(0.2);
+    f.hearOperator(); // still talking: no new change
+    expect(changes).toBe(1);
+    f.step(0.5);
+    expect(f.info().speaking).toBe(false);
+    expect(changes).toBe(2);
+  });
+});

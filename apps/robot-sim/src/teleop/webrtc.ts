@@ -37,6 +37,8 @@ export interface TeleopHost {
   blocked(): string | null;
   /** Operator audio arrived (push-to-talk): RMS level 0..1 of a 10 ms frame. */
   operatorAudio?(level: number): void;
+  /** Call-in customer service: during a conversation the robot's microphone hears the caller. */
+  callState?(): 'idle' | 'calling' | 'conversation';
 }
 
 export interface TeleopEndpoint {
@@ -94,13 +96,26 @@ export function webrtcTeleop(options: WebrtcTeleopOptions = {}): TeleopProvider 
     const peers = new Map<string, Peer>();
     const audioSource = new wrtc.nonstandard.RTCAudioSource();
     const silence = new Int16Array(AUDIO_FRAME);
-    // One shared 10 ms audio clock for all peers of the robot (silence: the robot's microphone).
+    const voice = new Int16Array(AUDIO_FRAME);
+    let phase = 0;
+    /** The caller at the robot, simulated: a soft voice-like tone, in syllables of about 0.2 s. */
+    const callerVoice = (): Int16Array => {
+      for (let i = 0; i < AUDIO_FRAME; i++, phase++) {
+        const t = phase / AUDIO_RATE;
+        const syllable = Math.max(0, Math.sin(2 * Math.PI * 2.5 * t));
+        voice[i] = Math.round(
+          3000 * syllable * (Math.sin(2 * Math.PI * 180 * t) + 0.4 * Math.sin(2 * Math.PI * 360 * t)),
+        );
+      }
+      return voice;
+    };
+    // One shared 10 ms audio clock for all peers of the robot: what the robot's microphone hears.
     let audioTimer: NodeJS.Timeout | null = null;
     const startAudio = () => {
-      audioTimer ??= setInterval(
-        () => audioSource.onData({ samples: silence, sampleRate: AUDIO_RATE, bitsPerSample: 16, channelCount: 1 }),
-        10,
-      );
+      audioTimer ??= setInterval(() => {
+        const samples = host.callState?.() === 'conversation' ? callerVoice() : silence;
+        audioSource.onData({ samples, sampleRate: AUDIO_RATE, bitsPerSample: 16, channelCount: 1 });
+      }, 10);
     };
     const stopAudio = () => {
       if (audioTimer && peers.size === 0) {
