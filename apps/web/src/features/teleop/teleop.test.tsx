@@ -212,6 +212,20 @@ describe('operator screen', () => {
     expect(pc.channel('command').parsed()).toEqual([{ type: 'camera', camera: 'g1' }]);
   });
 
+  it('starts the video at the robot’s registered video setting', async () => {
+    mockApi(routes());
+    renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const sock = await serverSocket();
+    const pc = await join(sock, 'controller', me);
+    act(() => {
+      pc.setState('connected');
+      pc.channel('command').open();
+      pc.channel('command').receive(status({ video: 'medium' }));
+    });
+    // The fixture robot is registered with `high`.
+    await waitFor(() => expect(pc.channel('command').parsed()).toEqual([{ type: 'video', mode: 'high' }]));
+  });
+
   it('says in words why driving is blocked and pauses the patrol so the operator can drive', async () => {
     const { calls } = mockApi(routes({ 'POST /api/robots/5/commands': () => new Response(null, { status: 202 }) }));
     const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });

@@ -6,6 +6,7 @@ import { useFleet } from '@/lib/realtime';
 import { useSession } from '@/lib/session';
 import { teleopState } from '../lib/teleop-state';
 import type { TeleopSession, TeleopSnapshot } from '../lib/teleop-session';
+import { useRobotBySerial } from '../api/get-robot-by-serial';
 import { useTeleopErrorText } from './use-teleop-error-text';
 import { useTeleopSession, type UseTeleopSessionOptions } from './use-teleop-session';
 
@@ -63,6 +64,18 @@ export function useOperator(
         message: t('teleopScreen.lock.refused', { reason: errorText(n.code, n.message) }),
       });
   }, [snap.notice, t, errorText]);
+
+  // The robot's registered video setting (robot settings) applies when a controller's video starts;
+  // the operator may change it for the session afterwards.
+  const registered = useRobotBySerial(teleop.serialNo).data?.videoMode;
+  const videoSetFor = useRef<string | null>(null);
+  const status = snap.peerStatus;
+  useEffect(() => {
+    if (!registered || !status || snap.role !== 'controller' || !snap.sessionId) return;
+    if (videoSetFor.current === snap.sessionId) return;
+    videoSetFor.current = snap.sessionId;
+    if (status.video !== registered) session.sendCommand({ type: 'video', mode: registered });
+  }, [registered, status, snap.role, snap.sessionId, session]);
 
   // An offline robot that comes back gets a new session (the old one ended with it).
   const wasOnline = useRef(online);
