@@ -36,6 +36,7 @@ import {
   stopAll,
   waitForHealth,
 } from './lib/fleet-server.ts';
+import { CHROMIUM_ARGS, seedBuilding, signIn, sleep } from './lib/browser.ts';
 import { makeFloorPlanPng, makeMapDocument, type ImageFrame } from './lib/editor-map.ts';
 import {
   INSTALL_DRAW_TIMERS,
@@ -65,17 +66,7 @@ const onTime = (ms: number) => ms <= GOAL_MS + JITTER_MS;
 /** Each phase of the scripted sequence (4 phases: 10 s). */
 const PHASE_MS = 2500;
 const DIAGNOSIS_MS = 3000;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (v: number) => round(v).toString();
 
 let stopping = false;
@@ -91,40 +82,12 @@ process.on('SIGTERM', () => void shutdown(143));
 // ---------------------------------------------------------------- server and data
 
 async function seed(base: string): Promise<{ floorId: number; doc: MapDocument }> {
-  const { token } = await expectCall<{ token: string }>(base, 'POST', '/api/operators/login', 200, {
-    loginId: ADMIN.loginId,
-    loginPw: ADMIN.loginPw,
-  });
-  const imported = await expectCall<{ organizationId: number }>(
+  const { token, floorId } = await seedBuilding(
     base,
-    'POST',
-    '/api/init-data',
-    201,
-    {
-      organization: { name: 'Bench Editor Org', type: 0, labOption: false },
-      buildings: [{ name: 'Bench Warehouse', floors: [{ name: '1F', index: 1, type: 'office' }] }],
-      operators: [{ ...EDITOR, firstName: 'Bench', lastName: 'Editor', type: 2, building: 0 }],
-    },
-    token,
+    ADMIN,
+    { organization: 'Bench Editor Org', building: 'Bench Warehouse' },
+    [{ ...EDITOR, firstName: 'Bench', lastName: 'Editor', type: 2 }],
   );
-  const buildings = await expectCall<Array<{ id: number; organizationId: number }>>(
-    base,
-    'GET',
-    `/api/buildings?filter=${encodeURIComponent('{"limit":1000}')}`,
-    200,
-    undefined,
-    token,
-  );
-  const buildingId = buildings.find((b) => b.organizationId === imported.organizationId)!.id;
-  const floors = await expectCall<Array<{ id: number }>>(
-    base,
-    'GET',
-    `/api/buildings/${buildingId}/floors`,
-    200,
-    undefined,
-    token,
-  );
-  const floorId = floors[0]!.id;
   const floor = await expectCall<FloorDetail>(base, 'GET', `/api/floors/${floorId}`, 200, undefined, token);
   await expectCall(
     base,
@@ -175,25 +138,6 @@ async function seed(base: string): Promise<{ floorId: number; doc: MapDocument }
 }
 
 // ---------------------------------------------------------------- the browser
-
-async function signIn(page: Page, base: string): Promise<void> {
-  await page.goto(`${base}/auth/login`);
-  await page.getByTestId('login-email').fill(EDITOR.loginId);
-  await page.getByTestId('login-password').fill(EDITOR.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/auth/'), { timeout: 30_000 });
-  // A new operator agrees to the terms first (read to the end with the wheel).
-  const agree = page.getByTestId('terms-agree');
-  if (await agree.isVisible().catch(() => false)) {
-    await page.getByTestId('terms-scroll').hover();
-    for (let i = 0; i < 40 && (await agree.isDisabled()); i++) {
-      await page.mouse.wheel(0, 2000);
-      await sleep(50);
-    }
-    await agree.click();
-    await page.waitForURL((url) => url.pathname !== '/term/agreement', { timeout: 30_000 });
-  }
-}
 
 /** Waits until the stage shows the image (layer 0 has the Konva Image) and the document is drawn. */
 async function waitDrawn(page: Page): Promise<number> {
@@ -330,7 +274,7 @@ async function main() {
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, base);
+    await signIn(page, base, EDITOR);
 
     const t0 = performance.now();
     await page.goto(`${base}/editor/floor/${floorId}`);

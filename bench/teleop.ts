@@ -32,6 +32,7 @@ import { VIDEO_MODE_SPECS, VIDEO_MODES, type CreatedRobot, type Robot, type Vide
 import { startRobot, worldFor, type SimRobot } from '@portal/robot-sim';
 import { webrtcTeleop } from '@portal/robot-sim/teleop';
 import { decodeStamp } from '@portal/robot-sim/video';
+import { CHROMIUM_ARGS as BASE_CHROMIUM_ARGS, seedBuilding, signIn, sleep } from './lib/browser.ts';
 import { round, writeResults, type Figure } from './lib/results.ts';
 import {
   BenchError,
@@ -49,18 +50,8 @@ const ADMIN = { loginId: 'bench-admin@example.com', loginPw: 'Bench-Pass-2024!' 
 const OPERATOR = { loginId: 'teleop-operator@bench.example', password: 'Teleop-Bench-2026' };
 const DURATION_S = Number(process.env.TELEOP_DURATION_S ?? 20);
 const VIDEOS = (process.env.TELEOP_VIDEO ?? 'medium,highest').split(',').map((v) => v.trim()) as VideoMode[];
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--autoplay-policy=no-user-gesture-required',
-];
+const CHROMIUM_ARGS = [...BASE_CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let stopping = false;
 let robot: SimRobot | null = null;
 async function shutdown(code: number) {
@@ -84,40 +75,12 @@ const summary = (values: number[]) => {
 const fmt = (v: number) => String(round(v));
 
 async function seed(base: string): Promise<{ created: CreatedRobot; floorId: number; token: string }> {
-  const { token } = await expectCall<{ token: string }>(base, 'POST', '/api/operators/login', 200, {
-    loginId: ADMIN.loginId,
-    loginPw: ADMIN.loginPw,
-  });
-  const imported = await expectCall<{ organizationId: number }>(
+  const { token, buildingId, floorId } = await seedBuilding(
     base,
-    'POST',
-    '/api/init-data',
-    201,
-    {
-      organization: { name: 'Bench Teleop Org', type: 0, labOption: false },
-      buildings: [{ name: 'Bench Teleop Building', floors: [{ name: '1F', index: 1, type: 'office' }] }],
-      operators: [{ ...OPERATOR, firstName: 'Bench', lastName: 'Operator', type: 0, building: 0 }],
-    },
-    token,
+    ADMIN,
+    { organization: 'Bench Teleop Org', building: 'Bench Teleop Building' },
+    [{ ...OPERATOR, firstName: 'Bench', lastName: 'Operator', type: 0 }],
   );
-  const buildings = await expectCall<Array<{ id: number; organizationId: number }>>(
-    base,
-    'GET',
-    `/api/buildings?filter=${encodeURIComponent('{"limit":1000}')}`,
-    200,
-    undefined,
-    token,
-  );
-  const buildingId = buildings.find((b) => b.organizationId === imported.organizationId)!.id;
-  const floors = await expectCall<Array<{ id: number }>>(
-    base,
-    'GET',
-    `/api/buildings/${buildingId}/floors`,
-    200,
-    undefined,
-    token,
-  );
-  const floorId = floors[0]!.id;
   const created = await expectCall<CreatedRobot>(
     base,
     'POST',
@@ -161,24 +124,6 @@ async function registerVideo(base: string, token: string, robotId: number, mode:
     updatedAt: r.updatedAt,
   };
   await expectCall(base, 'PUT', `/api/robots/${robotId}`, 200, body, token);
-}
-
-async function signIn(page: Page, base: string): Promise<void> {
-  await page.goto(`${base}/auth/login`);
-  await page.getByTestId('login-email').fill(OPERATOR.loginId);
-  await page.getByTestId('login-password').fill(OPERATOR.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/auth/'), { timeout: 30_000 });
-  const agree = page.getByTestId('terms-agree');
-  if (await agree.isVisible().catch(() => false)) {
-    await page.getByTestId('terms-scroll').hover();
-    for (let i = 0; i < 40 && (await agree.isDisabled()); i++) {
-      await page.mouse.wheel(0, 2000);
-      await sleep(50);
-    }
-    await agree.click();
-    await page.waitForURL((url) => url.pathname !== '/term/agreement', { timeout: 30_000 });
-  }
 }
 
 /** In the page: reads the barcode of every displayed frame; `window.__g2g` collects the latencies. */
@@ -243,7 +188,7 @@ async function main() {
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, base);
+    await signIn(page, base, OPERATOR);
     for (const mode of VIDEOS) {
       await registerVideo(base, token, created.robot.id, mode);
       figures.push(...(await measure(page, base, created, floorId, mode)));

@@ -1,7 +1,6 @@
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import { expect, test } from '../support/fixtures.ts';
-import { createRobot, getBuildings, getFloors, importInitData, tokenFor } from '../support/api.ts';
-import { E2E_ADMIN } from '../support/state.ts';
+import { robotTenant } from '../support/tenant.ts';
 import { agreeToTerms, pageLanguage, submitLogin } from '../support/ui.ts';
 
 /** Robot messages as the control list shows them (apps/web/src/locales/{ja,en}/robots.ts). */
@@ -15,31 +14,7 @@ test.afterEach(async () => {
 
 test('a simulated robot shows live on robot control: battery, status and an emergency stop', async ({ page }) => {
   // A tenant of its own: an organization with one building, floor, operator and robot.
-  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
-  const operator = { loginId: `fleet-${stamp}@e2e.example`, password: 'Fleet-Pass-2026' };
-  const admin = await tokenFor(E2E_ADMIN.loginId, E2E_ADMIN.password);
-  const imported = await importInitData(admin, {
-    organization: { name: `E2E Fleet ${stamp}`, type: 0, labOption: false },
-    buildings: [{ name: 'Fleet Building', floors: [{ name: '1F', index: 1, type: 'office' }] }],
-    operators: [{ ...operator, firstName: 'Fleet', lastName: 'Watcher', type: 0, building: 0 }],
-  });
-  const buildingId = (await getBuildings(admin)).find((b) => b.organizationId === imported.organizationId)!.id;
-  const floor = (await getFloors(admin, buildingId))[0]!;
-  const serialNo = `E2E-${stamp}`.slice(0, 24).toUpperCase();
-  const created = await createRobot(admin, {
-    serialNo,
-    name: 'Fleet robot',
-    model: 'pro',
-    version: '',
-    hardwareRevision: '',
-    buildingId,
-    floorId: floor.id,
-    groupId: null,
-    status: 1,
-    longTermRecordingAutoStart: false,
-    videoMode: 'medium',
-    notes: '',
-  });
+  const { operator, floorId, serialNo, created } = await robotTenant('Fleet', 'pro');
   const c = created.credentials;
   robot = await startRobot({
     brokerUrl: c.mqttUrl,
@@ -48,7 +23,7 @@ test('a simulated robot shows live on robot control: battery, status and an emer
     manufacturer: c.manufacturer,
     serialNumber: c.serialNumber,
     model: 'pro',
-    mapId: `floor-${floor.id}`,
+    mapId: `floor-${floorId}`,
     start: { x: 2, y: 2, theta: 0 },
     battery: 90,
   });

@@ -1,9 +1,9 @@
 import { OCCUPANCY, type FleetRobot } from '@portal/contract';
 import { worldFor } from '@portal/robot-sim';
 import { expect, test } from '../support/fixtures.ts';
-import { call, createRobot, getBuildings, getFloors, importInitData, tokenFor } from '../support/api.ts';
+import { call, tokenFor } from '../support/api.ts';
+import { robotTenant } from '../support/tenant.ts';
 import { startSimProcess, type SimProcess } from '../support/sim-process.ts';
-import { E2E_ADMIN } from '../support/state.ts';
 import { agreeToTerms, submitLogin } from '../support/ui.ts';
 
 let sim: SimProcess | null = null;
@@ -32,33 +32,9 @@ test('operator screen: live video, W drives the robot, releasing stops it, closi
   page,
 }) => {
   test.setTimeout(120_000);
-  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
-  const operator = { loginId: `teleop-${stamp}@e2e.example`, password: 'Teleop-Pass-2026' };
-  const admin = await tokenFor(E2E_ADMIN.loginId, E2E_ADMIN.password);
-  const imported = await importInitData(admin, {
-    organization: { name: `E2E Teleop ${stamp}`, type: 0, labOption: false },
-    buildings: [{ name: 'Teleop Building', floors: [{ name: '1F', index: 1, type: 'office' }] }],
-    operators: [{ ...operator, firstName: 'Tele', lastName: 'Operator', type: 0, building: 0 }],
-  });
-  const buildingId = (await getBuildings(admin)).find((b) => b.organizationId === imported.organizationId)!.id;
-  const floor = (await getFloors(admin, buildingId))[0]!;
-  const serialNo = `TELE-${stamp}`.slice(0, 24).toUpperCase();
-  const created = await createRobot(admin, {
-    serialNo,
-    name: 'Teleop robot',
-    model: 'ex',
-    version: '',
-    hardwareRevision: '',
-    buildingId,
-    floorId: floor.id,
-    groupId: null,
-    status: 1,
-    longTermRecordingAutoStart: false,
-    videoMode: 'medium',
-    notes: '',
-  });
-  const start = openFloor(`floor-${floor.id}`);
-  sim = await startSimProcess([{ created, model: 'ex', floorId: floor.id, start }]);
+  const { operator, buildingId, floorId, serialNo, created } = await robotTenant('Teleop', 'ex');
+  const start = openFloor(`floor-${floorId}`);
+  sim = await startSimProcess([{ created, model: 'ex', floorId, start }]);
 
   const opToken = await tokenFor(operator.loginId, operator.password);
   const live = async () => {

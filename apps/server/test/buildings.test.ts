@@ -60,13 +60,7 @@ async function bearer(loginId: string, password: string, remoteAddress?: string)
   return `Bearer ${res.json<{ token: string }>().token}`;
 }
 
-const call = (method: InjectOptions['method'], url: string, authorization: string, payload?: unknown) =>
-  t.inject({
-    method,
-    url: `/api${url}`,
-    headers: { authorization },
-    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
-  });
+const call: TestApp['call'] = (...args) => t.call(...args);
 
 const codeOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error.code;
 

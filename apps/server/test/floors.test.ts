@@ -111,13 +111,7 @@ function multipart(bytes: Buffer, contentType: string, { field = 'file', filenam
 
 // ---------------------------------------------------------------- helpers
 
-const call = (method: InjectOptions['method'], url: string, authorization: string, payload?: unknown) =>
-  t.inject({
-    method,
-    url: `/api${url}`,
-    headers: { authorization },
-    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
-  });
+const call: TestApp['call'] = (...args) => t.call(...args);
 
 const upload = (
   floorId: number,

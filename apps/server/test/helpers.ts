@@ -15,6 +15,8 @@ import { createFileStore } from '../src/services/file-store.ts';
 import { seedDemo } from '../src/seed.ts';
 import { DEMO_ACCOUNTS } from '../src/seed.ts';
 import { startRobotLink, type RobotLinkService } from '../src/modules/robot-link/index.ts';
+import { errorBodySchema, type CreatedRobot } from '@portal/contract';
+import type { RobotOptions } from '@portal/robot-sim';
 
 /**
  * A real app on a real database: SQLite in a temporary folder, or, when TEST_DATABASE_URL is set
@@ -35,6 +37,32 @@ export interface TestApp {
   login(loginId: string, password: string, extra?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
   /** Logs a demo account in and answers its bearer header. */
   as(account: DemoLogin): Promise<{ authorization: string; token: string; id: number }>;
+  /** One API call (`url` below `/api`) with this `Authorization` header and an optional JSON body. */
+  call(
+    method: InjectOptions['method'],
+    url: string,
+    authorization: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse>;
+}
+
+/** The error of an error answer (checked against the one error body). */
+export const errorOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error;
+
+/** startRobot options for a robot the API registered (its credentials), on a map. */
+export function simOptions(
+  created: CreatedRobot,
+  opts: Omit<RobotOptions, 'brokerUrl' | 'username' | 'password' | 'manufacturer' | 'serialNumber'>,
+): RobotOptions {
+  const c = created.credentials;
+  return {
+    brokerUrl: c.mqttUrl,
+    username: c.username,
+    password: c.password,
+    manufacturer: c.manufacturer,
+    serialNumber: c.serialNumber,
+    ...opts,
+  };
 }
 
 export type DemoLogin = (typeof DEMO_ACCOUNTS)[number]['loginId'];
@@ -124,6 +152,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       const body = res.json<{ token: string; id: number }>();
       return { authorization: `Bearer ${body.token}`, token: body.token, id: body.id };
     },
+    call: (method, url, authorization, payload) =>
+      inject({
+        method,
+        url: `/api${url}`,
+        headers: { authorization },
+        ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+      }),
     async close() {
       await a.close();
       await robotLink.stop();

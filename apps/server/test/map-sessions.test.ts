@@ -1,10 +1,8 @@
 import { inflateSync } from 'node:zlib';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InjectOptions } from 'fastify';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import {
-  errorBodySchema,
   floorMapSchema,
   mapSessionSchema,
   vdaTopic,
@@ -15,7 +13,7 @@ import {
   type MappingMessage,
   type VdaInstantActions,
 } from '@portal/contract';
-import { createTestApp, type TestApp, until } from './helpers.ts';
+import { createTestApp, type TestApp, until, errorOf } from './helpers.ts';
 import { robotMayPublish } from '../src/modules/robot-link/broker.ts';
 import { mapSessionEvents, type MapSessionEvent } from '../src/modules/map-sessions/events.ts';
 
@@ -43,14 +41,7 @@ const otherData: InitData = {
   ],
 };
 
-const call = (method: InjectOptions['method'], url: string, authorization: string, payload?: unknown) =>
-  t.inject({
-    method,
-    url: `/api${url}`,
-    headers: { authorization },
-    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
-  });
-const errorOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error;
+const call: TestApp['call'] = (...args) => t.call(...args);
 
 async function createFloor(name: string, index: number): Promise<FloorDetail> {
   const res = await call('POST', `/buildings/${buildingId}/floors`, auth.orgAdmin, {

@@ -5,11 +5,9 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InjectOptions } from 'fastify';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import {
   emptyMapDocument,
-  errorBodySchema,
   floorMapSchema,
   instantActionsSchema,
   mapRevisionSummarySchema,
@@ -25,7 +23,7 @@ import {
   type VdaOrder,
   type Waypoint,
 } from '@portal/contract';
-import { createTestApp, type TestApp, until } from './helpers.ts';
+import { createTestApp, type TestApp, until, errorOf } from './helpers.ts';
 
 /**
  * Floor maps: revisions (save, stale save, overwrite, restore), the document rules, the waypoint
@@ -53,15 +51,7 @@ const otherData: InitData = {
 
 // ---------------------------------------------------------------- helpers
 
-const call = (method: InjectOptions['method'], url: string, authorization: string, payload?: unknown) =>
-  t.inject({
-    method,
-    url: `/api${url}`,
-    headers: { authorization },
-    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
-  });
-
-const errorOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error;
+const call: TestApp['call'] = (...args) => t.call(...args);
 
 /** A real RGB PNG of the given size. */
 function png(width: number, height: number): Buffer {

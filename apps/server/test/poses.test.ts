@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InjectOptions } from 'fastify';
 import {
-  errorBodySchema,
   homeArms,
   poseDefSchema,
   poseNetworkSchema,
@@ -11,7 +9,7 @@ import {
   type PoseNetwork,
   type PoseNetworkInput,
 } from '@portal/contract';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, type TestApp, errorOf } from './helpers.ts';
 
 /**
  * Pose definitions and pose networks: CRUD, the shape and graph rules, names, concurrency, roles,
@@ -39,15 +37,8 @@ const otherData: InitData = {
   ],
 };
 
-const call = (method: InjectOptions['method'], url: string, authorization: string, payload?: unknown) =>
-  t.inject({
-    method,
-    url: `/api${url}`,
-    headers: { authorization },
-    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
-  });
+const call: TestApp['call'] = (...args) => t.call(...args);
 
-const errorOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error;
 let n = 0;
 const uniq = (base: string) => `${base} ${++n}`;
 

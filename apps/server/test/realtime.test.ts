@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import type { CreatedRobot, InitData } from '@portal/contract';
 import { createTestApp, type TestApp } from './helpers.ts';
-import { Probe } from './ws-probe.ts';
+import { openProbe, type Probe } from './ws-probe.ts';
 
 const otherData: InitData = {
   organization: { name: 'Realtime Other Org', type: 0, labOption: false },
@@ -28,13 +28,8 @@ describe('WebSocket gateway', () => {
   const probes: Probe[] = [];
 
   async function open(token?: string): Promise<Probe> {
-    const ws = await t.app.injectWS('/api/ws');
-    const p = new Probe(ws);
+    const p = await openProbe(t, token);
     probes.push(p);
-    if (token) {
-      p.send({ type: 'auth', token });
-      await p.next('ready');
-    }
     return p;
   }
 

@@ -8,7 +8,6 @@ import {
   ROBOT_ACTION_TYPES,
   TELEOP_INFO_TYPE,
   createdRobotSchema,
-  errorBodySchema,
   robotConsoleSchema,
   robotLogSchema,
   robotPhotoSchema,
@@ -27,7 +26,7 @@ import {
 } from '@portal/contract';
 import { encodeGrayPng } from '../src/lib/png.ts';
 import { NEUTRAL_TELEOP_INFO } from '../src/modules/robot-features/capabilities.ts';
-import { createTestApp, demo, until, type TestApp } from './helpers.ts';
+import { simOptions, createTestApp, demo, until, type TestApp, errorOf } from './helpers.ts';
 
 /**
  * Robot features of the operator screen and the console (docs/api.md "Robot features"), against
@@ -65,14 +64,7 @@ const otherData: InitData = {
   ],
 };
 
-const call = (method: InjectOptions['method'], url: string, authorization: string, payload?: unknown) =>
-  t.inject({
-    method,
-    url: `/api${url}`,
-    headers: { authorization },
-    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
-  });
-const errorOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error;
+const call: TestApp['call'] = (...args) => t.call(...args);
 
 let serial = 0;
 const input = (over: Partial<RobotInput> = {}): RobotInput => ({
@@ -98,20 +90,16 @@ async function register(over: Partial<RobotInput> = {}): Promise<CreatedRobot> {
 }
 
 async function connect(created: CreatedRobot): Promise<SimRobot> {
-  const c = created.credentials;
-  const sim = await startRobot({
-    brokerUrl: c.mqttUrl,
-    username: c.username,
-    password: c.password,
-    manufacturer: c.manufacturer,
-    serialNumber: c.serialNumber,
-    model: 'pro',
-    mapId: `floor-${floor1F}`,
-    start: { x: 1, y: 1, theta: 0 },
-    visualizationHz: 0,
-    // States only on change: a hand-made state (teleop facts) stays until the robot has news.
-    stateIntervalMs: 600_000,
-  });
+  const sim = await startRobot(
+    simOptions(created, {
+      model: 'pro',
+      mapId: `floor-${floor1F}`,
+      start: { x: 1, y: 1, theta: 0 },
+      visualizationHz: 0,
+      // States only on change: a hand-made state (teleop facts) stays until the robot has news.
+      stateIntervalMs: 600_000,
+    }),
+  );
   sims.push(sim);
   await until(() => t.link.details(created.robot.id)?.factsheet && t.link.details(created.robot.id)?.online);
   return sim;

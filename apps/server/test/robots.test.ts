@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import {
   createdRobotSchema,
-  errorBodySchema,
   fleetRobotSchema,
   pendingRobotSchema,
   robotCredentialsSchema,
@@ -15,7 +14,7 @@ import {
   type RobotInput,
 } from '@portal/contract';
 import { ROBOT_MANUFACTURER } from '../src/modules/robots/credentials.ts';
-import { createTestApp, demo, type TestApp } from './helpers.ts';
+import { createTestApp, demo, type TestApp, errorOf } from './helpers.ts';
 
 /**
  * The robot registry: registration with broker credentials (shown once), validation, setting
@@ -47,15 +46,8 @@ const otherData: InitData = {
   ],
 };
 
-const call = (method: InjectOptions['method'], url: string, authorization: string, payload?: unknown) =>
-  t.inject({
-    method,
-    url: `/api${url}`,
-    headers: { authorization },
-    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
-  });
+const call: TestApp['call'] = (...args) => t.call(...args);
 
-const errorOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error;
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
 let serial = 0;

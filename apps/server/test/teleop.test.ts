@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import type { TeleopProvider } from '@portal/robot-sim/teleop';
 import type { CreatedRobot, InitData, TeleopRobotMessage } from '@portal/contract';
-import { createTestApp, until, type TestApp } from './helpers.ts';
-import { Probe } from './ws-probe.ts';
+import { simOptions, createTestApp, until, type TestApp } from './helpers.ts';
+import { openProbe, type Probe } from './ws-probe.ts';
 
 const otherData: InitData = {
   organization: { name: 'Teleop Other Org', type: 0, labOption: false },
@@ -56,12 +56,9 @@ describe('teleoperation signalling', () => {
   const received: TeleopRobotMessage[] = [];
   const probes: Probe[] = [];
 
-  async function open(token: string): Promise<Probe> {
-    const ws = await t.app.injectWS('/api/ws');
-    const p = new Probe(ws);
+  async function open(token?: string): Promise<Probe> {
+    const p = await openProbe(t, token);
     probes.push(p);
-    p.send({ type: 'auth', token });
-    await p.next('ready');
     return p;
   }
   const tokenOf = async (login: Parameters<TestApp['as']>[0]) => (await t.as(login)).token;
@@ -104,18 +101,14 @@ describe('teleoperation signalling', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     robot = res.json<CreatedRobot>();
-    const c = robot.credentials;
-    sim = await startRobot({
-      brokerUrl: c.mqttUrl,
-      username: c.username,
-      password: c.password,
-      manufacturer: c.manufacturer,
-      serialNumber: c.serialNumber,
-      model: 'ex',
-      mapId: `floor-${floor.id}`,
-      start: { x: 3, y: 3, theta: 0 },
-      teleop: recordingTeleop(received),
-    });
+    sim = await startRobot(
+      simOptions(robot, {
+        model: 'ex',
+        mapId: `floor-${floor.id}`,
+        start: { x: 3, y: 3, theta: 0 },
+        teleop: recordingTeleop(received),
+      }),
+    );
     await until(() => t.link.live({ id: robot.robot.id, status: 1 }).online || null);
   });
 

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { WsServerMessage } from '@portal/contract';
+import type { TestApp } from './helpers.ts';
 
 /** A WebSocket client that records every message, with a wait for the next matching one. */
 export class Probe {
@@ -39,4 +40,14 @@ export class Probe {
   clear() {
     this.messages.length = 0;
   }
+}
+
+/** Opens a WebSocket on the test app; with a token it signs in and waits for `ready`. */
+export async function openProbe(t: TestApp, token?: string): Promise<Probe> {
+  const p = new Probe(await t.app.injectWS('/api/ws'));
+  if (token) {
+    p.send({ type: 'auth', token });
+    await p.next('ready');
+  }
+  return p;
 }
