@@ -191,3 +191,38 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Registers a robot on the first floor of the demo building (as the demo organization's
+ * administrator) and answers it with its credentials and where it stands.
+ */
+export async function registerDemoRobot(
+  t: TestApp,
+  robot: { serialNo: string; name: string; model: 'pro' | 'mini' | 'ex' },
+): Promise<{ created: CreatedRobot; buildingId: number; floorId: number }> {
+  const building = await t.db.kysely
+    .selectFrom('buildings')
+    .select('id')
+    .where('name', '=', 'Demo Tower')
+    .executeTakeFirstOrThrow();
+  const floor = await t.db.kysely
+    .selectFrom('floors')
+    .select('id')
+    .where('building_id', '=', building.id)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const res = await t.call('POST', '/robots', (await t.as('orgadmin@demo.example')).authorization, {
+    ...robot,
+    version: '',
+    hardwareRevision: '',
+    buildingId: building.id,
+    floorId: floor.id,
+    groupId: null,
+    status: 1,
+    longTermRecordingAutoStart: false,
+    videoMode: 'medium',
+    notes: '',
+  });
+  if (res.statusCode !== 201) throw new Error(`register ${robot.serialNo}: ${res.statusCode} ${res.body}`);
+  return { created: res.json<CreatedRobot>(), buildingId: building.id, floorId: floor.id };
+}

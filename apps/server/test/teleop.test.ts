@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import type { TeleopProvider } from '@portal/robot-sim/teleop';
 import type { CreatedRobot, InitData, TeleopRobotMessage } from '@portal/contract';
-import { simOptions, createTestApp, until, type TestApp } from './helpers.ts';
+import { createTestApp, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
 import { openProbe, type Probe } from './ws-probe.ts';
 
 const otherData: InitData = {
@@ -69,38 +69,9 @@ describe('teleoperation signalling', () => {
     const sys = await t.as('sysadmin@demo.example');
     const imported = await t.inject({ method: 'POST', url: '/api/init-data', headers: sys, payload: otherData });
     expect(imported.statusCode).toBe(201);
-    const building = await t.db.kysely
-      .selectFrom('buildings')
-      .select('id')
-      .where('name', '=', 'Demo Tower')
-      .executeTakeFirstOrThrow();
-    const floor = await t.db.kysely
-      .selectFrom('floors')
-      .select('id')
-      .where('building_id', '=', building.id)
-      .orderBy('id')
-      .executeTakeFirstOrThrow();
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/robots',
-      headers: await t.as('orgadmin@demo.example'),
-      payload: {
-        serialNo: 'TELE-001',
-        name: 'Teleop robot',
-        model: 'ex',
-        version: '',
-        hardwareRevision: '',
-        buildingId: building.id,
-        floorId: floor.id,
-        groupId: null,
-        status: 1,
-        longTermRecordingAutoStart: false,
-        videoMode: 'low',
-        notes: '',
-      },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    robot = res.json<CreatedRobot>();
+    const r = await registerDemoRobot(t, { serialNo: 'TELE-001', name: 'Teleop robot', model: 'ex' });
+    robot = r.created;
+    const floor = { id: r.floorId };
     sim = await startRobot(
       simOptions(robot, {
         model: 'ex',
