@@ -1,11 +1,15 @@
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { loadSection } from '@/lib/i18n';
 import { PasswordChecklist } from './password-checklist';
 
 const state = (rule: string) => screen.getByTestId(`password-rule-${rule}`).getAttribute('data-met');
 
 describe('password checklist', () => {
+  // Its texts are in the account section (loaded by the routes that show it).
+  beforeEach(() => loadSection('account'));
+
   it('follows the policy rules live', () => {
     const { rerender } = render(
       <MantineProvider env="test">

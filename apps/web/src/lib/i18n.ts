@@ -9,6 +9,7 @@ import type { PosesMessages } from '@/locales/en/poses';
 import type { RobotsMessages } from '@/locales/en/robots';
 import type { TeleopMessages } from '@/locales/en/teleop';
 import type { ConsoleMessages } from '@/locales/en/console';
+import type { AccountMessages } from '@/locales/en/account';
 import { isApiError } from './api-client';
 import { readItem, storageKeys, writeItem } from './storage';
 
@@ -73,7 +74,8 @@ export type SectionMessages = RobotsMessages &
   MapEditorMessages &
   PosesMessages &
   TeleopMessages &
-  ConsoleMessages;
+  ConsoleMessages &
+  AccountMessages;
 /** One flat type for the typed keys (an intersection makes key inference too deep for tsc). */
 export interface AllMessages
   extends
@@ -83,8 +85,9 @@ export interface AllMessages
     MapEditorMessages,
     PosesMessages,
     TeleopMessages,
-    ConsoleMessages {}
-export type SectionName = 'robots' | 'buildings' | 'mapEditor' | 'poses' | 'teleop' | 'console';
+    ConsoleMessages,
+    AccountMessages {}
+export type SectionName = 'robots' | 'buildings' | 'mapEditor' | 'poses' | 'teleop' | 'console' | 'account';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
   robots: {
     en: () => import('@/locales/en/robots').then((m) => m.robotsEn),
@@ -109,6 +112,10 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   console: {
     en: () => import('@/locales/en/console').then((m) => m.consoleEn),
     ja: () => import('@/locales/ja/console').then((m) => m.consoleJa),
+  },
+  account: {
+    en: () => import('@/locales/en/account').then((m) => m.accountEn),
+    ja: () => import('@/locales/ja/account').then((m) => m.accountJa),
   },
 };
 const wantedSections = new Set<SectionName>();

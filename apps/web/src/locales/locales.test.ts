@@ -14,6 +14,8 @@ import { teleopEn } from './en/teleop';
 import { teleopJa } from './ja/teleop';
 import { consoleEn } from './en/console';
 import { consoleJa } from './ja/console';
+import { accountEn } from './en/account';
+import { accountJa } from './ja/account';
 import { mapEditorEn } from './en/map-editor';
 import { mapEditorJa } from './ja/map-editor';
 
@@ -36,6 +38,7 @@ const sections = {
   poses: { en: posesEn, ja: posesJa },
   teleop: { en: teleopEn, ja: teleopJa },
   console: { en: consoleEn, ja: consoleJa },
+  account: { en: accountEn, ja: accountJa },
   mapEditor: { en: mapEditorEn, ja: mapEditorJa },
 };
 
