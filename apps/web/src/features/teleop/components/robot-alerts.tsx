@@ -74,7 +74,7 @@ export function RobotAlerts({ robotId, live, info, online, peerStatus, controlCh
       {online && blocked && (
         <Alert color="orange" variant="filled" p="xs" data-testid="teleop-blocked" data-reason={blocked}>
           <Group gap="xs" justify="space-between" wrap="nowrap">
-            <span>
+            <span style={{ flex: 1, minWidth: 0 }}>
               {t('teleopScreen.alerts.blocked', {
                 reason: isBlockedReason(blocked) ? t(`teleopScreen.alerts.blockedReasons.${blocked}`) : blocked,
               })}
@@ -85,6 +85,7 @@ export function RobotAlerts({ robotId, live, info, online, peerStatus, controlCh
                 variant="white"
                 color="orange"
                 loading={command.isPending}
+                style={{ flexShrink: 0 }}
                 data-testid="teleop-pause-order"
                 onClick={() => command.mutate('pause', { onError: actionError })}
               >
@@ -97,11 +98,12 @@ export function RobotAlerts({ robotId, live, info, online, peerStatus, controlCh
       {online && pausedOrder && !blocked && (
         <Alert color="blue" variant="filled" p="xs" data-testid="teleop-order-paused">
           <Group gap="xs" justify="space-between" wrap="nowrap">
-            <span>{t('teleopScreen.alerts.orderPaused')}</span>
+            <span style={{ flex: 1, minWidth: 0 }}>{t('teleopScreen.alerts.orderPaused')}</span>
             <Button
               size="compact-sm"
               variant="white"
               loading={command.isPending}
+              style={{ flexShrink: 0 }}
               data-testid="teleop-resume-order"
               onClick={() => command.mutate('resume', { onError: actionError })}
             >
