@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import type { TeleopProvider } from '@portal/robot-sim/teleop';
-import type { CreatedRobot, InitData, TeleopRobotMessage } from '@portal/contract';
+import type { CreatedRobot, InitData, TeleopRobotMessage, WsServerMessage } from '@portal/contract';
+import type { Principal } from '../src/context.ts';
+import { createRobotLink } from '../src/modules/robot-link/link.ts';
+import { serverMqttCredentials } from '../src/modules/robot-link/index.ts';
+import { mqttTransport } from '../src/modules/robot-link/transport.ts';
+import { createTeleopService, type TeleopClient } from '../src/modules/teleop/teleop-service.ts';
 import { createTestApp, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
 import { openProbe, type Probe } from './ws-probe.ts';
 
@@ -184,6 +189,86 @@ describe('teleoperation signalling', () => {
     first.send({ type: 'teleop.leave', sessionId: a.sessionId });
     second.send({ type: 'teleop.leave', sessionId: b.sessionId });
     await second.next('teleop.closed');
+  });
+
+  it('shares the lock with a second server on the same broker: watch, takeover, release', async () => {
+    const silent = new Proxy({} as Parameters<typeof createRobotLink>[0]['log'], { get: () => () => undefined });
+    const secondLink = await createRobotLink({
+      db: t.db.kysely,
+      log: silent,
+      clock: () => new Date(),
+      transport: mqttTransport(t.brokerUrl, serverMqttCredentials(t.config.secretKey), silent),
+      robotBrokerUrl: t.brokerUrl,
+    });
+    const second = createTeleopService({ robotLink: secondLink, log: silent, iceServers: [] });
+    try {
+      await secondLink.ready;
+      await until(() => secondLink.live({ id: robot.robot.id, status: 1 }).online || null);
+      // A browser connected to the second server: the demo organization's administrator.
+      const row = await t.db.kysely
+        .selectFrom('operators')
+        .selectAll()
+        .where('login_id', '=', 'orgadmin@demo.example')
+        .executeTakeFirstOrThrow();
+      const principal = {
+        sessionId: 0,
+        operatorId: row.id,
+        organizationId: row.organization_id,
+        buildingId: row.building_id,
+        type: Number(row.type),
+        language: null,
+        email: row.login_id,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        labsEnabled: false,
+      } as Principal;
+      const got: WsServerMessage[] = [];
+      const client: TeleopClient = { principal, send: (m) => got.push(m) };
+      const next = <T extends WsServerMessage['type']>(
+        type: T,
+        where: (m: Extract<WsServerMessage, { type: T }>) => boolean = () => true,
+      ) =>
+        until(() =>
+          got.find(
+            (m): m is Extract<WsServerMessage, { type: T }> =>
+              m.type === type && where(m as Extract<WsServerMessage, { type: T }>),
+          ),
+        );
+
+      // The operator on the first server has the controls; the second server knows it.
+      const op = await open(await tokenOf('operator@demo.example'));
+      op.send({ type: 'teleop.join', robotId: robot.robot.id, want: 'control' });
+      const a = await op.next('teleop.joined');
+      expect(a.role).toBe('controller');
+      await until(() => second.controllerOf(robot.robot.id));
+      await second.handle(client, { type: 'teleop.join', robotId: robot.robot.id, want: 'control' });
+      const b = await next('teleop.joined');
+      expect(b).toMatchObject({ role: 'viewer', controller: { name: '山田 太郎' } });
+      await second.handle(client, { type: 'teleop.request', sessionId: b.sessionId });
+      expect((await next('teleop.error')).code).toBe('TELEOP_LOCKED');
+
+      // The administrator takes over on the second server: the first server's operator is told, and
+      // the robot hears both role changes.
+      await second.handle(client, { type: 'teleop.takeover', sessionId: b.sessionId });
+      expect((await next('teleop.controller', (m) => m.reason === 'takenOver')).role).toBe('controller');
+      const told = await op.next('teleop.controller', (m) => m.reason === 'takenOver');
+      expect(told).toMatchObject({ role: 'viewer', by: { name: '鈴木 一郎' } });
+      await until(() => robotMessages(a.sessionId).find((m) => m.kind === 'role' && m.role === 'viewer') ?? null);
+      await until(() => sim.teleopController.status().controller === b.sessionId || null);
+      expect(t.link.live({ id: robot.robot.id, status: 1 }).online).toBe(true);
+
+      // The administrator leaves: the controls are free on both servers.
+      await second.handle(client, { type: 'teleop.leave', sessionId: b.sessionId });
+      expect((await op.next('teleop.controller', (m) => m.reason === 'left')).controller).toBeNull();
+      op.send({ type: 'teleop.request', sessionId: a.sessionId });
+      expect((await op.next('teleop.controller', (m) => m.reason === 'granted')).role).toBe('controller');
+      await until(() => second.controllerOf(robot.robot.id)?.name === '山田 太郎' || null);
+      op.send({ type: 'teleop.leave', sessionId: a.sessionId });
+      await op.next('teleop.closed');
+    } finally {
+      second.close();
+      await secondLink.close();
+    }
   });
 
   it('rejects malformed teleop messages without relaying anything', async () => {

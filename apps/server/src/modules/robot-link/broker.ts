@@ -44,6 +44,9 @@ const NOT_AUTHORIZED = 5;
 const identities = new WeakMap<Client, BrokerIdentity>();
 /** The servers' own topic (registry changes between server instances); robots never see it. */
 const INTERNAL_REGISTRY_TOPIC = 'portal/v1/registry';
+/** The servers' teleoperation lock claims (who controls which robot); robots never see it. */
+const INTERNAL_TELEOP_TOPIC = 'portal/v1/teleop';
+const INTERNAL_TOPICS: readonly string[] = [INTERNAL_REGISTRY_TOPIC, INTERNAL_TELEOP_TOPIC];
 
 /** Custom robot → portal topics (docs/robot-protocol.md section 6). */
 const CUSTOM_ROBOT_PUBLISHES: readonly string[] = [MAPPING_TOPIC, TELEOP_REPLY_TOPIC, PHOTO_TOPIC];
@@ -52,7 +55,7 @@ const CUSTOM_ROBOT_SUBSCRIBES: readonly string[] = [TELEOP_TOPIC];
 
 /** A robot may publish only its own state, visualization, connection, factsheet, mapping, teleopReply and photo. */
 export function robotMayPublish(id: BrokerIdentity, topic: string): boolean {
-  if (topic === INTERNAL_REGISTRY_TOPIC) return id.role === 'server';
+  if (INTERNAL_TOPICS.includes(topic)) return id.role === 'server';
   const parts = topic.split('/');
   const custom = parts.length === 5 && parts[0] === VDA_INTERFACE_NAME && parts[1] === VDA_MAJOR;
   if (id.role === 'robot' && custom && CUSTOM_ROBOT_PUBLISHES.includes(parts[4]!)) {
@@ -72,7 +75,7 @@ export function robotMayPublish(id: BrokerIdentity, topic: string): boolean {
  * robot-published topics of every robot (wildcards in the robot levels only).
  */
 export function robotMaySubscribe(id: BrokerIdentity, filter: string): boolean {
-  if (filter === INTERNAL_REGISTRY_TOPIC) return id.role === 'server';
+  if (INTERNAL_TOPICS.includes(filter)) return id.role === 'server';
   const parts = filter.split('/');
   if (parts.length !== 5 || parts[0] !== VDA_INTERFACE_NAME || parts[1] !== VDA_MAJOR) return false;
   const [, , manufacturer, serial, topic] = parts as [string, string, string, string, string];

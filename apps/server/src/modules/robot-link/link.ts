@@ -84,6 +84,8 @@ const REGISTRY_SYNC_MS = 60_000;
  * (ARCHITECTURE.md: events between server instances go through the broker).
  */
 export const REGISTRY_TOPIC = 'portal/v1/registry';
+/** Server-internal topic: teleoperation lock claims between server instances (modules/teleop). */
+export const TELEOP_SHARE_TOPIC = 'portal/v1/teleop';
 
 export interface LinkOptions {
   db: Kysely<Database>;
@@ -475,9 +477,10 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     (topic) => `${VDA_INTERFACE_NAME}/${VDA_MAJOR}/+/+/${topic}`,
   );
   const transport = opts.transport;
-  const ready = transport.subscribe([...filters, REGISTRY_TOPIC], (topic, payload) => {
+  const ready = transport.subscribe([...filters, REGISTRY_TOPIC, TELEOP_SHARE_TOPIC], (topic, payload) => {
     try {
       if (topic === REGISTRY_TOPIC) return onRegistryMessage(payload);
+      if (topic === TELEOP_SHARE_TOPIC) return onTeleopShared(payload);
       if (topic.endsWith(`/${MAPPING_TOPIC}`)) return onMapping(topic, payload);
       if (topic.endsWith(`/${TELEOP_REPLY_TOPIC}`)) return onTeleopReply(topic, payload);
       if (topic.endsWith(`/${PHOTO_TOPIC}`)) return onPhoto(topic, payload);
@@ -597,6 +600,19 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     }
     if (parsed.origin === instanceId) return;
     void applyChange(parsed.change, false).catch((err: unknown) => log.error({ err }, 'registry change failed'));
+  }
+
+  /** Another server's teleop lock message: handed to the teleop service as it is (it checks it). */
+  function onTeleopShared(payload: Buffer) {
+    let parsed: { origin: string; message: unknown };
+    try {
+      parsed = z.object({ origin: z.string(), message: z.unknown() }).parse(JSON.parse(payload.toString('utf8')));
+    } catch {
+      log.warn('teleop share message dropped: malformed');
+      return;
+    }
+    if (parsed.origin === instanceId) return;
+    events.emit('teleopShared', { origin: parsed.origin, message: parsed.message });
   }
 
   async function syncRegistry(): Promise<void> {
@@ -742,6 +758,10 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       await publish(vdaTopic(e.manufacturer, e.serialNo, 'order'), message, e.id);
       return orderId;
     },
+    instanceId,
+    async shareTeleop(message: unknown) {
+      await transport.publish(TELEOP_SHARE_TOPIC, JSON.stringify({ origin: instanceId, message }), 1);
+    },
     async publishTeleop(robotId: number, message: TeleopRobotMessage) {
       // A close goes out even to a robot that looks offline (it may only be late); the rest need it online.
       const e = message.kind === 'close' ? byId.get(robotId) : onlineEntry(robotId);
@@ -775,7 +795,10 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       const from = after ?? 0;
       return { entries: buf.entries.filter((x) => x.seq > from), lastSeq: buf.seq };
     },
-    on(event: 'live' | 'pose' | 'registry' | 'mapping' | 'teleopReply' | 'photo', listener: (e: never) => void) {
+    on(
+      event: 'live' | 'pose' | 'registry' | 'mapping' | 'teleopReply' | 'photo' | 'teleopShared',
+      listener: (e: never) => void,
+    ) {
       const l = listener as (...args: unknown[]) => void;
       events.on(event, l);
       return () => events.off(event, l);

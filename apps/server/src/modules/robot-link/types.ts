@@ -66,6 +66,10 @@ export interface RobotLink {
    * ROBOT_OFFLINE when offline (except `close`, which is sent whenever the robot is known).
    */
   publishTeleop(robotId: number, message: TeleopRobotMessage): Promise<void>;
+  /** This server instance's id (messages between servers name their origin). */
+  readonly instanceId: string;
+  /** Sends a teleop lock message to the other server instances (they get it as `teleopShared`). */
+  shareTeleop(message: unknown): Promise<void>;
   /** What the robot last said of itself (console, capabilities); null when unknown. */
   details(robotId: number): RobotDetails | null;
   /**
@@ -83,6 +87,8 @@ export interface RobotLink {
   on(event: 'teleopReply', listener: (e: TeleopReplyEvent) => void): () => void;
   /** A valid `photo` message (the answer to a takePhoto action). */
   on(event: 'photo', listener: (e: PhotoEvent) => void): () => void;
+  /** Another server instance's teleop lock message (unchecked: the teleop service parses it). */
+  on(event: 'teleopShared', listener: (e: { origin: string; message: unknown }) => void): () => void;
   close(): Promise<void>;
 }
 

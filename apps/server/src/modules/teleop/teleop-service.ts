@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import {
   isAdmin,
+  teleopOperatorSchema,
   type IceServer,
   type TeleopCloseReason,
   type TeleopOperator,
@@ -31,6 +33,37 @@ interface Session {
   role: TeleopRole;
 }
 
+/** Lock messages between server instances (topic portal/v1/teleop, through the robot link). */
+const shareSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('claim'),
+    robotId: z.number().int(),
+    sessionId: z.string(),
+    operator: teleopOperatorSchema,
+    /** When the controls were taken (ms, with a sequence): the later claim wins a race. */
+    at: z.number(),
+    takeover: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('release'),
+    robotId: z.number().int(),
+    sessionId: z.string(),
+    reason: z.enum(['released', 'left']),
+  }),
+]);
+type Share = z.infer<typeof shareSchema>;
+interface RemoteClaim {
+  origin: string;
+  sessionId: string;
+  operator: TeleopOperator;
+  at: number;
+  seenAt: number;
+}
+/** Local controllers are announced to the other servers this often. */
+const CLAIM_REFRESH_MS = 10_000;
+/** A claim not refreshed for this long is from a server that went away: the controls are free. */
+const CLAIM_TTL_MS = 35_000;
+
 /** A browser may hold this many teleop sessions at once (a few robots side by side). */
 const MAX_SESSIONS_PER_CLIENT = 8;
 /** Watchers per robot (each one is a video stream the robot sends). */
@@ -45,7 +78,9 @@ const nameOf = (p: Principal) => `${p.lastName} ${p.firstName}`.trim() || p.emai
  * between a browser (WebSocket) and the robot (MQTT `teleop` / `teleopReply`) after checking the
  * operator may reach the robot, and keeps the lock: one controller per robot, any number of
  * watchers (up to MAX_SESSIONS_PER_ROBOT), administrators may take over. Media and control never
- * pass through the server. The lock lives in this server's memory (docs/teleoperation.md).
+ * pass through the server. Sessions live in the memory of the server the browser is connected to;
+ * the lock is shared between server instances through the broker (claims, releases, a refresh every
+ * CLAIM_REFRESH_MS; the later claim wins a race; docs/teleoperation.md).
  */
 export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBaseLogger; iceServers: IceServer[] }) {
   const { robotLink: link, log } = deps;
@@ -53,6 +88,46 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
   const byRobot = new Map<number, Set<Session>>();
   const byClient = new Map<TeleopClient, Set<Session>>();
   const controllers = new Map<number, Session>();
+  /** Controllers held on other server instances. */
+  const remote = new Map<number, RemoteClaim>();
+  /** When each local controller took the controls (claim order). */
+  const claimedAt = new Map<number, number>();
+  let lastAt = 0;
+  const nextAt = () => (lastAt = Math.max(Date.now(), lastAt + 1));
+  const origin = link.instanceId;
+  const share = (m: Share) =>
+    link.shareTeleop(m).catch((err: unknown) => log.warn({ err }, 'teleop lock not shared with other servers'));
+
+  /** A live claim of another server for this robot, or null (an expired one is dropped). */
+  function remoteHolder(robotId: number): RemoteClaim | null {
+    const r = remote.get(robotId);
+    if (!r) return null;
+    if (Date.now() - r.seenAt > CLAIM_TTL_MS) {
+      remote.delete(robotId);
+      return null;
+    }
+    return r;
+  }
+  /** Who has the controls of a robot, on this server or another. */
+  const holder = (robotId: number): TeleopOperator | null =>
+    controllers.get(robotId)?.operator ?? remoteHolder(robotId)?.operator ?? null;
+
+  /** A local session takes the controls: recorded, and told to the other servers. */
+  function take(s: Session, takeover: boolean): void {
+    s.role = 'controller';
+    controllers.set(s.robotId, s);
+    remote.delete(s.robotId);
+    const at = nextAt();
+    claimedAt.set(s.robotId, at);
+    void share({ kind: 'claim', robotId: s.robotId, sessionId: s.id, operator: s.operator, at, takeover });
+  }
+  /** A local controller gives the controls up (released, left, demoted). */
+  function drop(s: Session, reason: 'released' | 'left' | null): void {
+    if (controllers.get(s.robotId) !== s) return;
+    controllers.delete(s.robotId);
+    claimedAt.delete(s.robotId);
+    if (reason) void share({ kind: 'release', robotId: s.robotId, sessionId: s.id, reason });
+  }
 
   const error = (c: TeleopClient, code: string, message: string, ref: { robotId?: number; sessionId?: string }) =>
     c.send({ type: 'teleop.error', code, message, ...ref });
@@ -69,7 +144,7 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
         .publishTeleop(robotId, { kind: 'role', sessionId: s.id, role: s.role })
         .catch((err: unknown) => log.warn({ err, robotId }, 'teleop role change not sent to the robot'));
     }
-    const controller = controllers.get(robotId)?.operator ?? null;
+    const controller = holder(robotId);
     for (const s of byRobot.get(robotId) ?? []) {
       s.client.send({
         type: 'teleop.controller',
@@ -95,7 +170,7 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
         .catch((err: unknown) => log.warn({ err, robotId: s.robotId }, 'teleop close not sent to the robot'));
     }
     if (controllers.get(s.robotId) === s) {
-      controllers.delete(s.robotId);
+      drop(s, 'left');
       announce(s.robotId, 'left', s.operator, []);
     }
   }
@@ -124,8 +199,65 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
       signal: m.kind === 'answer' ? { kind: 'answer', sdp: m.sdp } : { kind: 'candidate', candidate: m.candidate },
     });
   });
+  const offShared = link.on('teleopShared', (e) => {
+    const parsed = shareSchema.safeParse(e.message);
+    if (!parsed.success) return log.warn({ origin: e.origin }, 'teleop share message dropped: malformed');
+    const m = parsed.data;
+    if (m.kind === 'release') {
+      const r = remote.get(m.robotId);
+      if (!r || r.sessionId !== m.sessionId) return;
+      remote.delete(m.robotId);
+      return announce(m.robotId, m.reason, r.operator, []);
+    }
+    const claim: RemoteClaim = {
+      origin: e.origin,
+      sessionId: m.sessionId,
+      operator: m.operator,
+      at: m.at,
+      seenAt: Date.now(),
+    };
+    const known = remote.get(m.robotId);
+    const local = controllers.get(m.robotId);
+    if (local) {
+      const mine = claimedAt.get(m.robotId) ?? 0;
+      // A takeover always wins; otherwise the later claim (then the greater server id) does.
+      const theirs = m.takeover || m.at > mine || (m.at === mine && e.origin > origin);
+      if (!theirs) {
+        // Ours stands: say so again, so the other server demotes its controller.
+        void share({
+          kind: 'claim',
+          robotId: m.robotId,
+          sessionId: local.id,
+          operator: local.operator,
+          at: mine,
+          takeover: false,
+        });
+        return;
+      }
+      local.role = 'viewer';
+      drop(local, null);
+      remote.set(m.robotId, claim);
+      return announce(m.robotId, 'takenOver', m.operator, [local]);
+    }
+    remote.set(m.robotId, claim);
+    // A refresh of a known claim changes nothing for the browsers.
+    if (known && known.sessionId === m.sessionId) return;
+    announce(m.robotId, m.takeover && known ? 'takenOver' : 'granted', m.operator, []);
+  });
+  // Local controllers are re-announced so that a server started later knows them, and claims of a
+  // server that went away expire.
+  const refresh = setInterval(() => {
+    for (const [robotId, s] of controllers) {
+      const at = claimedAt.get(robotId) ?? nextAt();
+      void share({ kind: 'claim', robotId, sessionId: s.id, operator: s.operator, at, takeover: false });
+    }
+  }, CLAIM_REFRESH_MS);
+  refresh.unref();
+
   const offLive = link.on('live', (e) => {
-    if (!e.live.online && byRobot.has(e.robotId)) closeRobot(e.robotId, 'robotOffline');
+    if (e.live.online) return;
+    remote.delete(e.robotId);
+    if (byRobot.has(e.robotId)) closeRobot(e.robotId, 'robotOffline');
   });
   const offRegistry = link.on('registry', (e) => {
     if (!byRobot.has(e.robotId)) return;
@@ -153,14 +285,13 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
     if ((byRobot.get(robotId)?.size ?? 0) >= MAX_SESSIONS_PER_ROBOT) {
       return error(c, 'RATE_LIMITED', 'Too many operators are watching this robot', { robotId });
     }
-    const controller = controllers.get(robotId);
     const s: Session = {
       id: randomUUID(),
       robotId,
       client: c,
       operator: { operatorId: p.operatorId, name: nameOf(p) },
       admin: isAdmin(p.type),
-      role: want === 'control' && !controller ? 'controller' : 'viewer',
+      role: 'viewer',
     };
     sessions.set(s.id, s);
     let set = byRobot.get(robotId);
@@ -169,13 +300,13 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
     let mine = byClient.get(c);
     if (!mine) byClient.set(c, (mine = new Set()));
     mine.add(s);
-    if (s.role === 'controller') controllers.set(robotId, s);
+    if (want === 'control' && !holder(robotId)) take(s, false);
     c.send({
       type: 'teleop.joined',
       robotId,
       sessionId: s.id,
       role: s.role,
-      controller: controllers.get(robotId)?.operator ?? null,
+      controller: holder(robotId),
       iceServers: deps.iceServers,
     });
     if (s.role === 'controller') announce(robotId, 'granted', s.operator, []);
@@ -221,15 +352,14 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
       }
       case 'teleop.request': {
         if (s.role === 'controller') return;
-        const current = controllers.get(s.robotId);
+        const current = holder(s.robotId);
         if (current) {
-          return error(c, 'TELEOP_LOCKED', `Being operated by ${current.operator.name}`, {
+          return error(c, 'TELEOP_LOCKED', `Being operated by ${current.name}`, {
             sessionId: s.id,
             robotId: s.robotId,
           });
         }
-        s.role = 'controller';
-        controllers.set(s.robotId, s);
+        take(s, false);
         return announce(s.robotId, 'granted', s.operator, [s]);
       }
       case 'teleop.takeover': {
@@ -241,21 +371,22 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
           });
         }
         const current = controllers.get(s.robotId);
+        const previous = holder(s.robotId);
         const changed: Session[] = [];
         if (current) {
           current.role = 'viewer';
+          drop(current, null);
           changed.push(current);
         }
-        s.role = 'controller';
-        controllers.set(s.robotId, s);
+        take(s, true);
         changed.push(s);
-        log.info({ robotId: s.robotId, by: p.operatorId, from: current?.operator.operatorId }, 'teleop takeover');
-        return announce(s.robotId, current ? 'takenOver' : 'granted', s.operator, changed);
+        log.info({ robotId: s.robotId, by: p.operatorId, from: previous?.operatorId }, 'teleop takeover');
+        return announce(s.robotId, previous ? 'takenOver' : 'granted', s.operator, changed);
       }
       case 'teleop.release': {
         if (s.role !== 'controller') return;
         s.role = 'viewer';
-        controllers.delete(s.robotId);
+        drop(s, 'released');
         return announce(s.robotId, 'released', s.operator, [s]);
       }
       case 'teleop.leave':
@@ -270,15 +401,17 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
     drop(c: TeleopClient): void {
       for (const s of [...(byClient.get(c) ?? [])]) remove(s, true);
     },
-    /** Who has the controls of a robot (on this server). */
+    /** Who has the controls of a robot (on this server or another one). */
     controllerOf(robotId: number): TeleopOperator | null {
-      return controllers.get(robotId)?.operator ?? null;
+      return holder(robotId);
     },
     /** Number of open sessions (tests, metrics). */
     get size() {
       return sessions.size;
     },
     close(): void {
+      clearInterval(refresh);
+      offShared();
       offReply();
       offLive();
       offRegistry();
