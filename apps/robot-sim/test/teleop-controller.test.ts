@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEADMAN_MS, type ControlInput, type VdaState } from '@portal/contract';
 import { createWorld, RobotCore, TeleopController } from '../src/index.ts';
+import { withVideoBandwidth } from '../src/teleop/webrtc.ts';
 
 /**
  * The robot side of teleoperation control on a real RobotCore, driven by a fake clock: input drives
@@ -184,5 +185,33 @@ describe('teleoperation control (robot side)', () => {
     expect(state().driving).toBe(false);
     expect(state().agvPosition!.x).toBe(0);
     expect(core.manualBlock()).toBe('emergencyStop');
+  });
+});
+
+describe('video bitrate of a session', () => {
+  it('caps the video section of the offer at the setting’s bitrate, and only that section', () => {
+    const offer = [
+      'v=0',
+      'o=- 1 2 IN IP4 127.0.0.1',
+      's=-',
+      't=0 0',
+      'm=video 9 UDP/TLS/RTP/SAVPF 96',
+      'c=IN IP4 0.0.0.0',
+      'b=AS:9000',
+      'a=mid:0',
+      'm=audio 9 UDP/TLS/RTP/SAVPF 111',
+      'c=IN IP4 0.0.0.0',
+      'a=mid:1',
+      '',
+    ].join('\r\n');
+    const lines = withVideoBandwidth(offer, 1000).split('\r\n');
+    expect(lines.filter((l) => l.startsWith('b='))).toEqual(['b=AS:1000']);
+    expect(lines.indexOf('b=AS:1000')).toBe(lines.indexOf('m=video 9 UDP/TLS/RTP/SAVPF 96') + 2);
+    expect(lines.slice(lines.indexOf('m=audio 9 UDP/TLS/RTP/SAVPF 111'))).toEqual([
+      'm=audio 9 UDP/TLS/RTP/SAVPF 111',
+      'c=IN IP4 0.0.0.0',
+      'a=mid:1',
+      '',
+    ]);
   });
 });

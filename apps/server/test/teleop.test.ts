@@ -127,6 +127,8 @@ describe('teleoperation signalling', () => {
     expect(offer).toMatchObject({
       role: 'controller',
       operator: { name: '山田 太郎' },
+      // The robot's registered video setting: the session starts with it.
+      video: 'medium',
       iceServers: [{ urls: 'stun:stun.example.test:3478' }],
     });
     op.send({

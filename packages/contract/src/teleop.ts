@@ -151,6 +151,8 @@ export const teleopRobotMessageSchema = z.discriminatedUnion('kind', [
     role: z.enum(TELEOP_ROLES),
     operator: teleopOperatorSchema,
     iceServers: z.array(iceServerSchema),
+    /** The robot's registered video setting: the session starts with it (resolution, fps, bitrate). */
+    video: videoModeSchema.optional(),
   }),
   z.object({ kind: z.literal('candidate'), sessionId: z.string(), candidate }),
   /** The session's role changed (takeover, release, grant): a demoted peer's input is ignored. */

@@ -80,6 +80,31 @@ interface Peer {
   ready: boolean;
 }
 
+/**
+ * The browser's offer with a receive bandwidth for its video section (`b=AS`, kbps): libwebrtc then
+ * holds its encoder to the video setting's bitrate. (Capping through RTCRtpSender.setParameters is
+ * refused by @roamhq/wrtc, so the cap is set once, when the session starts.)
+ */
+export function withVideoBandwidth(sdp: string, kbps: number): string {
+  const lines = sdp.split(/\r\n/);
+  const out: string[] = [];
+  let inVideo = false;
+  let placed = false;
+  for (const line of lines) {
+    if (line.startsWith('m=')) {
+      inVideo = line.startsWith('m=video');
+      placed = false;
+    } else if (inVideo && line.startsWith('b=')) continue; // replaced below
+    out.push(line);
+    // b= goes right after the section's c= line (RFC 4566 order: m, i, c, b).
+    if (inVideo && !placed && line.startsWith('c=')) {
+      out.push(`b=AS:${kbps}`);
+      placed = true;
+    }
+  }
+  return out.join('\r\n');
+}
+
 const sizeOf = (mode: VideoMode) => {
   const [w, h] = VIDEO_MODE_SPECS[mode].resolution.split('x').map(Number) as [number, number];
   return { width: w, height: h };
@@ -286,27 +311,11 @@ export function webrtcTeleop(options: WebrtcTeleopOptions = {}): TeleopProvider 
         p.camera = c.camera;
       } else if (c.type === 'video') {
         p.video = c.mode;
-        void applyBitrate(p);
         startVideo(p);
       } else {
         p.thermalColorMap = c.colorMap;
       }
       sendStatus(p, true);
-    }
-
-    const senders = new Map<string, ReturnType<WrtcPeerConnection['addTrack']>>();
-    async function applyBitrate(p: Peer): Promise<void> {
-      const sender = senders.get(p.id);
-      if (!sender) return;
-      try {
-        const params = sender.getParameters();
-        const enc = params.encodings?.[0];
-        if (!enc) return;
-        enc.maxBitrate = VIDEO_MODE_SPECS[p.video].kbps * 1000;
-        await sender.setParameters(params);
-      } catch {
-        // Not every libwebrtc build lets the bitrate be capped; the encoder then adapts on its own.
-      }
     }
 
     async function offer(m: Extract<TeleopRobotMessage, { kind: 'offer' }>): Promise<void> {
@@ -319,7 +328,7 @@ export function webrtcTeleop(options: WebrtcTeleopOptions = {}): TeleopProvider 
         pc,
         command: null,
         camera: cameras[0] ?? 'v1',
-        video: options.defaultVideo ?? 'medium',
+        video: m.video ?? options.defaultVideo ?? 'medium',
         thermalColorMap: null,
         rendering: false,
         frameTimer: null,
@@ -372,14 +381,17 @@ export function webrtcTeleop(options: WebrtcTeleopOptions = {}): TeleopProvider 
         };
       };
       try {
-        await pc.setRemoteDescription({ type: 'offer', sdp: m.sdp });
+        await pc.setRemoteDescription({
+          type: 'offer',
+          sdp: withVideoBandwidth(m.sdp, VIDEO_MODE_SPECS[p.video].kbps),
+        });
         const source = newVideoSource();
         videoSources.set(p.id, source);
         const videoTrack = source.createTrack();
         const audioTrack = audioSource.createTrack();
         p.tracks.push(videoTrack, audioTrack);
         const stream = new wrtc.MediaStream();
-        senders.set(p.id, pc.addTrack(videoTrack, stream));
+        pc.addTrack(videoTrack, stream);
         pc.addTrack(audioTrack, stream);
         const answer = await pc.createAnswer();
         await pc.setLocalDescription(answer);
@@ -388,7 +400,6 @@ export function webrtcTeleop(options: WebrtcTeleopOptions = {}): TeleopProvider 
         p.ready = true;
         for (const c of p.early.splice(0)) handle(c);
         startAudio();
-        void applyBitrate(p);
         startVideo(p);
       } catch (err) {
         close(p, `could not answer the offer: ${(err as Error).message}`);

@@ -11,6 +11,7 @@ import {
   type RobotTeleopInfo,
   type VdaFactsheet,
   type VdaState,
+  type VideoMode,
 } from '@portal/contract';
 
 /** What the link knows of one robot: its registry facts and what it last said. */
@@ -27,6 +28,8 @@ export interface RobotEntry {
   model: 'pro' | 'mini' | 'ex';
   manufacturer: string;
   status: RobotStatusCodeValue;
+  /** The registered video setting (robot settings): teleoperation starts with it. */
+  videoMode: VideoMode;
   // ---- link
   online: boolean;
   everSeen: boolean;

@@ -18,6 +18,7 @@ import {
   type RobotLogEntry,
   type TeleopRobotMessage,
   type VdaFactsheet,
+  type VideoMode,
   OperatorType,
   parseVdaTopic,
   ROBOT_PUBLISHES,
@@ -147,6 +148,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
         'r.model',
         'r.manufacturer',
         'r.status',
+        'r.video_mode as videoMode',
         'r.last_communication_at as lastCommunicationAt',
       ])
       .where('r.deleted_at', 'is', null);
@@ -167,6 +169,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       model: row.model as RobotEntry['model'],
       manufacturer: row.manufacturer,
       status: row.status as RobotStatusCodeValue,
+      videoMode: row.videoMode as VideoMode,
     };
     if (existing) {
       byKey.delete(keyOf(existing.manufacturer, existing.serialNo));
@@ -678,7 +681,9 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     },
     robot(robotId) {
       const e = byId.get(robotId);
-      return e ? { id: e.id, organizationId: e.organizationId, buildingId: e.buildingId } : null;
+      return e
+        ? { id: e.id, organizationId: e.organizationId, buildingId: e.buildingId, videoMode: e.videoMode }
+        : null;
     },
     robotBrokerUrl: () => opts.robotBrokerUrl,
     async registryChanged(change: RegistryChange) {

@@ -11,6 +11,7 @@ import type {
   TeleopRobotMessage,
   VdaFactsheet,
   VdaState,
+  VideoMode,
 } from '@portal/contract';
 import type { TenantScope } from '../../lib/scope.ts';
 import type { BrokerAuthority } from './broker.ts';
@@ -45,7 +46,7 @@ export interface RobotLink {
   /** The fleet the scope may see (optionally one building), from the link's in-memory registry. */
   fleet(scope: TenantScope, buildingId: number | null): FleetRobot[];
   /** The registry facts of one robot, or null when unknown or deleted. */
-  robot(robotId: number): { id: number; organizationId: number; buildingId: number } | null;
+  robot(robotId: number): { id: number; organizationId: number; buildingId: number; videoMode: VideoMode } | null;
   /** Who may sign in to the broker and as whom (the embedded broker and external brokers' auth hooks). */
   authority: BrokerAuthority;
   /** The broker address robots are told to connect to (in their credentials). */

@@ -339,6 +339,7 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
               role: s.role,
               operator: s.operator,
               iceServers: deps.iceServers,
+              video: r.videoMode,
             });
           } else {
             await link.publishTeleop(s.robotId, { kind: 'candidate', sessionId: s.id, candidate: sig.candidate });
