@@ -73,11 +73,12 @@ describe('robot features with a simulated robot', () => {
   });
 
   it('goes through the recording states, with the already-started and not-started notices', async () => {
+    // Every state the robot reports reaches the link's live events (a change of the teleop facts is one).
     const seen: RecordingState[] = [info()!.recording];
-    const watch = setInterval(() => {
-      const r = info()?.recording;
+    const off = t.link.on('live', (e) => {
+      const r = e.robotId === id() ? e.live.teleop?.recording : undefined;
       if (r && seen.at(-1) !== r) seen.push(r);
-    }, 10);
+    });
     try {
       const stop0 = await t.call('POST', `/robots/${id()}/actions`, operator, { type: 'stopRecording' });
       expect(errorOf(stop0).code).toBe('RECORDING_NOT_STARTED');
@@ -93,7 +94,7 @@ describe('robot features with a simulated robot', () => {
       );
       await until(() => info()?.recording === 'uploaded', 15_000);
     } finally {
-      clearInterval(watch);
+      off();
     }
     expect(seen).toEqual(['idle', 'preparing', 'started', 'compressing', 'saved', 'uploading', 'uploaded']);
   }, 30_000);
