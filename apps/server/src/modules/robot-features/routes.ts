@@ -22,7 +22,7 @@ import { actionService } from './action-service.ts';
 import { consoleService } from './console-service.ts';
 import { photoAttribution } from './photo-attribution.ts';
 import { PHOTO_LIST_DEFAULT, PHOTO_LIST_MAX, photoService } from './photo-service.ts';
-import { robotBySerial } from './robot-by-serial.ts';
+import { robotService } from '../robots/robot-service.ts';
 import { thermalPresetService } from './thermal-preset-service.ts';
 
 const dbId = z.coerce.number().int().min(1).max(2_147_483_647);
@@ -51,7 +51,7 @@ export const robotFeatureRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; teleop
   const consoles = consoleService(ctx);
   const photos = photoService(ctx, attribution);
   const presets = thermalPresetService(ctx);
-  const bySerial = robotBySerial(ctx);
+  const robots = robotService(ctx);
   const tags = ['robot-features'];
   const admin = { access: 'admin' as const };
 
@@ -79,7 +79,7 @@ export const robotFeatureRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; teleop
         response: { 200: robotSchema, ...errors },
       },
     },
-    async (req) => bySerial(principalOf(req), req.params.serialNo),
+    async (req) => robots.getBySerial(principalOf(req), req.params.serialNo),
   );
   app.get(
     '/robots/:id/teleop',

@@ -104,6 +104,10 @@ export function robotRepo(db: Kysely<Database>) {
     find(p: TenantScope, id: number, trx: Kysely<Database> = db) {
       return joined(p, trx).where('robots.id', '=', id).executeTakeFirst();
     },
+    /** The live robot of the scope with this serial number (screens addressed by serial). */
+    findBySerial(p: TenantScope, serialNo: string) {
+      return joined(p).where('robots.serial_no', '=', serialNo).executeTakeFirst();
+    },
     /** The live robot with this serial, if any (serials are unique among live robots). */
     serialTaken(serialNo: string) {
       return db

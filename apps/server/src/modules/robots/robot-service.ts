@@ -188,6 +188,13 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
       return toRobot(await load(p, id));
     },
 
+    /** The console and the operator screens are addressed by serial (`/console/{serialNo}`...). */
+    async getBySerial(p: Principal, serialNo: string): Promise<Robot> {
+      const row = await repo.findBySerial(p, serialNo);
+      if (!row) throw notFound('Robot');
+      return toRobot(row);
+    },
+
     async create(p: Principal, body: RobotInput, ip: string): Promise<CreatedRobot> {
       requireRobotManager(p);
       const { organizationId } = await placement(p, body);
