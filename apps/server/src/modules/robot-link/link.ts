@@ -333,37 +333,11 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     }
   }
 
-  /** The custom `mapping` topic: checked, then handed to the map sessions as a `mapping` event. */
-  function onMapping(topic: string, payload: Buffer) {
-    stats.messagesIn++;
-    const entry = entryOfTopic(topic);
-    if (!entry) return;
-    if (logs.size > 0) record(entry.id, 'in', topic, payload);
-    let json: unknown;
-    try {
-      json = JSON.parse(payload.toString('utf8'));
-    } catch {
-      json = undefined;
-    }
-    const parsed = mappingMessageSchema.safeParse(json);
-    const cells = parsed.success ? Buffer.from(parsed.data.cells, 'base64') : null;
-    if (!parsed.success || cells!.length !== parsed.data.width * parsed.data.height) {
-      stats.dropped++;
-      log.warn(
-        { robot: entry.serialNo, topic: MAPPING_TOPIC, issues: parsed.error?.issues.slice(0, 5) },
-        'robot message dropped: not a valid mapping message',
-      );
-      return;
-    }
-    heard(entry, parsed.data.version);
-    const ev: MappingEvent = {
-      robotId: entry.id,
-      organizationId: entry.organizationId,
-      buildingId: entry.buildingId,
-      message: parsed.data,
-    };
-    events.emit('mapping', ev);
-  }
+  /** A mapping message whose `cells` are base64 of exactly width × height bytes. */
+  const mappingWithCells = mappingMessageSchema.refine(
+    (m) => Buffer.from(m.cells, 'base64').length === m.width * m.height,
+    { message: 'cells must hold width × height bytes', path: ['cells'] },
+  );
 
   /** A custom robot topic carrying JSON checked by `schema`; null (logged, counted) when it is not. */
   function customMessage<T>(
@@ -395,16 +369,22 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     return { entry, message: parsed.data };
   }
 
+  const refOf = (e: RobotEntry) => ({ robotId: e.id, organizationId: e.organizationId, buildingId: e.buildingId });
+
+  /** The custom `mapping` topic: checked, then handed to the map sessions as a `mapping` event. */
+  function onMapping(topic: string, payload: Buffer) {
+    const m = customMessage(topic, payload, mappingWithCells, MAPPING_TOPIC);
+    if (!m) return;
+    heard(m.entry, m.message.version);
+    const ev: MappingEvent = { ...refOf(m.entry), message: m.message };
+    events.emit('mapping', ev);
+  }
+
   /** `teleopReply`: WebRTC answers and candidates for the teleop sessions. */
   function onTeleopReply(topic: string, payload: Buffer) {
     const m = customMessage(topic, payload, teleopReplyMessageSchema, TELEOP_REPLY_TOPIC);
     if (!m) return;
-    const ev: TeleopReplyEvent = {
-      robotId: m.entry.id,
-      organizationId: m.entry.organizationId,
-      buildingId: m.entry.buildingId,
-      message: m.message,
-    };
+    const ev: TeleopReplyEvent = { ...refOf(m.entry), message: m.message };
     events.emit('teleopReply', ev);
   }
 
@@ -412,12 +392,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
   function onPhoto(topic: string, payload: Buffer) {
     const m = customMessage(topic, payload, robotPhotoMessageSchema, PHOTO_TOPIC);
     if (!m) return;
-    const ev: PhotoEvent = {
-      robotId: m.entry.id,
-      organizationId: m.entry.organizationId,
-      buildingId: m.entry.buildingId,
-      message: m.message,
-    };
+    const ev: PhotoEvent = { ...refOf(m.entry), message: m.message };
     events.emit('photo', ev);
   }
 

@@ -276,7 +276,7 @@ export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBa
   function join(c: TeleopClient, p: Principal, robotId: number, want: 'control' | 'watch'): void {
     const r = link.robot(robotId);
     if (!r || !robotInScope(p, r)) return error(c, 'NOT_FOUND', 'Robot not found', { robotId });
-    if (!link.live({ id: robotId, status: 1 }).online) {
+    if (!link.details(robotId)?.online) {
       return error(c, 'ROBOT_OFFLINE', 'The robot is offline', { robotId });
     }
     if ((byClient.get(c)?.size ?? 0) >= MAX_SESSIONS_PER_CLIENT) {
