@@ -585,13 +585,6 @@ export class RobotFeatures {
     this.thermal = { ...this.thermal, colorMap };
   }
 
-  /** The network interface the state reports (wlan0, usb0, eth1...; null: unknown). */
-  setNetworkInterface(name: string | null): void {
-    if (name === this.networkInterface) return;
-    this.networkInterface = name;
-    this.host.changed();
-  }
-
   /** Speaker volume and microphone gain (0..100), as set by setAudio. */
   audioLevels(): { speakerVolume: number; micGain: number } {
     return { ...this.audio };

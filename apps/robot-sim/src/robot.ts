@@ -91,8 +91,6 @@ export interface SimRobot {
   mappingGrid(): Uint8Array | null;
   /** Teleoperation control on the robot side (roles, control input, dead-man). */
   readonly teleopController: TeleopController;
-  /** Open teleop peer connections. */
-  teleopSessions(): number;
   /** Someone at the robot presses its call button (call-in customer service). */
   pressCallButton(): void;
   /** connection OFFLINE, then the client ends and the robot leaves the simulation. */
@@ -226,10 +224,6 @@ class SimRobotImpl implements SimRobot {
       if (this.stopped) return;
       this.reconnect().catch((err: unknown) => this.opts.onError?.(err as Error));
     }, downMs);
-  }
-
-  teleopSessions(): number {
-    return this.teleop?.sessions ?? 0;
   }
 
   pressCallButton(): void {

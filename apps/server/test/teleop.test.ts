@@ -49,7 +49,6 @@ function recordingTeleop(received: TeleopRobotMessage[]): TeleopProvider {
       } else if (m.kind === 'role') host.controller.setRole(m.sessionId, m.role);
       else if (m.kind === 'close') host.controller.close(m.sessionId);
     },
-    sessions: 0,
     close() {},
   });
 }

@@ -29,7 +29,6 @@ const LATENCY_SAMPLES = 20_000;
  * the robot when its input stops for DEADMAN_MS or its channel closes. `check()` runs every tick.
  */
 export class TeleopController {
-  private readonly roles = new Map<string, TeleopRole>();
   private controllerId: string | null = null;
   private lastInputAt: number | null = null;
   private lastSeq = -1;
@@ -65,7 +64,6 @@ export class TeleopController {
 
   /** A session opened (offer) or changed role. A new controller starts from standstill. */
   setRole(sessionId: string, role: TeleopRole): void {
-    this.roles.set(sessionId, role);
     if (role === 'controller' && this.controllerId !== sessionId) {
       // The portal hands the controls over: whatever the previous controller was doing stops.
       this.controllerId = sessionId;
@@ -82,13 +80,8 @@ export class TeleopController {
     }
   }
 
-  roleOf(sessionId: string): TeleopRole | null {
-    return this.roles.get(sessionId) ?? null;
-  }
-
   /** A session ended (browser left, channel dropped): a controller's robot stops at once. */
   close(sessionId: string): void {
-    this.roles.delete(sessionId);
     if (this.controllerId === sessionId) {
       this.controllerId = null;
       this.halt(this.lastInputAt !== null);

@@ -9,4 +9,4 @@ export {
   type TeleopProvider,
   type WebrtcTeleopOptions,
 } from './webrtc.ts';
-export { loadWrtc, wrtcLoaded } from './wrtc.ts';
+export { loadWrtc } from './wrtc.ts';

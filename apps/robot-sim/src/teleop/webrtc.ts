@@ -44,8 +44,6 @@ export interface TeleopHost {
 export interface TeleopEndpoint {
   /** A message from the portal on the robot's `teleop` topic (already validated). */
   handle(message: TeleopRobotMessage): void;
-  /** Number of open peer connections. */
-  readonly sessions: number;
   /** Closes every peer (the robot stops if driven). */
   close(): void;
 }
@@ -436,9 +434,6 @@ export function webrtcTeleop(options: WebrtcTeleopOptions = {}): TeleopProvider 
 
     return {
       handle,
-      get sessions() {
-        return peers.size;
-      },
       close() {
         offStatus();
         clearInterval(statusTimer);

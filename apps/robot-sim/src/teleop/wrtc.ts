@@ -24,17 +24,13 @@ export interface WrtcTrack {
   readonly kind: 'audio' | 'video';
   stop(): void;
 }
-export interface WrtcSender {
-  getParameters(): { encodings?: Array<{ maxBitrate?: number; maxFramerate?: number }> };
-  setParameters(p: unknown): Promise<void>;
-}
 export interface WrtcPeerConnection {
   readonly connectionState: 'new' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'closed';
   onicecandidate: ((e: { candidate: (WrtcCandidate & { toJSON?: () => WrtcCandidate }) | null }) => void) | null;
   ondatachannel: ((e: { channel: WrtcDataChannel }) => void) | null;
   onconnectionstatechange: (() => void) | null;
   ontrack: ((e: { track: WrtcTrack }) => void) | null;
-  addTrack(track: WrtcTrack, ...streams: unknown[]): WrtcSender;
+  addTrack(track: WrtcTrack, ...streams: unknown[]): unknown;
   setRemoteDescription(d: { type: 'offer' | 'answer'; sdp: string }): Promise<void>;
   createAnswer(): Promise<{ type: 'answer'; sdp: string }>;
   setLocalDescription(d: { type: 'answer'; sdp: string }): Promise<void>;
@@ -66,7 +62,11 @@ export interface Wrtc {
 
 let loaded: Wrtc | null = null;
 
-/** Loads the native WebRTC module once. Throws with an explanation when it is not installed. */
+/**
+ * Loads the native WebRTC module once. Throws with an explanation when it is not installed.
+ * @roamhq/wrtc can crash while Node tears a process down on its own (native threads outlive the
+ * JavaScript heap): a process that loaded it ends through `process.exit`, which skips that teardown.
+ */
 export function loadWrtc(): Wrtc {
   if (loaded) return loaded;
   try {
@@ -79,9 +79,3 @@ export function loadWrtc(): Wrtc {
   }
   return loaded;
 }
-
-/**
- * @roamhq/wrtc can crash while Node tears the process down on its own (native threads outlive the
- * JavaScript heap). A process that loaded it ends through `process.exit`, which skips that teardown.
- */
-export const wrtcLoaded = (): boolean => loaded !== null;
