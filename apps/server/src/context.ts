@@ -1,3 +1,4 @@
+import type { Access } from '@portal/contract';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
@@ -40,7 +41,7 @@ export interface Principal {
 }
 
 /** Who may call a route: anyone, a pending two-step session, any operator, administrators, system admins. */
-export type Access = 'public' | 'pending' | 'user' | 'admin' | 'system';
+export type { Access } from '@portal/contract';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -15,3 +15,4 @@ export * from './maps.ts';
 export * from './poses.ts';
 export * from './mapping.ts';
 export * from './teleop.ts';
+export * from './api/index.ts';

@@ -1,23 +1,8 @@
-import { errorBodySchema, errorCodeSchema, type ErrorCode, type ErrorDetail } from '@portal/contract';
+import { ApiError, createApiClient, toApiError, type Operation } from '@portal/contract';
 import type { z } from 'zod';
 import { apiBase } from '@/config/env';
 import { busyStore } from './busy';
 import { sessionStore } from './session';
-
-/** An error answered by the API (or the network), with the contract's stable code. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: ErrorDetail[] = [],
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type QueryValue = string | number | boolean | null | undefined;
@@ -58,25 +43,6 @@ export function setAuthFailureHandlers(h: AuthFailureHandlers | null): void {
   handlers = h;
 }
 
-const fallbackCode = (status: number): ErrorCode => {
-  if (status === 401) return 'UNAUTHENTICATED';
-  if (status === 403) return 'FORBIDDEN';
-  if (status === 404) return 'NOT_FOUND';
-  if (status === 409) return 'CONFLICT';
-  if (status === 413) return 'PAYLOAD_TOO_LARGE';
-  if (status === 429) return 'RATE_LIMITED';
-  if (status === 498) return 'PAYMENT_INCOMPLETE';
-  if (status === 499) return 'CONTRACT_ENDED';
-  if (status === 400) return 'VALIDATION_FAILED';
-  return 'INTERNAL';
-};
-
-function toApiError(status: number, data: unknown): ApiError {
-  const body = errorBodySchema.safeParse(data);
-  if (body.success) return new ApiError(status, body.data.error.code, body.data.error.message, body.data.error.details);
-  return new ApiError(status, fallbackCode(status), `HTTP ${status}`);
-}
-
 function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   const base = apiBase();
   const params = new URLSearchParams();
@@ -95,6 +61,34 @@ async function readBody(res: Response): Promise<unknown> {
     return text;
   }
 }
+
+/** Tells the session and contract handlers of an error answer (unless the caller handles it itself). */
+function reportError(error: ApiError, skipAuthRedirect: boolean | undefined): void {
+  if (skipAuthRedirect || !handlers) return;
+  if (error.code === 'PASSWORD_CHANGE_REQUIRED') handlers.onPasswordChangeRequired(error);
+  else if (error.status === 401 || error.status === 403) handlers.onUnauthenticated(error);
+  else if (error.status === 498 || error.status === 499) handlers.onContractBlocked(error);
+}
+
+/**
+ * The typed client of the contract's operations (`client.call(ops.getBuilding, { params: { id } })`).
+ * Writes show the loading overlay unless `quiet`; lost sessions and contract states go to their handlers.
+ */
+export const client = createApiClient({
+  baseUrl: () => apiBase(),
+  token: () => sessionStore.get()?.token,
+  fetch: (...args) => fetch(...args),
+  around: async (op: Operation, options, run) => {
+    const write = op.method !== 'GET' && !options.quiet;
+    if (write) busyStore.start();
+    try {
+      return await run();
+    } finally {
+      if (write) busyStore.end();
+    }
+  },
+  onError: (error, _op, options) => reportError(error, options.skipAuthRedirect),
+});
 
 export async function apiRequest(method: Method, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
   const write = method !== 'GET' && !options.quiet;
@@ -125,11 +119,7 @@ export async function apiRequest(method: Method, path: string, options: RequestO
   if (res.ok) return { status: res.status, data, headers: res.headers };
 
   const error = toApiError(res.status, data);
-  if (!options.skipAuthRedirect && handlers) {
-    if (error.code === 'PASSWORD_CHANGE_REQUIRED') handlers.onPasswordChangeRequired(error);
-    else if (res.status === 401 || res.status === 403) handlers.onUnauthenticated(error);
-    else if (res.status === 498 || res.status === 499) handlers.onContractBlocked(error);
-  }
+  reportError(error, options.skipAuthRedirect);
   throw error;
 }
 
@@ -140,7 +130,12 @@ export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.outp
   return result.data;
 }
 
+export { ApiError, isApiError, isErrorCode } from '@portal/contract';
+
 export const api = {
+  call: client.call,
+  page: client.page,
+  request: client.request,
   async get<S extends z.ZodType>(path: string, schema: S, options?: RequestOptions): Promise<z.output<S>> {
     const res = await apiRequest('GET', path, options);
     return parseWith(schema, res.data);
@@ -159,5 +154,3 @@ export const api = {
     await apiRequest(method, path, options);
   },
 };
-
-export const isErrorCode = (v: string): v is ErrorCode => errorCodeSchema.safeParse(v).success;

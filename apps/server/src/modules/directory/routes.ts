@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { buildingListSchema, errorBodySchema, floorListSchema, organizationListSchema } from '@portal/contract';
+import { errorBodySchema, floorListSchema, organizationListSchema } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { sendList } from '../../lib/list-answer.ts';
@@ -13,21 +13,6 @@ const errors = { '4xx': errorBodySchema };
 /** The read calls of spec section 7: buildings, organizations and floors, each scoped and filtered. */
 export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = directoryService(ctx);
-
-  app.get(
-    '/buildings',
-    {
-      schema: {
-        operationId: 'listBuildings',
-        tags: ['buildings'],
-        querystring: filterQuery,
-        response: { 200: buildingListSchema, ...errors },
-      },
-    },
-    async (req, reply) => {
-      return sendList(reply, await service.buildings(principalOf(req), req.query.filter));
-    },
-  );
 
   app.get(
     '/organizations',

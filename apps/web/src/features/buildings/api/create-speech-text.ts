@@ -1,18 +1,11 @@
-import { speechTextSchema, type speechTextInputSchema } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { buildingOps, type speechTextInputSchema } from '@portal/contract';
 import type { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
+import { useOpMutation } from '@/lib/api-hooks';
 
-type Body = z.infer<typeof speechTextInputSchema>;
+type Body = z.input<typeof speechTextInputSchema>;
 
-export const createSpeechText = (buildingId: number, body: Body) =>
-  api.send('POST', `/buildings/${buildingId}/speech-texts`, speechTextSchema, { body });
-
-export const useCreateSpeechText = (buildingId: number) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: Body) => createSpeechText(buildingId, body),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: buildingKeys.speechTexts(buildingId) }),
+export const useCreateSpeechText = (buildingId: number) =>
+  useOpMutation(buildingOps.createSpeechText, {
+    args: (body: Body) => ({ params: { id: buildingId }, body }),
+    invalidates: ['buildings'],
   });
-};

@@ -1,11 +1,9 @@
-import { buildingSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
-
-export const getBuilding = (id: number) => api.get(`/buildings/${id}`, buildingSchema);
+import { buildingOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const buildingQueryOptions = (id: number) =>
-  queryOptions({ queryKey: buildingKeys.detail(id), queryFn: () => getBuilding(id) });
+  opQuery(buildingOps.getBuilding, queryKeys.buildings.detail(id), { params: { id } });
 
 export const useBuilding = (id: number) => useQuery(buildingQueryOptions(id));

@@ -1,7 +1,7 @@
-import { buildingListSchema, type Filter } from '@portal/contract';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest, parseWith } from '@/lib/api-client';
-import { buildingKeys } from './keys';
+import { buildingOps, type Filter } from '@portal/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { opPageQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const BUILDINGS_PER_PAGE = 20;
 export const buildingSorts = ['-updatedAt', 'updatedAt', 'name', '-name'] as const;
@@ -32,21 +32,12 @@ export function buildingListFilter(s: BuildingListState): Filter {
   };
 }
 
-/** GET /buildings?filter=: one page of buildings and the total (X-Total-Count). */
-export async function getBuildingsPage(filter: Filter) {
-  const res = await apiRequest('GET', '/buildings', { query: { filter: JSON.stringify(filter) } });
-  const items = parseWith(buildingListSchema, res.data);
-  const total = Number(res.headers.get('x-total-count') ?? items.length);
-  return { items, total: Number.isFinite(total) ? total : items.length };
-}
-
 export const buildingsPageQueryOptions = (state: BuildingListState) => {
   const filter = buildingListFilter(state);
-  return queryOptions({
-    queryKey: buildingKeys.page(JSON.stringify(filter)),
-    queryFn: () => getBuildingsPage(filter),
+  return {
+    ...opPageQuery(buildingOps.listBuildings, queryKeys.buildings.list(filter), { query: { filter } }),
     placeholderData: keepPreviousData,
-  });
+  };
 };
 
 export const useBuildingsPage = (state: BuildingListState) => useQuery(buildingsPageQueryOptions(state));

@@ -1,13 +1,11 @@
-import { speechTextSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
-
-export const getSpeechTexts = (buildingId: number) =>
-  api.get(`/buildings/${buildingId}/speech-texts`, z.array(speechTextSchema));
+import { buildingOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const speechTextsQueryOptions = (buildingId: number) =>
-  queryOptions({ queryKey: buildingKeys.speechTexts(buildingId), queryFn: () => getSpeechTexts(buildingId) });
+  opQuery(buildingOps.listSpeechTexts, queryKeys.buildings.part(buildingId, 'speech-texts'), {
+    params: { id: buildingId },
+  });
 
 export const useSpeechTexts = (buildingId: number) => useQuery(speechTextsQueryOptions(buildingId));

@@ -1,22 +1,18 @@
-import { buildingSchema, type updateBuildingBodySchema } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { buildingOps, type updateBuildingBodySchema } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-type Body = z.infer<typeof updateBuildingBodySchema>;
+type Body = z.input<typeof updateBuildingBodySchema>;
 
 /** PATCH /buildings/:id with the `updatedAt` it was based on (stale → 409 STALE_UPDATE). */
-export const updateBuilding = ({ id, body }: { id: number; body: Body }) =>
-  api.send('PATCH', `/buildings/${id}`, buildingSchema, { body });
-
 export const useUpdateBuilding = () => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateBuilding,
-    onSuccess: (b) => {
-      queryClient.setQueryData(buildingKeys.detail(b.id), b);
-      void queryClient.invalidateQueries({ queryKey: ['buildings', 'page'] });
-    },
+  return useOpMutation(buildingOps.updateBuilding, {
+    args: ({ id, body }: { id: number; body: Body }) => ({ params: { id }, body }),
+    // Every view of buildings refreshes: lists, the building filter, the location switcher.
+    invalidates: ['buildings'],
+    onSuccess: (b) => queryClient.setQueryData(queryKeys.buildings.detail(b.id), b),
   });
 };

@@ -1,0 +1,38 @@
+/**
+ * One query-key factory per resource. Every view of a resource (its list pages, details, the options
+ * of a filter or a switcher) lives under the resource's root key, so a change to the resource
+ * invalidates the root and every view refreshes at once.
+ */
+function resourceKeys<const R extends string>(root: R) {
+  return {
+    all: [root] as const,
+    /** A list; `params` is the list's state or filter. */
+    list: (params?: unknown) => [root, 'list', params ?? null] as const,
+    /** Option lists of selects and filters (`name` tells them apart). */
+    options: (name: string, params?: unknown) => [root, 'options', name, params ?? null] as const,
+    detail: (id: number | string) => [root, 'detail', id] as const,
+    /** A part of one item: its groups, texts, settings... */
+    part: (id: number | string, part: string, params?: unknown) => [root, 'detail', id, part, params ?? null] as const,
+  };
+}
+
+export const queryKeys = {
+  auditLogs: resourceKeys('audit-logs'),
+  buildings: resourceKeys('buildings'),
+  console: resourceKeys('console'),
+  contract: resourceKeys('contract'),
+  deliveries: resourceKeys('deliveries'),
+  floors: resourceKeys('floors'),
+  maps: resourceKeys('maps'),
+  my: resourceKeys('my'),
+  operators: resourceKeys('operators'),
+  organizations: resourceKeys('organizations'),
+  poses: resourceKeys('poses'),
+  robots: resourceKeys('robots'),
+  robotGroups: resourceKeys('robot-groups'),
+  flowGroups: resourceKeys('flow-groups'),
+  teleop: resourceKeys('teleop'),
+  terms: resourceKeys('terms'),
+} as const;
+
+export type Resource = keyof typeof queryKeys;
