@@ -9,6 +9,12 @@ export const operatorTypeSchema = z.union([z.literal(0), z.literal(1), z.literal
 export type OperatorTypeCode = z.infer<typeof operatorTypeSchema>;
 export const isAdmin = (type: number): boolean => type !== OperatorType.general;
 export const isSystemAdmin = (type: number): boolean => type === OperatorType.systemAdmin;
+/**
+ * The one rule of who manages an organization's data (operators, buildings, robots, maps, poses...):
+ * organization administrators and system administrators. Area managers and general operators read.
+ */
+export const isDataAdmin = (type: number): boolean =>
+  type === OperatorType.orgAdmin || type === OperatorType.systemAdmin;
 
 export const languageSchema = z.enum(['ja', 'en']);
 export type Language = z.infer<typeof languageSchema>;
