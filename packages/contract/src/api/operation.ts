@@ -17,7 +17,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type Access = 'public' | 'pending' | 'user' | 'admin' | 'system';
 
-export type SuccessStatus = 200 | 201 | 202 | 204;
+/** 304: a conditional GET whose cached copy is still current (no body). */
+export type SuccessStatus = 200 | 201 | 202 | 204 | 304;
 
 export interface Operation {
   /** The operation id of the OpenAPI document; unique. */
