@@ -1,6 +1,7 @@
 import { localStorageColorSchemeManager, MantineProvider, createTheme } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { LeaveGuardDialog } from '@/components/form-page/leave-guard-dialog';
 import { GlobalBusyOverlay } from '@/components/global-busy-overlay';
 import { NotificationsHost } from '@/components/notifications-host';
 import { storageKeys } from '@/lib/storage';
@@ -30,6 +31,7 @@ export function AppProvider({ queryClient, children, env = 'default' }: AppProvi
       <QueryClientProvider client={queryClient}>
         {children}
         <GlobalBusyOverlay />
+        <LeaveGuardDialog />
       </QueryClientProvider>
     </MantineProvider>
   );

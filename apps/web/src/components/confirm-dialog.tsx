@@ -8,6 +8,8 @@ interface ConfirmDialogProps {
   /** The question; a string becomes a paragraph, anything else is shown as given. */
   children: ReactNode;
   confirmLabel: string;
+  /** The other button's text (`Cancel` unless the caller names it). */
+  cancelLabel?: string;
   color?: string;
   loading?: boolean;
   /** The confirm button's test id (`confirm-button` unless the caller names it). */
@@ -22,6 +24,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  cancelLabel,
   color = 'red',
   loading,
   confirmTestId = 'confirm-button',
@@ -35,7 +38,7 @@ export function ConfirmDialog({
         {typeof children === 'string' ? <Text size="sm">{children}</Text> : children}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
+            {cancelLabel ?? t('common.cancel')}
           </Button>
           <Button color={color} onClick={onConfirm} loading={loading} data-testid={confirmTestId}>
             {confirmLabel}

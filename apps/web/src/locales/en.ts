@@ -34,6 +34,12 @@ export const en = {
     page: 'Page {{page}}',
     saved: 'Saved',
     forbidden: 'You do not have permission to view this page.',
+    leaveGuard: {
+      title: 'Leave without saving?',
+      body: 'You have unsaved changes. If you leave this page, they are lost.',
+      leave: 'Leave',
+      stay: 'Stay on this page',
+    },
   },
   auth: {
     loginTitle: 'Sign in',

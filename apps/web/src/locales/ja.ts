@@ -36,6 +36,12 @@ export const ja: Messages = {
     page: '{{page}}ページ',
     saved: '保存しました',
     forbidden: 'このページを表示する権限がありません。',
+    leaveGuard: {
+      title: '保存せずに移動しますか？',
+      body: '保存していない変更があります。このページを離れると変更は失われます。',
+      leave: '移動する',
+      stay: 'このページに留まる',
+    },
   },
   auth: {
     loginTitle: 'ログイン',
