@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useBlocker, type BlockerFunction } from 'react-router';
 
 /**
@@ -50,12 +50,9 @@ export function allowLeave(): void {
 
 /** Asks before leaving the page while `dirty` (in-app links, back/forward, closing the tab). */
 export function useLeaveGuard(dirty: boolean): void {
-  const dirtyRef = useRef(dirty);
-  dirtyRef.current = dirty;
   const shouldBlock = useCallback<BlockerFunction>(
-    ({ currentLocation, nextLocation }) =>
-      dirtyRef.current && passes === 0 && currentLocation.pathname !== nextLocation.pathname,
-    [],
+    ({ currentLocation, nextLocation }) => dirty && passes === 0 && currentLocation.pathname !== nextLocation.pathname,
+    [dirty],
   );
   const blocker = useBlocker(shouldBlock);
 

@@ -1,11 +1,11 @@
-import { QueryClient } from '@tanstack/react-query';
+import { MantineProvider } from '@mantine/core';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { createMemoryRouter, Link, RouterProvider, useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { AppProvider } from '@/app/provider';
 import { allowLeave, useLeaveGuard } from '@/lib/use-leave-guard';
+import { LeaveGuardDialog } from './leave-guard-dialog';
 
 function Editor() {
   const [text, setText] = useState('');
@@ -39,9 +39,10 @@ function setup() {
   );
   const user = userEvent.setup();
   render(
-    <AppProvider queryClient={new QueryClient()} env="test">
+    <MantineProvider env="test">
       <RouterProvider router={router} />
-    </AppProvider>,
+      <LeaveGuardDialog />
+    </MantineProvider>,
   );
   const location = () => router.state.location.pathname + router.state.location.search;
   return { router, user, location };
