@@ -1,16 +1,13 @@
 import { PHOTO_MAX_BYTES, type CameraId, type RobotPhoto } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
-import { scopeWhere } from '../../lib/scope.ts';
 import { signFileUrl } from '../files/signed-url.ts';
 import { isUniqueViolation } from '../organizations/admin-rules.ts';
 import type { PhotoEvent } from '../robot-link/types.ts';
 import { robotService } from '../robots/robot-service.ts';
 import type { PhotoAttribution } from './photo-attribution.ts';
+import { photoRepo } from './photo-repo.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches' | 'log' | 'robotLink' | 'config' | 'fileStore'>;
-
-export const PHOTO_LIST_DEFAULT = 50;
-export const PHOTO_LIST_MAX = 200;
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
@@ -36,17 +33,11 @@ export function decodePhoto(data: string, contentType: 'image/png' | 'image/jpeg
 export function photoService(ctx: Ctx, attribution: PhotoAttribution) {
   const { db, clock, config, fileStore, log } = ctx;
   const robots = robotService(ctx);
+  const repo = photoRepo(db);
 
   /** The operator of a photo that was stored first without one (another server saw it first). */
   async function attribute(robotId: number, actionId: string, operatorId: number | null): Promise<void> {
-    if (operatorId === null) return;
-    await db
-      .updateTable('robot_photos')
-      .set({ operator_id: operatorId })
-      .where('robot_id', '=', robotId)
-      .where('action_id', '=', actionId)
-      .where('operator_id', 'is', null)
-      .execute();
+    if (operatorId !== null) await repo.attribute(robotId, actionId, operatorId);
   }
 
   return {
@@ -59,13 +50,7 @@ export function photoService(ctx: Ctx, attribution: PhotoAttribution) {
         return 'refused';
       }
       const operatorId = attribution.take(m.actionId, e.robotId);
-      const seen = await db
-        .selectFrom('robot_photos')
-        .select('id')
-        .where('robot_id', '=', e.robotId)
-        .where('action_id', '=', m.actionId)
-        .executeTakeFirst();
-      if (seen) {
+      if (await repo.exists(e.robotId, m.actionId)) {
         await attribute(e.robotId, m.actionId, operatorId);
         return 'duplicate';
       }
@@ -84,22 +69,19 @@ export function photoService(ctx: Ctx, attribution: PhotoAttribution) {
             trx,
           );
           written.push(stored.key);
-          await trx
-            .insertInto('robot_photos')
-            .values({
-              robot_id: e.robotId,
-              organization_id: e.organizationId,
-              building_id: e.buildingId,
-              camera: m.camera,
-              file_key: stored.key,
-              width: m.width,
-              height: m.height,
-              // When it reached the portal: one clock for every robot, so "newest first" holds.
-              taken_at: clock().toISOString(),
-              operator_id: operatorId,
-              action_id: m.actionId,
-            })
-            .execute();
+          await photoRepo(trx).insert({
+            robot_id: e.robotId,
+            organization_id: e.organizationId,
+            building_id: e.buildingId,
+            camera: m.camera,
+            file_key: stored.key,
+            width: m.width,
+            height: m.height,
+            // When it reached the portal: one clock for every robot, so "newest first" holds.
+            taken_at: clock().toISOString(),
+            operator_id: operatorId,
+            action_id: m.actionId,
+          });
         });
       } catch (err) {
         await Promise.all(written.map((key) => fileStore.discard(key)));
@@ -115,20 +97,8 @@ export function photoService(ctx: Ctx, attribution: PhotoAttribution) {
 
     async list(p: Principal, robotId: number, limit: number): Promise<RobotPhoto[]> {
       await robots.get(p, robotId);
-      const rows = await db
-        .selectFrom('robot_photos')
-        .leftJoin('operators', 'operators.id', 'robot_photos.operator_id')
-        .selectAll('robot_photos')
-        .select(['operators.first_name', 'operators.last_name'])
-        .where('robot_photos.robot_id', '=', robotId)
-        // The photo's own organization and building: one taken before the robot moved stays there.
-        .where((eb) =>
-          scopeWhere(p, eb, { organization: 'robot_photos.organization_id', building: 'robot_photos.building_id' }),
-        )
-        .orderBy('robot_photos.taken_at', 'desc')
-        .orderBy('robot_photos.id', 'desc')
-        .limit(limit)
-        .execute();
+      // The photo's own organization and building: one taken before the robot moved stays there.
+      const rows = await repo.list(p, robotId, limit);
       const now = clock();
       return rows.map((r) => ({
         id: r.id,

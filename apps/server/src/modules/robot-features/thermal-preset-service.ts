@@ -5,15 +5,16 @@ import {
   type ThermalPresetInput,
   type ThermalPresetSaveResult,
 } from '@portal/contract';
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
-import type { Database, RobotThermalPresetTable } from '../../db/schema.ts';
+import type { RobotThermalPresetTable } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
-import { nextVersion } from '../buildings/common.ts';
+import { nextVersion } from '../../lib/versioned.ts';
 import { isUniqueViolation } from '../organizations/admin-rules.ts';
 import { robotService } from '../robots/robot-service.ts';
 import { capabilitiesOf } from './capabilities.ts';
 import { capabilityMissing, reachRobot } from './robot-access.ts';
+import { thermalPresetRepo } from './thermal-preset-repo.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'audit' | 'caches' | 'log' | 'robotLink'>;
 
@@ -36,14 +37,6 @@ export function thermalPresetService(ctx: Ctx) {
   const { db, dialect, clock, audit, robotLink: link } = ctx;
   const robots = robotService(ctx);
 
-  const newestFirst = (trx: Kysely<Database>, robotId: number) =>
-    trx
-      .selectFrom('robot_thermal_presets')
-      .selectAll()
-      .where('robot_id', '=', robotId)
-      .orderBy('updated_at', 'desc')
-      .orderBy('id', 'desc');
-
   async function saveOnce(
     p: Principal,
     robot: { id: number; organizationId: number },
@@ -51,11 +44,10 @@ export function thermalPresetService(ctx: Ctx) {
     ip: string,
   ): Promise<ThermalPresetSaveResult> {
     return db.transaction().execute(async (trx) => {
-      // Saves of one robot's presets take turns (PostgreSQL; SQLite runs one writer at a time).
-      if (dialect === 'postgres') {
-        await trx.selectFrom('robots').select('id').where('id', '=', robot.id).forUpdate().execute();
-      }
-      const current = await newestFirst(trx, robot.id).execute();
+      const tx = thermalPresetRepo(trx, dialect);
+      // Saves of one robot's presets take turns.
+      await tx.lockRobot(robot.id);
+      const current = await tx.newestFirst(robot.id);
       const existing = current.find((r) => r.name === input.name);
       // Later than every preset of the robot, so the one saved now is the newest even within a millisecond.
       const version = nextVersion(clock(), current[0]?.updated_at);
@@ -67,22 +59,14 @@ export function thermalPresetService(ctx: Ctx) {
       };
       let savedId: number;
       if (existing) {
-        await trx.updateTable('robot_thermal_presets').set(values).where('id', '=', existing.id).execute();
+        await tx.update(existing.id, values);
         savedId = existing.id;
       } else {
-        const row = await trx
-          .insertInto('robot_thermal_presets')
-          .values({ ...values, robot_id: robot.id, name: input.name, created_at: version })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        savedId = row.id;
+        savedId = await tx.insert({ ...values, robot_id: robot.id, name: input.name, created_at: version });
       }
       // The saved one is the newest; the others keep their order and the oldest beyond the limit go.
       const dropped = current.filter((r) => r.id !== savedId).slice(THERMAL_PRESET_LIMIT - 1);
-      const droppedIds = dropped.map((r) => r.id);
-      if (droppedIds.length > 0) {
-        await trx.deleteFrom('robot_thermal_presets').where('id', 'in', droppedIds).execute();
-      }
+      await tx.remove(dropped.map((r) => r.id));
       const deleted = dropped.map((r) => r.name);
       await audit.record(
         {
@@ -102,11 +86,7 @@ export function thermalPresetService(ctx: Ctx) {
         },
         trx,
       );
-      const saved = await trx
-        .selectFrom('robot_thermal_presets')
-        .selectAll()
-        .where('id', '=', savedId)
-        .executeTakeFirstOrThrow();
+      const saved = await tx.get(savedId);
       return { preset: toPreset(saved), overwritten: !!existing, deleted };
     });
   }
@@ -114,7 +94,7 @@ export function thermalPresetService(ctx: Ctx) {
   return {
     async list(p: Principal, robotId: number): Promise<ThermalPreset[]> {
       await robots.get(p, robotId);
-      return (await newestFirst(db, robotId).execute()).map(toPreset);
+      return (await thermalPresetRepo(db, dialect).newestFirst(robotId)).map(toPreset);
     },
 
     async save(p: Principal, robotId: number, input: ThermalPresetInput, ip: string): Promise<ThermalPresetSaveResult> {
@@ -133,14 +113,10 @@ export function thermalPresetService(ctx: Ctx) {
     async remove(p: Principal, robotId: number, presetId: number, ip: string): Promise<void> {
       const robot = await robots.get(p, robotId);
       await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('robot_thermal_presets')
-          .select('name')
-          .where('id', '=', presetId)
-          .where('robot_id', '=', robotId)
-          .executeTakeFirst();
+        const tx = thermalPresetRepo(trx, dialect);
+        const row = await tx.find(robotId, presetId);
         if (!row) throw notFound('Thermal preset');
-        await trx.deleteFrom('robot_thermal_presets').where('id', '=', presetId).execute();
+        await tx.remove([presetId]);
         await audit.record(
           {
             operatorId: p.operatorId,

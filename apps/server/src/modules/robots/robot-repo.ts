@@ -1,7 +1,7 @@
 import type { Robot } from '@portal/contract';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { TenantScope } from '../../lib/scope.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, RobotSettingHistoryTable, RobotTable } from '../../db/schema.ts';
 import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
@@ -118,9 +118,142 @@ export function robotRepo(db: Kysely<Database>) {
         .executeTakeFirst()
         .then((r) => !!r);
     },
+
+    // ---- placement: the building, floor and group a robot is registered in
+
+    /** The building with its organization. */
+    building(id: number) {
+      return db.selectFrom('buildings').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
+    },
+    /** The building of a floor (undefined when there is no such floor). */
+    async floorBuildingId(floorId: number): Promise<number | undefined> {
+      const row = await db.selectFrom('floors').select('building_id').where('id', '=', floorId).executeTakeFirst();
+      return row?.building_id;
+    },
+    /** The building of a robot group (undefined when there is no such group). */
+    async groupBuildingId(groupId: number): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('robot_groups')
+        .select('building_id')
+        .where('id', '=', groupId)
+        .executeTakeFirst();
+      return row?.building_id;
+    },
+
+    // ---- writes (run them on a transaction: `robotRepo(trx)`)
+
+    /** Registers a robot; one that knocked with its user name before is no longer pending. Answers its id. */
+    async insert(values: Insertable<RobotTable>): Promise<number> {
+      const row = await db.insertInto('robots').values(values).returning('id').executeTakeFirstOrThrow();
+      await db.deleteFrom('pending_robots').where('username', '=', values.mqtt_username).execute();
+      return row.id;
+    },
+    /** Writes the live robot only where it is still at version `updatedAt`; answers the rows written. */
+    async updateVersioned(id: number, updatedAt: string, values: Updateable<RobotTable>): Promise<bigint> {
+      const result = await db
+        .updateTable('robots')
+        .set(values)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .where('updated_at', '=', updatedAt)
+        .executeTakeFirst();
+      return result.numUpdatedRows;
+    },
+    /** Writes the live robot whatever its version (soft delete, a new password); answers the rows written. */
+    async updateLive(id: number, values: Updateable<RobotTable>): Promise<bigint> {
+      const result = await db
+        .updateTable('robots')
+        .set(values)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows;
+    },
+
+    // ---- setting history
+
+    /** The history follows the robot when it moves to another organization. */
+    async moveHistory(robotId: number, organizationId: number): Promise<void> {
+      await db
+        .updateTable('robot_setting_history')
+        .set({ organization_id: organizationId })
+        .where('robot_id', '=', robotId)
+        .execute();
+    },
+    async addHistory(rows: Insertable<RobotSettingHistoryTable>[]): Promise<void> {
+      if (rows.length > 0) await db.insertInto('robot_setting_history').values(rows).execute();
+    },
+    /** One page of a robot's setting history with the names of who changed it, and the total. */
+    async historyPage(robotId: number, f: ParsedFilter) {
+      const scoped = db.selectFrom('robot_setting_history').where('robot_setting_history.robot_id', '=', robotId);
+      const [rows, count] = await Promise.all([
+        applyFilter(
+          scoped
+            .leftJoin('operators', 'operators.id', 'robot_setting_history.operator_id')
+            .selectAll('robot_setting_history')
+            .select(['operators.first_name', 'operators.last_name']),
+          f,
+        ).execute(),
+        applyWhere(scoped, f.where)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    // ---- robots awaiting registration
+
+    /** The newest `limit` pending robots. */
+    pending(limit: number) {
+      return db
+        .selectFrom('pending_robots')
+        .selectAll()
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+    /** Removes one pending robot; answers its user name, or undefined when there was none. */
+    async deletePending(id: number): Promise<string | undefined> {
+      const row = await db.selectFrom('pending_robots').select('username').where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      await db.deleteFrom('pending_robots').where('id', '=', id).execute();
+      return row.username;
+    },
   };
 }
 export type RobotRepo = ReturnType<typeof robotRepo>;
+
+// ---- what other modules need when a building or floor goes
+
+/**
+ * Live robots keep a building or floor in use (409 IN_USE); deleted robots (kept for their setting
+ * history) still reference it, so they and their history go with it.
+ */
+export type RobotPlace = { buildingId: number } | { floorId: number };
+
+const placeColumn = (w: RobotPlace) => ('buildingId' in w ? 'building_id' : 'floor_id');
+const placeValue = (w: RobotPlace) => ('buildingId' in w ? w.buildingId : w.floorId);
+
+/** Live (not deleted) robots placed in the building, or whose initial floor is the floor. */
+export async function liveRobotCount(db: Kysely<Database>, where: RobotPlace): Promise<number> {
+  const row = await db
+    .selectFrom('robots')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(placeColumn(where), '=', placeValue(where))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Removes deleted robots that still reference the building or floor (their history cascades). */
+export async function purgeDeletedRobots(trx: Kysely<Database>, where: RobotPlace): Promise<void> {
+  await trx
+    .deleteFrom('robots')
+    .where(placeColumn(where), '=', placeValue(where))
+    .where('deleted_at', 'is not', null)
+    .execute();
+}
 export type RobotListRow = NonNullable<Awaited<ReturnType<RobotRepo['find']>>>;
 
 export const toRobot = (r: RobotListRow): Robot => ({

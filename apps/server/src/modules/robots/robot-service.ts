@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
-  OperatorType,
-  isSystemAdmin,
+  isDataAdmin,
   robotSchema,
   robotSettingChangeSchema,
   type CreatedRobot,
@@ -18,11 +17,12 @@ import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
-import { applyFilter, applyWhere, parseFilter } from '../../lib/filter.ts';
+import { parseFilter } from '../../lib/filter.ts';
 import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
 import { canSeeBuilding } from '../../lib/scope.ts';
-import { buildingInScope, nextVersion } from '../buildings/common.ts';
-import { duplicate, isUniqueViolation, staleUpdate } from '../organizations/admin-rules.ts';
+import { expectVersioned, nextVersion, staleUpdate } from '../../lib/versioned.ts';
+import { buildingInScope } from '../buildings/common.ts';
+import { duplicate, isUniqueViolation } from '../organizations/admin-rules.ts';
 import type { RegistryChange } from '../robot-link/types.ts';
 import { credentialsOf, mqttUsernameOf, newRobotPassword, ROBOT_MANUFACTURER } from './credentials.ts';
 import { robotFilter, robotRepo, settingHistoryFilter, toRobot, type RobotListRow } from './robot-repo.ts';
@@ -33,8 +33,7 @@ type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches' | 'log' | 'robot
 export const PENDING_ROBOTS_MAX = 500;
 
 /** Registering, changing and deleting robots: organization administrators (own organization) and system admins. */
-export const canManageRobots = (p: Pick<Principal, 'type'>): boolean =>
-  p.type === OperatorType.orgAdmin || isSystemAdmin(p.type);
+export const canManageRobots = (p: Pick<Principal, 'type'>): boolean => isDataAdmin(p.type);
 
 function requireRobotManager(p: Pick<Principal, 'type'>): void {
   if (!canManageRobots(p)) throw forbidden('Only organization administrators can register and change robots');
@@ -122,24 +121,16 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
    * and the group of that building). Answers the building's organization, which the robot takes.
    */
   async function placement(p: Principal, body: RobotInput): Promise<{ organizationId: number }> {
-    const b = await db
-      .selectFrom('buildings')
-      .select(['id', 'organization_id'])
-      .where('id', '=', body.buildingId)
-      .executeTakeFirst();
+    const b = await repo.building(body.buildingId);
     if (!b || !canSeeBuilding(p, { id: b.id, organizationId: b.organization_id })) {
       throw invalid([{ path: 'buildingId', message: 'validation.notFound' }]);
     }
     const details: ErrorDetail[] = [];
-    const floor = await db.selectFrom('floors').select('building_id').where('id', '=', body.floorId).executeTakeFirst();
-    if (floor?.building_id !== b.id) details.push({ path: 'floorId', message: 'validation.notInBuilding' });
-    if (body.groupId !== null) {
-      const group = await db
-        .selectFrom('robot_groups')
-        .select('building_id')
-        .where('id', '=', body.groupId)
-        .executeTakeFirst();
-      if (group?.building_id !== b.id) details.push({ path: 'groupId', message: 'validation.notInBuilding' });
+    if ((await repo.floorBuildingId(body.floorId)) !== b.id) {
+      details.push({ path: 'floorId', message: 'validation.notInBuilding' });
+    }
+    if (body.groupId !== null && (await repo.groupBuildingId(body.groupId)) !== b.id) {
+      details.push({ path: 'groupId', message: 'validation.notInBuilding' });
     }
     if (details.length > 0) throw invalid(details);
     return { organizationId: b.organization_id };
@@ -204,33 +195,28 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
       const now = clock().toISOString();
       const id = await guardSerial(() =>
         db.transaction().execute(async (trx) => {
-          const row = await trx
-            .insertInto('robots')
-            .values({
-              ...columns(body),
-              organization_id: organizationId,
-              serial_no: body.serialNo,
-              manufacturer: ROBOT_MANUFACTURER,
-              mqtt_username: username,
-              mqtt_password_hash: hash,
-              last_communication_at: null,
-              created_at: now,
-              updated_at: now,
-              deleted_at: null,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
           // A robot that knocked before it was registered is no longer pending.
-          await trx.deleteFrom('pending_robots').where('username', '=', username).execute();
+          const robotId = await robotRepo(trx).insert({
+            ...columns(body),
+            organization_id: organizationId,
+            serial_no: body.serialNo,
+            manufacturer: ROBOT_MANUFACTURER,
+            mqtt_username: username,
+            mqtt_password_hash: hash,
+            last_communication_at: null,
+            created_at: now,
+            updated_at: now,
+            deleted_at: null,
+          });
           await record(
             p,
             'robot.create',
-            { id: row.id, organizationId },
+            { id: robotId, organizationId },
             ip,
             { serialNo: body.serialNo, name: body.name },
             trx,
           );
-          return row.id;
+          return robotId;
         }),
       );
       await tellLink({ kind: 'created', robotId: id });
@@ -253,41 +239,36 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
         return before;
       }
       const version = nextVersion(clock(), current.updated_at);
-      const saved = await db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable('robots')
-          .set({ ...columns(body), organization_id: organizationId, updated_at: version })
-          .where('id', '=', id)
-          .where('deleted_at', 'is', null)
-          .where('updated_at', '=', body.updatedAt)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) return false;
+      const written = await db.transaction().execute(async (trx) => {
+        const tx = robotRepo(trx);
+        const n = await tx.updateVersioned(id, body.updatedAt, {
+          ...columns(body),
+          organization_id: organizationId,
+          updated_at: version,
+        });
+        if (Number(n) !== 1) return n;
         // The history follows the robot when a system administrator moves it to another organization.
-        if (organizationId !== current.organization_id) {
-          await trx
-            .updateTable('robot_setting_history')
-            .set({ organization_id: organizationId })
-            .where('robot_id', '=', id)
-            .execute();
-        }
-        await trx
-          .insertInto('robot_setting_history')
-          .values(
-            changed.map((field) => ({
-              robot_id: id,
-              organization_id: organizationId,
-              field,
-              old_value: settingText(before[field]),
-              new_value: settingText(body[field]),
-              operator_id: p.operatorId,
-              changed_at: version,
-            })),
-          )
-          .execute();
+        if (organizationId !== current.organization_id) await tx.moveHistory(id, organizationId);
+        await tx.addHistory(
+          changed.map((field) => ({
+            robot_id: id,
+            organization_id: organizationId,
+            field,
+            old_value: settingText(before[field]),
+            new_value: settingText(body[field]),
+            operator_id: p.operatorId,
+            changed_at: version,
+          })),
+        );
         await record(p, 'robot.update', { id, organizationId }, ip, { fields: changed }, trx);
-        return true;
+        return n;
       });
-      if (!saved) throw (await repo.find(p, id)) ? staleUpdate('robot') : notFound('Robot');
+      await expectVersioned(
+        written,
+        'robot',
+        async () => (await repo.find(p, id)) !== undefined,
+        () => notFound('Robot'),
+      );
       await tellLink({ kind: 'updated', robotId: id });
       return toRobot(await load(p, id));
     },
@@ -298,13 +279,11 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
       const current = await load(p, id);
       const now = clock();
       await db.transaction().execute(async (trx) => {
-        const gone = await trx
-          .updateTable('robots')
-          .set({ deleted_at: now.toISOString(), updated_at: nextVersion(now, current.updated_at) })
-          .where('id', '=', id)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(gone.numUpdatedRows) !== 1) throw notFound('Robot');
+        const gone = await robotRepo(trx).updateLive(id, {
+          deleted_at: now.toISOString(),
+          updated_at: nextVersion(now, current.updated_at),
+        });
+        if (Number(gone) !== 1) throw notFound('Robot');
         await record(
           p,
           'robot.delete',
@@ -323,13 +302,8 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
       const current = await load(p, id);
       const { password, hash } = newRobotPassword();
       await db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable('robots')
-          .set({ mqtt_password_hash: hash })
-          .where('id', '=', id)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw notFound('Robot');
+        const written = await robotRepo(trx).updateLive(id, { mqtt_password_hash: hash });
+        if (Number(written) !== 1) throw notFound('Robot');
         await record(p, 'robot.credentials', { id, organizationId: current.organization_id }, ip, undefined, trx);
       });
       await tellLink({ kind: 'credentials', robotId: id });
@@ -341,19 +315,7 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
       if (f.fields) throw fieldsNotSupported('setting history');
       await load(p, id);
       return cachedList(`robot-history:${id}`, p, rawFilter, historyListSchema, async () => {
-        const scoped = db.selectFrom('robot_setting_history').where('robot_setting_history.robot_id', '=', id);
-        const [rows, count] = await Promise.all([
-          applyFilter(
-            scoped
-              .leftJoin('operators', 'operators.id', 'robot_setting_history.operator_id')
-              .selectAll('robot_setting_history')
-              .select(['operators.first_name', 'operators.last_name']),
-            f,
-          ).execute(),
-          applyWhere(scoped, f.where)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow(),
-        ]);
+        const { rows, total } = await repo.historyPage(id, f);
         const items = rows.map((r) => ({
           id: r.id,
           robotId: r.robot_id,
@@ -364,19 +326,13 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
           operatorName: r.last_name === null ? null : `${r.last_name} ${r.first_name ?? ''}`.trim(),
           changedAt: r.changed_at,
         }));
-        return { items, total: Number(count.n) };
+        return { items, total };
       });
     },
 
     /** Robots that tried the broker with a user name the registry does not know (system admins). */
     async pending(): Promise<PendingRobot[]> {
-      const rows = await db
-        .selectFrom('pending_robots')
-        .selectAll()
-        .orderBy('last_seen_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(PENDING_ROBOTS_MAX)
-        .execute();
+      const rows = await repo.pending(PENDING_ROBOTS_MAX);
       return rows.map((r) => ({
         id: r.id,
         clientId: r.client_id,
@@ -390,18 +346,9 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
 
     async dismissPending(p: Principal, id: number, ip: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('pending_robots').select('username').where('id', '=', id).executeTakeFirst();
-        if (!row) throw notFound('Pending robot');
-        await trx.deleteFrom('pending_robots').where('id', '=', id).execute();
-        await record(
-          p,
-          'robot.pending.delete',
-          { id, organizationId: null },
-          ip,
-          { username: row.username },
-          trx,
-          'pending-robot',
-        );
+        const username = await robotRepo(trx).deletePending(id);
+        if (username === undefined) throw notFound('Pending robot');
+        await record(p, 'robot.pending.delete', { id, organizationId: null }, ip, { username }, trx, 'pending-robot');
       });
     },
 
