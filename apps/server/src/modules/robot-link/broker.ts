@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LinkTransport } from './transport.ts';
+import { CLUSTER_TOPICS } from './cluster-bus.ts';
 import {
   MAPPING_TOPIC,
   parseVdaTopic,
@@ -42,11 +43,8 @@ const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
 
 const identities = new WeakMap<Client, BrokerIdentity>();
-/** The servers' own topic (registry changes between server instances); robots never see it. */
-const INTERNAL_REGISTRY_TOPIC = 'portal/v1/registry';
-/** The servers' teleoperation lock claims (who controls which robot); robots never see it. */
-const INTERNAL_TELEOP_TOPIC = 'portal/v1/teleop';
-const INTERNAL_TOPICS: readonly string[] = [INTERNAL_REGISTRY_TOPIC, INTERNAL_TELEOP_TOPIC];
+/** The servers' own topics (registry changes, teleoperation lock claims); robots never see them. */
+const INTERNAL_TOPICS: readonly string[] = CLUSTER_TOPICS;
 
 /** Custom robot → portal topics (docs/robot-protocol.md section 6). */
 const CUSTOM_ROBOT_PUBLISHES: readonly string[] = [MAPPING_TOPIC, TELEOP_REPLY_TOPIC, PHOTO_TOPIC];

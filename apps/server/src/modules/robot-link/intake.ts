@@ -1,0 +1,220 @@
+import type { z } from 'zod';
+import {
+  MAPPING_TOPIC,
+  mappingMessageSchema,
+  parseTeleopInfo,
+  PHOTO_TOPIC,
+  robotPhotoMessageSchema,
+  ROBOT_SILENCE_OFFLINE_MS,
+  TELEOP_REPLY_TOPIC,
+  teleopReplyMessageSchema,
+  vdaSchemas,
+  type VdaConnection,
+  type VdaFactsheet,
+  type VdaState,
+  type VdaTopic,
+  type VdaVisualization,
+} from '@portal/contract';
+import { liveOf, positionOf, significantKey, type RobotEntry } from './fleet-state.ts';
+import type { LiveEvent, MappingEvent, PhotoEvent, PoseEvent, RobotRef, TeleopReplyEvent } from './types.ts';
+
+/**
+ * Message intake: what one robot message does to the robot's live state, as a pure function. A
+ * message in, the robot's new entry and the events to emit out; no MQTT, no clock, no database (the
+ * link stores the entry, emits the events and writes the last communication of `dirty` robots).
+ */
+
+/** An event of the link, by name (the names of `RobotLink.on`). */
+export type LinkEvent =
+  | { type: 'live'; event: LiveEvent }
+  | { type: 'pose'; event: PoseEvent }
+  | { type: 'mapping'; event: MappingEvent }
+  | { type: 'teleopReply'; event: TeleopReplyEvent }
+  | { type: 'photo'; event: PhotoEvent };
+
+export type Intake =
+  | {
+      ok: true;
+      /** The robot's entry after the message (a new object; the input is left as it was). */
+      entry: RobotEntry;
+      events: LinkEvent[];
+      /** The last communication time changed and is to be written to the database. */
+      dirty: boolean;
+    }
+  | { ok: false; reason: 'notJson' | 'invalid'; issues: z.core.$ZodIssue[] };
+
+/** The custom robot topics (docs/robot-protocol.md section 6) and their names in the logs. */
+export type CustomTopic = 'mapping' | 'teleopReply' | 'photo';
+export const CUSTOM_TOPIC_NAMES: Record<CustomTopic, string> = {
+  mapping: MAPPING_TOPIC,
+  teleopReply: TELEOP_REPLY_TOPIC,
+  photo: PHOTO_TOPIC,
+};
+
+/** A mapping message whose `cells` are base64 of exactly width × height bytes. */
+const mappingWithCells = mappingMessageSchema.refine(
+  (m) => Buffer.from(m.cells, 'base64').length === m.width * m.height,
+  { message: 'cells must hold width × height bytes', path: ['cells'] },
+);
+
+export const refOf = (e: RobotEntry): RobotRef => ({
+  robotId: e.id,
+  organizationId: e.organizationId,
+  buildingId: e.buildingId,
+});
+
+/**
+ * The live event of the entry when its significant live state changed since the last one sent
+ * (always when `force`); records the new key in the entry.
+ */
+export function liveChange(e: RobotEntry, force = false): LinkEvent | null {
+  const live = liveOf(e);
+  const key = significantKey(live);
+  if (!force && key === e.liveKey) return null;
+  e.liveKey = key;
+  return { type: 'live', event: { ...refOf(e), live } };
+}
+
+/** `at` is the robot's own timestamp of the position (the message header). */
+const poseOf = (e: RobotEntry, at: string): LinkEvent[] =>
+  e.position ? [{ type: 'pose', event: { ...refOf(e), position: e.position, at } }] : [];
+
+/** The robot spoke: last communication now, in this protocol version. */
+function heard(e: RobotEntry, version: string, now: number): void {
+  e.lastSeen = now;
+  e.everSeen = true;
+  e.protocolVersion = version;
+}
+
+/** A shallow copy: the message fields are replaced, never changed in place. */
+const copyOf = (e: Readonly<RobotEntry>): RobotEntry => ({ ...e });
+
+function parseJson(payload: Buffer): { ok: true; json: unknown } | { ok: false } {
+  try {
+    return { ok: true, json: JSON.parse(payload.toString('utf8')) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** A standard VDA 5050 message (`topic` the last topic level) of the robot, received at `now` (epoch ms). */
+export function takeVdaMessage(current: Readonly<RobotEntry>, topic: VdaTopic, payload: Buffer, now: number): Intake {
+  const json = parseJson(payload);
+  if (!json.ok) return { ok: false, reason: 'notJson', issues: [] };
+  const parsed = vdaSchemas[topic].safeParse(json.json);
+  if (!parsed.success) return { ok: false, reason: 'invalid', issues: parsed.error.issues };
+  const version = (parsed.data as { version: string }).version;
+  const e = copyOf(current);
+  const events: LinkEvent[] = [];
+  const live = (force = false) => {
+    const ev = liveChange(e, force);
+    if (ev) events.push(ev);
+  };
+  let dirty = false;
+  switch (topic) {
+    case 'state': {
+      const state = parsed.data as VdaState;
+      heard(e, version, now);
+      dirty = true;
+      e.online = true;
+      e.state = state;
+      e.teleop = parseTeleopInfo(state.information);
+      if (state.agvPosition) e.position = positionOf(state.agvPosition);
+      live();
+      if (state.agvPosition) events.push(...poseOf(e, state.timestamp));
+      break;
+    }
+    case 'visualization': {
+      const vis = parsed.data as VdaVisualization;
+      heard(e, version, now);
+      dirty = true;
+      if (!e.online) {
+        e.online = true;
+        live();
+      }
+      if (vis.agvPosition) {
+        const before = e.position?.floorId;
+        e.position = positionOf(vis.agvPosition);
+        if (before !== e.position.floorId) live();
+        events.push(...poseOf(e, vis.timestamp));
+      }
+      break;
+    }
+    case 'connection': {
+      const c = parsed.data as VdaConnection;
+      // A retained ONLINE from long ago says nothing: only fresh news of the link counts.
+      if (c.connectionState === 'ONLINE') {
+        heard(e, version, now);
+        e.online = true;
+      } else {
+        e.online = false;
+      }
+      dirty = true;
+      live();
+      break;
+    }
+    case 'factsheet':
+      heard(e, version, now);
+      dirty = true;
+      e.factsheet = parsed.data as VdaFactsheet;
+      break;
+    default:
+      break;
+  }
+  return { ok: true, entry: e, events, dirty };
+}
+
+/** A custom topic's JSON message of the robot (checked by its schema), received at `now`. */
+export function takeCustomMessage(
+  current: Readonly<RobotEntry>,
+  topic: CustomTopic,
+  payload: Buffer,
+  now: number,
+): Intake {
+  const json = parseJson(payload);
+  const e = copyOf(current);
+  switch (topic) {
+    case 'mapping': {
+      const parsed = mappingWithCells.safeParse(json.ok ? json.json : undefined);
+      if (!parsed.success) return { ok: false, reason: 'invalid', issues: parsed.error.issues };
+      heard(e, parsed.data.version, now);
+      return {
+        ok: true,
+        entry: e,
+        events: [{ type: 'mapping', event: { ...refOf(e), message: parsed.data } }],
+        dirty: true,
+      };
+    }
+    case 'teleopReply': {
+      const parsed = teleopReplyMessageSchema.safeParse(json.ok ? json.json : undefined);
+      if (!parsed.success) return { ok: false, reason: 'invalid', issues: parsed.error.issues };
+      e.lastSeen = now;
+      return {
+        ok: true,
+        entry: e,
+        events: [{ type: 'teleopReply', event: { ...refOf(e), message: parsed.data } }],
+        dirty: false,
+      };
+    }
+    case 'photo': {
+      const parsed = robotPhotoMessageSchema.safeParse(json.ok ? json.json : undefined);
+      if (!parsed.success) return { ok: false, reason: 'invalid', issues: parsed.error.issues };
+      e.lastSeen = now;
+      return {
+        ok: true,
+        entry: e,
+        events: [{ type: 'photo', event: { ...refOf(e), message: parsed.data } }],
+        dirty: false,
+      };
+    }
+  }
+}
+
+/** An online robot silent for longer than ROBOT_SILENCE_OFFLINE_MS at `now` goes offline; null otherwise. */
+export function silenceCheck(current: Readonly<RobotEntry>, now: number): Extract<Intake, { ok: true }> | null {
+  if (!current.online || now - current.lastSeen <= ROBOT_SILENCE_OFFLINE_MS) return null;
+  const e = copyOf(current);
+  e.online = false;
+  const ev = liveChange(e);
+  return { ok: true, entry: e, events: ev ? [ev] : [], dirty: true };
+}

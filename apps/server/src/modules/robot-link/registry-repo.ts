@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import type { RobotStatusCodeValue, VideoMode } from '@portal/contract';
+import type { Database } from '../../db/schema.ts';
+
+/** The registry facts of one robot as the link keeps them. */
+export interface RegistryRow {
+  id: number;
+  organizationId: number;
+  buildingId: number;
+  buildingName: string;
+  floorId: number;
+  groupId: number | null;
+  groupName: string | null;
+  serialNo: string;
+  name: string;
+  model: 'pro' | 'mini' | 'ex';
+  manufacturer: string;
+  status: RobotStatusCodeValue;
+  videoMode: VideoMode;
+  lastCommunicationAt: string | null;
+}
+
+/** A robot's broker sign-in facts. */
+export interface BrokerLogin {
+  id: number;
+  manufacturer: string;
+  serial_no: string;
+  mqtt_password_hash: string;
+}
+
+/** All the SQL of the robot link: the registry it mirrors, broker sign-ins, robots awaiting registration. */
+export function registryRepo(db: Kysely<Database>) {
+  const registryQuery = () =>
+    db
+      .selectFrom('robots as r')
+      .innerJoin('buildings as b', 'b.id', 'r.building_id')
+      .leftJoin('robot_groups as g', 'g.id', 'r.group_id')
+      .select([
+        'r.id',
+        'r.organization_id as organizationId',
+        'r.building_id as buildingId',
+        'b.name as buildingName',
+        'r.floor_id as floorId',
+        'r.group_id as groupId',
+        'g.name as groupName',
+        'r.serial_no as serialNo',
+        'r.name',
+        'r.model',
+        'r.manufacturer',
+        'r.status',
+        'r.video_mode as videoMode',
+        'r.last_communication_at as lastCommunicationAt',
+      ])
+      .where('r.deleted_at', 'is', null);
+
+  return {
+    /** Every live (not deleted) robot. */
+    async robots(): Promise<RegistryRow[]> {
+      return (await registryQuery().execute()) as RegistryRow[];
+    },
+
+    /** One live robot, or undefined when it is unknown or deleted. */
+    async robot(robotId: number): Promise<RegistryRow | undefined> {
+      return (await registryQuery().where('r.id', '=', robotId).executeTakeFirst()) as RegistryRow | undefined;
+    },
+
+    /** The live robot signing in to the broker with this user name. */
+    loginOf(username: string): Promise<BrokerLogin | undefined> {
+      return db
+        .selectFrom('robots')
+        .select(['id', 'manufacturer', 'serial_no', 'mqtt_password_hash'])
+        .where('mqtt_username', '=', username)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+    },
+
+    /**
+     * A client the registry does not know tried to sign in: counted in `pending_robots` ("awaiting
+     * registration"). A registered robot with a wrong password is not awaiting registration.
+     */
+    async recordPending(username: string, clientId: string, ip: string, at: string): Promise<void> {
+      const known = await db
+        .selectFrom('robots')
+        .select('id')
+        .where('mqtt_username', '=', username)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (known) return;
+      const updated = await db
+        .updateTable('pending_robots')
+        .set((eb) => ({ client_id: clientId, ip, last_seen_at: at, attempts: eb('attempts', '+', 1) }))
+        .where('username', '=', username)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) {
+        await db
+          .insertInto('pending_robots')
+          .values({ username, client_id: clientId, ip, attempts: 1, first_seen_at: at, last_seen_at: at })
+          .execute();
+      }
+    },
+
+    /** A newly registered robot no longer awaits registration (under its broker user name). */
+    async forgetPending(robotId: number): Promise<void> {
+      await db
+        .deleteFrom('pending_robots')
+        .where('username', 'in', db.selectFrom('robots').select('mqtt_username').where('id', '=', robotId))
+        .execute();
+    },
+
+    /** The robots' last communication time (one statement for the robots of one instant). */
+    async saveLastCommunication(at: string, robotIds: number[]): Promise<void> {
+      await db.updateTable('robots').set({ last_communication_at: at }).where('id', 'in', robotIds).execute();
+    },
+  };
+}
+
+export type RegistryRepo = ReturnType<typeof registryRepo>;
