@@ -19,7 +19,6 @@ import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { myRoutes } from './modules/my/routes.ts';
-import { directoryRoutes } from './modules/directory/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { publicRoutes } from './modules/public/routes.ts';
 import { organizationRoutes } from './modules/organizations/routes.ts';
@@ -106,7 +105,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(publicRoutes, { ctx, isReady: opts.isReady ?? (() => true) });
       await api.register(authRoutes, { ctx });
       await api.register(myRoutes, { ctx });
-      await api.register(directoryRoutes, { ctx });
       await api.register(adminRoutes, { ctx });
       await api.register(organizationRoutes, { ctx });
       await api.register(operatorRoutes, { ctx });

@@ -568,3 +568,18 @@ export function applyFilter<DB, TB extends keyof DB, O>(
 ): SelectQueryBuilder<DB, TB, O> {
   return applyOrder(applyWhere(qb, filter.where), filter.order).limit(filter.limit).offset(filter.skip);
 }
+
+/** A database row as the API shows it: API names, booleans as booleans, only the fields asked for. */
+export function toApiRow(
+  row: Record<string, unknown>,
+  spec: { fields: Record<string, { column: string; type: string }> },
+  fields: string[] | null,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, f] of Object.entries(spec.fields)) {
+    if (fields && !fields.includes(name)) continue;
+    const v = row[f.column];
+    out[name] = f.type === 'boolean' ? v === 1 || v === true : v;
+  }
+  return out;
+}

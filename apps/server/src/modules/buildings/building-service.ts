@@ -1,27 +1,16 @@
-import { isSystemAdmin, type Building, type BuildingInput } from '@portal/contract';
-import type { Kysely, Selectable } from 'kysely';
+import { buildingListSchema, isSystemAdmin, type Building, type BuildingInput } from '@portal/contract';
+import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
-import type { BuildingTable, Database } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
+import { parseFilter, toApiRow } from '../../lib/filter.ts';
+import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
+import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { liveRobotCount, purgeDeletedRobots } from '../robots/robot-usage.ts';
-import { buildingInScope, nextVersion, nullIfEmpty, recorder, requireManager, staleUpdate } from './common.ts';
+import { buildingFilter, buildingRepo, type BuildingRow } from './building-repo.ts';
+import { buildingInScope, nullIfEmpty, recorder, requireManager } from './common.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'fileStore'>;
-
-/** Tables whose rows belong to a building and carry its organization (moved with it). */
-const BUILDING_CHILD_TABLES = [
-  'building_ip_rules',
-  'robot_groups',
-  'flow_groups',
-  'floors',
-  'speech_texts',
-  'building_links',
-  'building_options',
-  'files',
-  'notification_targets',
-  // Only deleted robots can be left when a building moves (live ones keep it in use).
-  'robots',
-] as const;
 
 /** How many records of each kind still depend on a building (a building in use is not deleted). */
 export type BuildingUsage = Record<string, number>;
@@ -31,13 +20,10 @@ export type BuildingUsage = Record<string, number>;
  * their count here when those capabilities arrive.
  */
 export async function usageOf(db: Kysely<Database>, buildingId: number): Promise<BuildingUsage> {
-  const operators = await db
-    .selectFrom('operators')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('building_id', '=', buildingId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return { operators: Number(operators.n), robots: await liveRobotCount(db, { buildingId }) };
+  return {
+    operators: await buildingRepo(db).liveOperatorCount(buildingId),
+    robots: await liveRobotCount(db, { buildingId }),
+  };
 }
 
 const inUse = (usage: BuildingUsage, doing: string) => {
@@ -52,29 +38,47 @@ const inUse = (usage: BuildingUsage, doing: string) => {
   );
 };
 
+/** `GET /buildings`: the buildings of the caller's scope, filtered, with their groups when asked. */
+export function buildingListService({ db, caches }: Pick<AppContext, 'db' | 'caches'>) {
+  const cachedList = cachedLists(caches.lists);
+  const repo = buildingRepo(db);
+  return {
+    list(p: Principal, rawFilter: string | undefined): Promise<ListAnswer> {
+      return cachedList('buildings', p, rawFilter, buildingListSchema, async () => {
+        const f = parseFilter(rawFilter, buildingFilter);
+        const { rows, total } = await repo.list(p, f);
+        const ids = rows.map((r) => r.id);
+        const [groups, flowGroups] = await Promise.all([
+          f.include.includes('groups') ? repo.groupsOf('robot_groups', ids) : null,
+          f.include.includes('flowGroups') ? repo.groupsOf('flow_groups', ids) : null,
+        ]);
+        const items = rows.map((r) => ({
+          ...toApiRow(r, buildingFilter, f.fields),
+          ...(groups ? { groups: groups.get(r.id) ?? [] } : {}),
+          ...(flowGroups ? { flowGroups: flowGroups.get(r.id) ?? [] } : {}),
+        }));
+        return { items, total };
+      });
+    },
+  };
+}
+
 export function buildingService({ db, clock, audit, fileStore }: Ctx) {
   const record = recorder(audit);
-
-  async function namedGroups(table: 'robot_groups' | 'flow_groups', buildingId: number) {
-    return db
-      .selectFrom(table)
-      .select(['id', 'name'])
-      .where('building_id', '=', buildingId)
-      .orderBy('sort_order')
-      .orderBy('id')
-      .execute();
-  }
+  const repo = buildingRepo(db);
 
   async function read(id: number): Promise<Building> {
-    const row = await db.selectFrom('buildings').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await repo.find(id);
     if (!row) throw notFound('Building');
-    const [groups, flowGroups] = await Promise.all([namedGroups('robot_groups', id), namedGroups('flow_groups', id)]);
-    return { ...toBuilding(row), groups, flowGroups };
+    const [groups, flowGroups] = await Promise.all([
+      repo.groupsOf('robot_groups', [id]),
+      repo.groupsOf('flow_groups', [id]),
+    ]);
+    return { ...toBuilding(row), groups: groups.get(id) ?? [], flowGroups: flowGroups.get(id) ?? [] };
   }
 
   async function organizationExists(id: number): Promise<void> {
-    const org = await db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst();
-    if (!org) throw notFound('Organization');
+    if (!(await repo.organizationExists(id))) throw notFound('Organization');
   }
 
   const columns = (body: BuildingInput) => ({
@@ -102,16 +106,17 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
       }
       await organizationExists(body.organizationId);
       const now = clock().toISOString();
-      const row = await db.transaction().execute(async (trx) => {
-        const created = await trx
-          .insertInto('buildings')
-          .values({ ...columns(body), ip_restriction_enabled: 0, created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await record(p, ip, 'building.create', { type: 'building', id: created.id }, { name: body.name }, trx);
+      const id = await db.transaction().execute(async (trx) => {
+        const created = await buildingRepo(trx).insert({
+          ...columns(body),
+          ip_restriction_enabled: 0,
+          created_at: now,
+          updated_at: now,
+        });
+        await record(p, ip, 'building.create', { type: 'building', id: created }, { name: body.name }, trx);
         return created;
       });
-      return read(row.id);
+      return read(id);
     },
 
     async update(p: Principal, id: number, body: BuildingInput & { updatedAt: string }, ip: string): Promise<Building> {
@@ -126,28 +131,18 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
         if (refused) throw refused;
       }
       await db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable('buildings')
-          .set({ ...columns(body), updated_at: nextVersion(clock(), body.updatedAt) })
-          .where('id', '=', id)
-          .where('updated_at', '=', body.updatedAt)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw staleUpdate('building');
-        // Everything of the building carries its organization (tenancy), so it moves along.
-        if (moving) {
-          for (const table of BUILDING_CHILD_TABLES) {
-            await trx
-              .updateTable(table)
-              .set({ organization_id: body.organizationId })
-              .where('building_id', '=', id)
-              .execute();
-          }
-          await trx
-            .updateTable('robot_setting_history')
-            .set({ organization_id: body.organizationId })
-            .where('robot_id', 'in', (eb) => eb.selectFrom('robots').select('id').where('building_id', '=', id))
-            .execute();
-        }
+        const rows = buildingRepo(trx);
+        const written = await rows.updateVersioned(id, body.updatedAt, {
+          ...columns(body),
+          updated_at: nextVersion(clock(), body.updatedAt),
+        });
+        await expectVersioned(
+          written,
+          'building',
+          async () => (await rows.find(id)) !== undefined,
+          () => notFound('Building'),
+        );
+        if (moving) await rows.moveChildren(id, body.organizationId);
         await record(
           p,
           ip,
@@ -166,27 +161,19 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
       const refused = inUse(await usageOf(db, id), 'deleted');
       if (refused) throw refused;
       const keys = await db.transaction().execute(async (trx) => {
-        const files = await trx.selectFrom('files').select('key').where('building_id', '=', id).execute();
-        await trx.deleteFrom('files').where('building_id', '=', id).execute();
-        // Deleted operators keep their row (audit history) but no longer point at the building.
-        await trx
-          .updateTable('operators')
-          .set({ building_id: null })
-          .where('building_id', '=', id)
-          .where('deleted_at', 'is not', null)
-          .execute();
+        const rows = buildingRepo(trx);
+        const fileKeys = await rows.releaseFilesAndOperators(id);
         await purgeDeletedRobots(trx, { buildingId: id });
-        // Floors, groups, speech texts, IP rules, links and options go with it (on delete cascade).
-        await trx.deleteFrom('buildings').where('id', '=', id).execute();
+        await rows.remove(id);
         await record(p, ip, 'building.delete', { type: 'building', id }, undefined, trx);
-        return files.map((f) => f.key);
+        return fileKeys;
       });
       await Promise.all(keys.map((k) => fileStore.discard(k)));
     },
   };
 }
 
-export function toBuilding(r: Selectable<BuildingTable>): Building {
+export function toBuilding(r: BuildingRow): Building {
   return {
     id: r.id,
     name: r.name,

@@ -1,9 +1,13 @@
-import { isSystemAdmin, OperatorType } from '@portal/contract';
+import { isDataAdmin } from '@portal/contract';
 import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError, forbidden, notFound } from '../../lib/errors.ts';
+import { forbidden, notFound } from '../../lib/errors.ts';
 import { canSeeBuilding } from '../../lib/scope.ts';
+import { buildingRepo } from './building-repo.ts';
+
+/** Other modules still import these from here; the one helper is lib/versioned.ts. */
+export { nextVersion, staleUpdate } from '../../lib/versioned.ts';
 
 /**
  * What buildings, their sections and floors share: who may change them, the building in the
@@ -11,11 +15,8 @@ import { canSeeBuilding } from '../../lib/scope.ts';
  */
 
 /** Writing building data is for organization administrators (own organization) and system admins. */
-export const canManageBuildings = (p: Pick<Principal, 'type'>): boolean =>
-  p.type === OperatorType.orgAdmin || isSystemAdmin(p.type);
-
 export function requireManager(p: Pick<Principal, 'type'>): void {
-  if (!canManageBuildings(p)) throw forbidden('Only organization administrators can change buildings and floors');
+  if (!isDataAdmin(p.type)) throw forbidden('Only organization administrators can change buildings and floors');
 }
 
 export interface ScopedBuilding {
@@ -26,11 +27,7 @@ export interface ScopedBuilding {
 
 /** The building when the caller may see it; another tenant's building is "not found" (never 403). */
 export async function buildingInScope(db: Kysely<Database>, p: Principal, id: number): Promise<ScopedBuilding> {
-  const b = await db
-    .selectFrom('buildings')
-    .select(['id', 'organization_id', 'ip_restriction_enabled'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const b = await buildingRepo(db).findScope(id);
   if (!b || !canSeeBuilding(p, { id: b.id, organizationId: b.organization_id })) throw notFound('Building');
   return { id: b.id, organizationId: b.organization_id, ipRestrictionEnabled: b.ip_restriction_enabled === 1 };
 }
@@ -44,18 +41,6 @@ export function assertRowInScope<R extends { building_id: number; organization_i
   if (!row || !canSeeBuilding(p, { id: row.building_id, organizationId: row.organization_id })) throw notFound(what);
   return row;
 }
-
-/**
- * The new version of a row: now, but always later than the version it replaces, so two edits in
- * the same millisecond still differ and the second stale one is refused.
- */
-export function nextVersion(now: Date, previous?: string): string {
-  const prev = previous ? Date.parse(previous) : Number.NaN;
-  return new Date(Number.isNaN(prev) || now.getTime() > prev ? now.getTime() : prev + 1).toISOString();
-}
-
-export const staleUpdate = (what: string) =>
-  new AppError('STALE_UPDATE', `The ${what} was changed by someone else; reload it and try again`);
 
 /** '' in an optional text is stored as null. */
 export const nullIfEmpty = (v: string): string | null => (v.trim() === '' ? null : v.trim());

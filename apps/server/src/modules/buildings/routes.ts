@@ -3,8 +3,7 @@ import { buildingOps, groupOpsByKind } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { routes } from '../../lib/route.ts';
-import { directoryService } from '../directory/service.ts';
-import { buildingService } from './building-service.ts';
+import { buildingListService, buildingService } from './building-service.ts';
 import { groupService } from './group-service.ts';
 import { ipRestrictionService } from './ip-restriction-service.ts';
 import { linksService } from './links-service.ts';
@@ -12,14 +11,14 @@ import { speechTextService } from './speech-text-service.ts';
 
 /** Buildings and their sections: groups, speech texts, IP restriction, system links. */
 export const buildingRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const directory = directoryService(ctx);
+  const lists = buildingListService(ctx);
   const buildings = buildingService(ctx);
   const speech = speechTextService(ctx);
   const ipRestriction = ipRestrictionService(ctx);
   const links = linksService(ctx);
 
   routes(app, buildingOps, {
-    listBuildings: async (req) => directory.buildings(principalOf(req), req.query.filter),
+    listBuildings: async (req) => lists.list(principalOf(req), req.query.filter),
     getBuilding: async (req) => buildings.get(principalOf(req), req.params.id),
     createBuilding: async (req) => buildings.create(principalOf(req), req.body, req.ip),
     updateBuilding: async (req) => buildings.update(principalOf(req), req.params.id, req.body, req.ip),

@@ -1,18 +1,19 @@
-import { MAP_IMAGE_MAX_BYTES, MAP_IMAGE_TYPES, type FloorDetail, type FloorInput } from '@portal/contract';
-import type { Selectable } from 'kysely';
-import type { AppContext, Principal } from '../../context.ts';
-import type { FloorTable } from '../../db/schema.ts';
-import { AppError } from '../../lib/errors.ts';
 import {
-  assertRowInScope,
-  buildingInScope,
-  nextVersion,
-  recorder,
-  requireManager,
-  staleUpdate,
-} from '../buildings/common.ts';
+  MAP_IMAGE_MAX_BYTES,
+  MAP_IMAGE_TYPES,
+  floorListSchema,
+  type FloorDetail,
+  type FloorInput,
+} from '@portal/contract';
+import type { AppContext, Principal } from '../../context.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { parseFilter, toApiRow } from '../../lib/filter.ts';
+import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
+import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
+import { assertRowInScope, buildingInScope, recorder, requireManager } from '../buildings/common.ts';
 import { fileKeyOfUrl, signFileUrl } from '../files/signed-url.ts';
 import { liveRobotCount, purgeDeletedRobots } from '../robots/robot-usage.ts';
+import { floorFilter, floorRepo, type FloorRow } from './floor-repo.ts';
 import { readImageHeader } from './image-header.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'config' | 'fileStore'>;
@@ -36,17 +37,42 @@ export interface MapFrame {
   originY: number;
 }
 
+/** The stored image URL becomes a signed one, so `<img src>` works without a bearer header. */
+function signedImage({ config, clock }: Pick<AppContext, 'config' | 'clock'>, img: string | null): string | null {
+  const key = fileKeyOfUrl(config.apiBase, img);
+  return key ? signFileUrl(config.secretKey, config.apiBase, key, clock()) : img;
+}
+
+/** `GET /buildings/:id/floors`: a building's floors, scoped, filtered and cached like every list. */
+export function floorListService(ctx: Pick<AppContext, 'db' | 'config' | 'clock' | 'caches'>) {
+  const cachedList = cachedLists(ctx.caches.lists);
+  const repo = floorRepo(ctx.db);
+  return {
+    async list(p: Principal, buildingId: number, rawFilter: string | undefined): Promise<ListAnswer> {
+      const f = parseFilter(rawFilter, floorFilter);
+      // Another tenant's building is "not found", not "forbidden": its existence is not disclosed.
+      await buildingInScope(ctx.db, p, buildingId);
+      return cachedList(`floors:${buildingId}`, p, rawFilter, floorListSchema, async () => {
+        const { rows, total } = await repo.list(buildingId, f);
+        const items = rows.map((r) => {
+          const row = toApiRow(r, floorFilter, f.fields);
+          return 'img' in row ? { ...row, img: signedImage(ctx, r.img) } : row;
+        });
+        return { items, total };
+      });
+    },
+  };
+}
+
 export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
   const record = recorder(audit);
+  const repo = floorRepo(db);
 
   async function find(p: Principal, id: number) {
-    const row = await db.selectFrom('floors').selectAll().where('id', '=', id).executeTakeFirst();
-    return assertRowInScope(p, row, 'Floor');
+    return assertRowInScope(p, await repo.find(id), 'Floor');
   }
 
-  /** The stored image URL becomes a signed one, so `<img src>` works without a bearer header. */
-  function toDetail(r: Selectable<FloorTable>): FloorDetail {
-    const key = fileKeyOfUrl(config.apiBase, r.img);
+  function toDetail(r: FloorRow): FloorDetail {
     return {
       id: r.id,
       name: r.name,
@@ -54,7 +80,7 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
       organizationId: r.organization_id,
       type: r.type as FloorDetail['type'],
       index: r.index,
-      img: key ? signFileUrl(config.secretKey, config.apiBase, key, clock()) : r.img,
+      img: signedImage({ config, clock }, r.img),
       imgWidth: r.img_width,
       imgHeight: r.img_height,
       ugomap: r.ugomap,
@@ -81,24 +107,20 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
    */
   async function setImage(
     p: Principal,
-    floor: Selectable<FloorTable>,
+    floor: FloorRow,
     image: { key: string; width: number; height: number; frame?: MapFrame; detail?: Record<string, unknown> } | null,
     ip: string,
   ): Promise<void> {
     const previous = fileKeyOfUrl(config.apiBase, floor.img);
     const frame = image?.frame;
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('floors')
-        .set({
-          img: image ? `${config.apiBase}/files/${image.key}` : null,
-          img_width: image?.width ?? null,
-          img_height: image?.height ?? null,
-          ...(frame ? { resolution: frame.resolution, origin_x: frame.originX, origin_y: frame.originY } : {}),
-          updated_at: nextVersion(clock(), floor.updated_at),
-        })
-        .where('id', '=', floor.id)
-        .execute();
+      await floorRepo(trx).update(floor.id, {
+        img: image ? `${config.apiBase}/files/${image.key}` : null,
+        img_width: image?.width ?? null,
+        img_height: image?.height ?? null,
+        ...(frame ? { resolution: frame.resolution, origin_x: frame.originX, origin_y: frame.originY } : {}),
+        updated_at: nextVersion(clock(), floor.updated_at),
+      });
       if (previous) await fileStore.removeRow(previous, trx);
       await record(
         p,
@@ -115,7 +137,7 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
   /** Stores the bytes and makes them the floor's image; the stored file is removed if that fails. */
   async function storeImage(
     p: Principal,
-    floor: Selectable<FloorTable>,
+    floor: FloorRow,
     file: { bytes: Buffer; contentType: string; width: number; height: number },
     extra: { frame?: MapFrame; detail?: Record<string, unknown> },
     ip: string,
@@ -146,23 +168,19 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
       const b = await buildingInScope(db, p, buildingId);
       const now = clock().toISOString();
       const id = await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .insertInto('floors')
-          .values({
-            ...columns(body),
-            organization_id: b.organizationId,
-            building_id: b.id,
-            img: null,
-            ugomap: null,
-            img_width: null,
-            img_height: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await record(p, ip, 'floor.create', { type: 'floor', id: row.id }, { buildingId: b.id, name: body.name }, trx);
-        return row.id;
+        const floorId = await floorRepo(trx).insert({
+          ...columns(body),
+          organization_id: b.organizationId,
+          building_id: b.id,
+          img: null,
+          ugomap: null,
+          img_width: null,
+          img_height: null,
+          created_at: now,
+          updated_at: now,
+        });
+        await record(p, ip, 'floor.create', { type: 'floor', id: floorId }, { buildingId: b.id, name: body.name }, trx);
+        return floorId;
       });
       return toDetail(await find(p, id));
     },
@@ -171,13 +189,16 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
       requireManager(p);
       await find(p, id);
       await db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable('floors')
-          .set({ ...columns(body), updated_at: nextVersion(clock(), body.updatedAt) })
-          .where('id', '=', id)
-          .where('updated_at', '=', body.updatedAt)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw staleUpdate('floor');
+        const written = await floorRepo(trx).updateVersioned(id, body.updatedAt, {
+          ...columns(body),
+          updated_at: nextVersion(clock(), body.updatedAt),
+        });
+        await expectVersioned(
+          written,
+          'floor',
+          async () => (await floorRepo(trx).find(id)) !== undefined,
+          () => notFound('Floor'),
+        );
         await record(p, ip, 'floor.update', { type: 'floor', id }, undefined, trx);
       });
       return toDetail(await find(p, id));
@@ -195,7 +216,7 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
       const image = fileKeyOfUrl(config.apiBase, floor.img);
       await db.transaction().execute(async (trx) => {
         await purgeDeletedRobots(trx, { floorId: id });
-        await trx.deleteFrom('floors').where('id', '=', id).execute();
+        await floorRepo(trx).remove(id);
         if (image) await fileStore.removeRow(image, trx);
         await record(p, ip, 'floor.delete', { type: 'floor', id }, { name: floor.name }, trx);
       });

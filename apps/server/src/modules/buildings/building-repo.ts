@@ -1,0 +1,182 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { BuildingTable, Database } from '../../db/schema.ts';
+import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import { scopeWhere, type TenantScope } from '../../lib/scope.ts';
+
+/** Allow-list of `GET /buildings?filter=` (ARCHITECTURE.md "API"). */
+export const buildingFilter: ResourceFilterSpec<'buildings'> = {
+  table: 'buildings',
+  fields: {
+    id: { column: 'id', type: 'integer' },
+    name: { column: 'name', type: 'string' },
+    prefecture: { column: 'prefecture', type: 'string' },
+    city: { column: 'city', type: 'string' },
+    address: { column: 'address', type: 'string' },
+    postalCode: { column: 'postal_code', type: 'string' },
+    latitude: { column: 'latitude', type: 'number' },
+    longitude: { column: 'longitude', type: 'number' },
+    organizationId: { column: 'organization_id', type: 'integer' },
+    status: { column: 'status', type: 'integer' },
+    ipRestrictionEnabled: { column: 'ip_restriction_enabled', type: 'boolean' },
+    createdAt: { column: 'created_at', type: 'date' },
+    updatedAt: { column: 'updated_at', type: 'date' },
+  },
+  defaultOrder: 'updatedAt DESC',
+  includes: ['groups', 'flowGroups'],
+};
+
+export type BuildingRow = Selectable<BuildingTable>;
+export type GroupTableName = 'robot_groups' | 'flow_groups';
+export interface NamedGroup {
+  id: number;
+  name: string;
+}
+
+/** Tables whose rows belong to a building and carry its organization (moved with it). */
+const BUILDING_CHILD_TABLES = [
+  'building_ip_rules',
+  'robot_groups',
+  'flow_groups',
+  'floors',
+  'speech_texts',
+  'building_links',
+  'building_options',
+  'files',
+  'notification_targets',
+  // Only deleted robots can be left when a building moves (live ones keep it in use).
+  'robots',
+] as const;
+
+/** The SQL of buildings; `db` may be a transaction. */
+export function buildingRepo(db: Kysely<Database>) {
+  /** The groups of each building, in their sort order. */
+  async function groupsOf(table: GroupTableName, buildingIds: number[]): Promise<Map<number, NamedGroup[]>> {
+    const byBuilding = new Map<number, NamedGroup[]>();
+    if (buildingIds.length === 0) return byBuilding;
+    const rows = await db
+      .selectFrom(table)
+      .select(['id', 'name', 'building_id'])
+      .where('building_id', 'in', buildingIds)
+      .orderBy('sort_order')
+      .orderBy('id')
+      .execute();
+    for (const r of rows) {
+      const list = byBuilding.get(r.building_id) ?? [];
+      list.push({ id: r.id, name: r.name });
+      byBuilding.set(r.building_id, list);
+    }
+    return byBuilding;
+  }
+
+  return {
+    groupsOf,
+
+    find: (id: number): Promise<BuildingRow | undefined> =>
+      db.selectFrom('buildings').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    /** What the scope check of a building needs. */
+    findScope: (id: number) =>
+      db
+        .selectFrom('buildings')
+        .select(['id', 'organization_id', 'ip_restriction_enabled'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
+
+    /** The buildings of the scope as the filter asks, with the total of the filter's where. */
+    async list(scope: TenantScope, f: ParsedFilter): Promise<{ rows: BuildingRow[]; total: number }> {
+      const scoped = db
+        .selectFrom('buildings')
+        .where((eb) => scopeWhere(scope, eb, { organization: 'buildings.organization_id', building: 'buildings.id' }));
+      const [rows, count] = await Promise.all([
+        applyFilter(scoped.selectAll(), f).execute(),
+        applyWhere(scoped, f.where)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    async organizationExists(id: number): Promise<boolean> {
+      const org = await db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst();
+      return org !== undefined;
+    },
+
+    /** Operators (not deleted) still assigned to the building. */
+    async liveOperatorCount(buildingId: number): Promise<number> {
+      const row = await db
+        .selectFrom('operators')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('building_id', '=', buildingId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async insert(values: Insertable<BuildingTable>): Promise<number> {
+      const row = await db.insertInto('buildings').values(values).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    async update(id: number, values: Updateable<BuildingTable>): Promise<void> {
+      await db.updateTable('buildings').set(values).where('id', '=', id).execute();
+    },
+
+    /** Writes only while the stored version is still `version`; the number of rows written. */
+    async updateVersioned(id: number, version: string, values: Updateable<BuildingTable>): Promise<bigint> {
+      const result = await db
+        .updateTable('buildings')
+        .set(values)
+        .where('id', '=', id)
+        .where('updated_at', '=', version)
+        .executeTakeFirst();
+      return result.numUpdatedRows;
+    },
+
+    /** Everything of the building carries its organization (tenancy), so it moves along. */
+    async moveChildren(buildingId: number, organizationId: number): Promise<void> {
+      for (const table of BUILDING_CHILD_TABLES) {
+        await db
+          .updateTable(table)
+          .set({ organization_id: organizationId })
+          .where('building_id', '=', buildingId)
+          .execute();
+      }
+      await db
+        .updateTable('robot_setting_history')
+        .set({ organization_id: organizationId })
+        .where('robot_id', 'in', (eb) => eb.selectFrom('robots').select('id').where('building_id', '=', buildingId))
+        .execute();
+    },
+
+    /**
+     * Deletes the building's file rows and answers their keys (the bytes go once committed); deleted
+     * operators keep their row (audit history) but no longer point at the building.
+     */
+    async releaseFilesAndOperators(buildingId: number): Promise<string[]> {
+      const files = await db.selectFrom('files').select('key').where('building_id', '=', buildingId).execute();
+      await db.deleteFrom('files').where('building_id', '=', buildingId).execute();
+      await db
+        .updateTable('operators')
+        .set({ building_id: null })
+        .where('building_id', '=', buildingId)
+        .where('deleted_at', 'is not', null)
+        .execute();
+      return files.map((f) => f.key);
+    },
+
+    /** Floors, groups, speech texts, IP rules, links and options go with it (on delete cascade). */
+    async remove(id: number): Promise<void> {
+      await db.deleteFrom('buildings').where('id', '=', id).execute();
+    },
+
+    /** Whether the building's IP restriction is on. */
+    async ipRestrictionEnabled(id: number): Promise<boolean> {
+      const b = await db
+        .selectFrom('buildings')
+        .select('ip_restriction_enabled')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return b.ip_restriction_enabled === 1;
+    },
+  };
+}
