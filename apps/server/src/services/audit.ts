@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/time.ts';
+import { auditRepo } from './audit-repo.ts';
 
 export interface AuditEntry {
   operatorId: number | null;
@@ -18,19 +19,16 @@ export type Audit = ReturnType<typeof createAudit>;
 export function createAudit(db: Kysely<Database>, clock: Clock) {
   return {
     async record(e: AuditEntry, trx: Kysely<Database> = db): Promise<void> {
-      await trx
-        .insertInto('audit_logs')
-        .values({
-          at: clock().toISOString(),
-          operator_id: e.operatorId,
-          organization_id: e.organizationId,
-          action: e.action,
-          target_type: e.targetType ?? null,
-          target_id: e.targetId == null ? null : String(e.targetId),
-          ip: e.ip ?? null,
-          detail: e.detail ? JSON.stringify(e.detail) : null,
-        })
-        .execute();
+      await auditRepo.insert(trx, {
+        at: clock().toISOString(),
+        operatorId: e.operatorId,
+        organizationId: e.organizationId,
+        action: e.action,
+        targetType: e.targetType ?? null,
+        targetId: e.targetId == null ? null : String(e.targetId),
+        ip: e.ip ?? null,
+        detail: e.detail ? JSON.stringify(e.detail) : null,
+      });
     },
   };
 }

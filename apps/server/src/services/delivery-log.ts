@@ -1,19 +1,15 @@
 import type { Delivery } from '@portal/contract';
 import type { AppContext } from '../context.ts';
 import { toOffset } from '../lib/pagination.ts';
+import { outboxRepo } from './outbox-repo.ts';
 
 /** The delivery log: every mail and SMS the mailer recorded in the outbox, newest first. */
 export function deliveryLog({ db }: Pick<AppContext, 'db'>) {
+  const outbox = outboxRepo(db);
   return {
     async page(page: number, perPage: number) {
       const { limit, offset } = toOffset(page, perPage);
-      const [rows, total] = await Promise.all([
-        db.selectFrom('outbox').selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-        db
-          .selectFrom('outbox')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
+      const { rows, total } = await outbox.page(limit, offset);
       const items: Delivery[] = rows.map((r) => ({
         id: r.id,
         channel: r.channel as Delivery['channel'],
@@ -25,7 +21,7 @@ export function deliveryLog({ db }: Pick<AppContext, 'db'>) {
         purpose: r.purpose,
         createdAt: r.created_at,
       }));
-      return { items, total: Number(total.n), page, perPage };
+      return { items, total, page, perPage };
     },
   };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/time.ts';
+import { fileRepo } from './file-repo.ts';
 
 /** A stored file's row in `files`; the bytes live in the store under the same key. */
 export interface StoredFile {
@@ -62,19 +63,7 @@ export function createFileStore({ dir, db, clock }: { dir: string; db: Kysely<Da
       };
       await writeFile(pathOf(key), file.bytes, { flag: 'wx', mode: 0o600 });
       try {
-        await trx
-          .insertInto('files')
-          .values({
-            key,
-            organization_id: stored.organizationId,
-            building_id: stored.buildingId,
-            content_type: stored.contentType,
-            size: stored.size,
-            sha256: stored.sha256,
-            purpose: stored.purpose,
-            created_at: stored.createdAt,
-          })
-          .execute();
+        await fileRepo.insert(trx, stored);
       } catch (err) {
         await rm(pathOf(key), { force: true });
         throw err;
@@ -84,19 +73,7 @@ export function createFileStore({ dir, db, clock }: { dir: string; db: Kysely<Da
 
     async find(key: string): Promise<StoredFile | null> {
       if (!FILE_KEY_PATTERN.test(key)) return null;
-      const r = await db.selectFrom('files').selectAll().where('key', '=', key).executeTakeFirst();
-      return r
-        ? {
-            key: r.key,
-            organizationId: r.organization_id,
-            buildingId: r.building_id,
-            contentType: r.content_type,
-            size: r.size,
-            sha256: r.sha256,
-            purpose: r.purpose,
-            createdAt: r.created_at,
-          }
-        : null;
+      return fileRepo.find(db, key);
     },
 
     /** The bytes of a stored file, or null when they are gone. */
@@ -111,7 +88,7 @@ export function createFileStore({ dir, db, clock }: { dir: string; db: Kysely<Da
 
     /** Deletes the row (inside `trx` when given); call `discard` for the bytes once committed. */
     async removeRow(key: string, trx: Kysely<Database> = db): Promise<void> {
-      await trx.deleteFrom('files').where('key', '=', key).execute();
+      await fileRepo.remove(trx, key);
     },
 
     /** Deletes the bytes; a missing file is not an error. */

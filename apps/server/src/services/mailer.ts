@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/time.ts';
+import { outboxRepo } from './outbox-repo.ts';
 
 export interface OutgoingMessage {
   channel: 'email' | 'sms';
@@ -30,52 +31,37 @@ export function createMailer(deps: {
 }) {
   const transport: Transporter | null = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : null;
   const inFlight = new Set<Promise<void>>();
+  const outbox = outboxRepo(deps.db);
 
   async function send(id: number, m: OutgoingMessage): Promise<void> {
     if (!transport) return;
     try {
       await transport.sendMail({ from: deps.from, to: m.to, subject: m.subject, text: m.body });
-      await deps.db
-        .updateTable('outbox')
-        .set({ status: 'sent', sent_at: deps.clock().toISOString() })
-        .where('id', '=', id)
-        .execute();
+      await outbox.markSent(id, deps.clock().toISOString());
     } catch (err) {
       deps.log.warn({ err, outboxId: id }, 'mail delivery failed');
-      await deps.db
-        .updateTable('outbox')
-        .set({ status: 'failed', error: (err as Error).message.slice(0, 500) })
-        .where('id', '=', id)
-        .execute()
-        .catch(() => undefined);
+      await outbox.markFailed(id, (err as Error).message.slice(0, 500)).catch(() => undefined);
     }
   }
 
   return {
     /** Records the message and starts delivery without making the caller wait for SMTP. */
     async deliver(m: OutgoingMessage): Promise<number> {
-      const row = await deps.db
-        .insertInto('outbox')
-        .values({
-          organization_id: m.organizationId,
-          channel: m.channel,
-          recipient: m.to,
-          subject: m.subject,
-          body: m.body,
-          purpose: m.purpose,
-          status: 'stored',
-          error: null,
-          created_at: deps.clock().toISOString(),
-          sent_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      deps.log.info({ outboxId: row.id, channel: m.channel, to: m.to, purpose: m.purpose }, 'message queued');
+      const id = await outbox.insert({
+        organizationId: m.organizationId,
+        channel: m.channel,
+        recipient: m.to,
+        subject: m.subject,
+        body: m.body,
+        purpose: m.purpose,
+        createdAt: deps.clock().toISOString(),
+      });
+      deps.log.info({ outboxId: id, channel: m.channel, to: m.to, purpose: m.purpose }, 'message queued');
       if (m.channel === 'email' && transport) {
-        const p = send(row.id, m).finally(() => inFlight.delete(p));
+        const p = send(id, m).finally(() => inFlight.delete(p));
         inFlight.add(p);
       }
-      return row.id;
+      return id;
     },
     /** Waits for deliveries in flight (graceful shutdown, tests). */
     async drain(): Promise<void> {

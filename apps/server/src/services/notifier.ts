@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts';
 import { mask } from '../lib/crypto.ts';
 import type { Clock } from '../lib/time.ts';
 import type { Mailer } from './mailer.ts';
+import { outboxRepo } from './outbox-repo.ts';
 
 /** A notification target with its secrets opened, as the sender needs it. */
 export interface NotifierTarget {
@@ -50,6 +51,7 @@ export function createNotifier(deps: {
   mailer: Pick<Mailer, 'deliver'>;
   fetch?: typeof globalThis.fetch;
 }) {
+  const outbox = outboxRepo(deps.db);
   const doFetch: typeof globalThis.fetch = (input, init) => (deps.fetch ?? globalThis.fetch)(input, init);
 
   async function post(
@@ -59,22 +61,15 @@ export function createNotifier(deps: {
     request: { body: unknown; headers?: Record<string, string> },
   ): Promise<DeliveryResult> {
     // Recorded before the attempt, so even an interrupted one leaves a trace.
-    const row = await deps.db
-      .insertInto('outbox')
-      .values({
-        organization_id: target.organizationId,
-        channel,
-        recipient: mask(target.address),
-        subject: message.subject,
-        body: message.body,
-        purpose: message.purpose,
-        status: 'stored',
-        error: null,
-        created_at: deps.clock().toISOString(),
-        sent_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await outbox.insert({
+      organizationId: target.organizationId,
+      channel,
+      recipient: mask(target.address),
+      subject: message.subject,
+      body: message.body,
+      purpose: message.purpose,
+      createdAt: deps.clock().toISOString(),
+    });
     let error: string | null = null;
     try {
       const res = await doFetch(target.address, {
@@ -94,12 +89,9 @@ export function createNotifier(deps: {
         e.name === 'TimeoutError' ? `No answer within ${HTTP_TIMEOUT_MS / 1000} s` : 'The request could not be sent';
     }
     const status = error ? 'failed' : 'sent';
-    await deps.db
-      .updateTable('outbox')
-      .set(error ? { status, error } : { status, sent_at: deps.clock().toISOString() })
-      .where('id', '=', row.id)
-      .execute();
-    return { deliveryId: row.id, status, error };
+    if (error) await outbox.markFailed(id, error);
+    else await outbox.markSent(id, deps.clock().toISOString());
+    return { deliveryId: id, status, error };
   }
 
   return {

@@ -8,6 +8,7 @@ import type { Database } from '../db/schema.ts';
 import { mqttUsernameOf, newRobotPassword, ROBOT_MANUFACTURER } from '../modules/robots/credentials.ts';
 import type { Clock } from '../lib/time.ts';
 import type { RobotLink } from '../modules/robot-link/types.ts';
+import { simulatedFleetRepo } from './simulated-fleet-repo.ts';
 
 /** The demo building the simulated robots live in (seed.ts). */
 const DEMO_BUILDING = 'Demo Tower';
@@ -43,26 +44,15 @@ export async function startSimulatedFleet(opts: {
   count: number;
   dataDir: string;
 }): Promise<SimulatedFleet | null> {
-  const { db, link, log } = opts;
+  const { link, log } = opts;
+  const repo = simulatedFleetRepo(opts.db);
   const cli = resolve(import.meta.dirname, '../../../robot-sim/src/cli.ts');
   if (!existsSync(cli)) {
     log.warn({ cli }, 'simulated robots skipped: the simulator is not installed');
     return null;
   }
-  const building = await db
-    .selectFrom('buildings')
-    .select(['id', 'organization_id'])
-    .where('name', '=', DEMO_BUILDING)
-    .orderBy('id')
-    .executeTakeFirst();
-  const floors = building
-    ? await db
-        .selectFrom('floors')
-        .select(['id'])
-        .where('building_id', '=', building.id)
-        .orderBy('index', 'desc')
-        .execute()
-    : [];
+  const building = await repo.buildingNamed(DEMO_BUILDING);
+  const floors = building ? await repo.floorsOf(building.id) : [];
   if (!building || floors.length === 0) {
     log.info('simulated robots skipped: no demo building with floors (SEED_DEMO=0?)');
     return null;
@@ -77,48 +67,29 @@ export async function startSimulatedFleet(opts: {
     const floor = floors[i % floors.length]!;
     const model: RobotModel = ROBOT_MODELS[i % ROBOT_MODELS.length]!;
     const at = opts.clock().toISOString();
-    const existing = await db
-      .selectFrom('robots')
-      .select(['id', 'floor_id', 'name'])
-      .where('serial_no', '=', serial)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const existing = await repo.liveRobotBySerial(serial);
     let id: number;
     let floorId = floor.id;
     const name = existing?.name ?? `Demo robot ${i + 1}`;
     if (existing) {
       id = existing.id;
       floorId = existing.floor_id;
-      await db.updateTable('robots').set({ mqtt_password_hash: hash }).where('id', '=', id).execute();
+      await repo.setPasswordHash(id, hash);
       await link.registryChanged({ kind: 'credentials', robotId: id });
     } else {
-      const row = await db
-        .insertInto('robots')
-        .values({
-          organization_id: building.organization_id,
-          building_id: building.id,
-          floor_id: floor.id,
-          group_id: null,
-          serial_no: serial,
-          name,
-          model,
-          version: '2.1.0',
-          hardware_revision: '1',
-          status: 1,
-          long_term_rec_auto_start: 0,
-          video_mode: 'medium',
-          notes: 'Simulated robot started by npm start (SIMULATED_ROBOTS).',
-          manufacturer: ROBOT_MANUFACTURER,
-          mqtt_username: username,
-          mqtt_password_hash: hash,
-          last_communication_at: null,
-          created_at: at,
-          updated_at: at,
-          deleted_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      id = row.id;
+      id = await repo.insertRobot({
+        organizationId: building.organization_id,
+        buildingId: building.id,
+        floorId: floor.id,
+        serialNo: serial,
+        name,
+        model,
+        notes: 'Simulated robot started by npm start (SIMULATED_ROBOTS).',
+        manufacturer: ROBOT_MANUFACTURER,
+        mqttUsername: username,
+        mqttPasswordHash: hash,
+        at,
+      });
       await link.registryChanged({ kind: 'created', robotId: id });
     }
     const start = home(i);

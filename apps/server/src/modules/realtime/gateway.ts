@@ -15,6 +15,7 @@ import type { ResolveSession } from '../auth/resolve-session.ts';
 import type { LiveEvent, PoseEvent, RegistryEvent, RobotRef } from '../robot-link/types.ts';
 import { mapSessionEvents, type MapSessionEvent } from '../map-sessions/events.ts';
 import { isTeleopMessage, type TeleopService } from '../teleop/teleop-service.ts';
+import type { RealtimeRepo } from './realtime-repo.ts';
 
 /** Above this many unsent bytes a client is slow: its position frames wait (latest wins). */
 const SLOW_CLIENT_BYTES = 512 * 1024;
@@ -42,9 +43,10 @@ const inScope = (scope: TenantScope, r: RobotRef) => robotInScope(scope, r);
  * dropped; positions are coalesced per client and flushed every WS_POSE_FLUSH_MS.
  */
 export function createGateway(
-  ctx: Pick<AppContext, 'db' | 'robotLink' | 'log'>,
+  ctx: Pick<AppContext, 'robotLink' | 'log'>,
+  repo: Pick<RealtimeRepo, 'building'>,
   resolveSession: ResolveSession,
-  teleop: TeleopService,
+  teleop: Pick<TeleopService, 'handle' | 'drop'>,
 ) {
   const connections = new Set<Connection>();
   const byTopic = new Map<WsTopic, Set<Connection>>();
@@ -169,12 +171,8 @@ export function createGateway(
       c.send({ type: 'snapshot', topic, robots: link.fleet(p, null) });
       return;
     }
-    const b = await ctx.db
-      .selectFrom('buildings')
-      .select(['id', 'organization_id'])
-      .where('id', '=', Number(arg))
-      .executeTakeFirst();
-    if (!b || !canSeeBuilding(p, { id: b.id, organizationId: b.organization_id })) {
+    const b = await repo.building(Number(arg));
+    if (!b || !canSeeBuilding(p, b)) {
       throw new AppError('NOT_FOUND', 'Building not found');
     }
     c.send({ type: 'snapshot', topic, robots: link.fleet(p, b.id) });

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { sessionResolver } from '../auth/resolve-session.ts';
 import { createGateway } from './gateway.ts';
+import { realtimeRepo } from './realtime-repo.ts';
 import type { TeleopService } from '../teleop/teleop-service.ts';
 
 /**
@@ -14,7 +15,12 @@ export const realtimeRoutes: FastifyPluginAsync<{ ctx: AppContext; teleop: Teleo
   app,
   { ctx, teleop },
 ) => {
-  const gateway = createGateway(ctx, sessionResolver(ctx.db, ctx.clock, ctx.caches.sessions), teleop);
+  const gateway = createGateway(
+    ctx,
+    realtimeRepo(ctx.db),
+    sessionResolver(ctx.db, ctx.clock, ctx.caches.sessions),
+    teleop,
+  );
   app.addHook('onClose', async () => gateway.close());
   app.route({
     method: 'GET',

@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+export interface NewSimulatedRobot {
+  organizationId: number;
+  buildingId: number;
+  floorId: number;
+  serialNo: string;
+  name: string;
+  model: string;
+  manufacturer: string;
+  mqttUsername: string;
+  mqttPasswordHash: string;
+  notes: string;
+  at: string;
+}
+
+/** SQL of `npm start`'s simulated fleet: the demo building, its floors, the simulated robots. */
+export function simulatedFleetRepo(db: Kysely<Database>) {
+  return {
+    /** The first building of this name. */
+    buildingNamed: (name: string) =>
+      db
+        .selectFrom('buildings')
+        .select(['id', 'organization_id'])
+        .where('name', '=', name)
+        .orderBy('id')
+        .executeTakeFirst(),
+
+    /** The building's floors, top floor first. */
+    floorsOf: (buildingId: number) =>
+      db.selectFrom('floors').select(['id']).where('building_id', '=', buildingId).orderBy('index', 'desc').execute(),
+
+    /** The live (not deleted) robot of this serial number. */
+    liveRobotBySerial: (serialNo: string) =>
+      db
+        .selectFrom('robots')
+        .select(['id', 'floor_id', 'name'])
+        .where('serial_no', '=', serialNo)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst(),
+
+    async setPasswordHash(robotId: number, hash: string): Promise<void> {
+      await db.updateTable('robots').set({ mqtt_password_hash: hash }).where('id', '=', robotId).execute();
+    },
+
+    /** Registers a simulated robot (status 1, video medium, protocol 2.1.0); answers its id. */
+    async insertRobot(r: NewSimulatedRobot): Promise<number> {
+      const row = await db
+        .insertInto('robots')
+        .values({
+          organization_id: r.organizationId,
+          building_id: r.buildingId,
+          floor_id: r.floorId,
+          group_id: null,
+          serial_no: r.serialNo,
+          name: r.name,
+          model: r.model,
+          version: '2.1.0',
+          hardware_revision: '1',
+          status: 1,
+          long_term_rec_auto_start: 0,
+          video_mode: 'medium',
+          notes: r.notes,
+          manufacturer: r.manufacturer,
+          mqtt_username: r.mqttUsername,
+          mqtt_password_hash: r.mqttPasswordHash,
+          last_communication_at: null,
+          created_at: r.at,
+          updated_at: r.at,
+          deleted_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+  };
+}
