@@ -129,6 +129,29 @@ describe('organizations', () => {
     }
   });
 
+  it('lists the caller’s own organizations to any operator, with the total and only the fields asked for', async () => {
+    const demo = organizationSchema.parse((await call('GET', `/organizations/${demoOrgId}`, sys)).json());
+    const filter = encodeURIComponent(JSON.stringify({ fields: ['id', 'name', 'labOption'], order: 'id ASC' }));
+    for (const who of [general, manager, orgAdmin]) {
+      const res = await call('GET', `/organizations?filter=${filter}`, who);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-total-count']).toBe('1');
+      expect(res.json()).toEqual([{ id: demo.id, name: demo.name, labOption: demo.labOption }]);
+    }
+    const all = await call('GET', `/organizations?filter=${encodeURIComponent(JSON.stringify({ limit: 1000 }))}`, sys);
+    const ids = z
+      .array(organizationSchema)
+      .parse(all.json())
+      .map((o) => o.id);
+    expect(ids).toEqual(expect.arrayContaining([demoOrgId, other.orgId]));
+    expect(Number(all.headers['x-total-count'])).toBe(ids.length);
+    // Path ids are read strictly: no hexadecimal, exponent or padded forms of another id.
+    for (const bad of ['0x10', '1e3', '01', '%201']) {
+      expect((await call('GET', `/organizations/${bad}`, sys)).statusCode).toBe(400);
+      expect((await call('GET', `/organizations/${demoOrgId}/notif-targets/${bad}`, sys)).statusCode).toBe(400);
+    }
+  });
+
   it('lets only system administrators create one; empty texts are stored as null; names are unique regardless of case', async () => {
     const created = await call('POST', '/organizations', sys, orgBody('New Customer'));
     expect(created.statusCode).toBe(201);

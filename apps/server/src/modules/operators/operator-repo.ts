@@ -1,7 +1,7 @@
 import type { Operator } from '@portal/contract';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Principal } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, OperatorTable } from '../../db/schema.ts';
 import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
@@ -112,6 +112,37 @@ export function operatorRepo(db: Kysely<Database>) {
         .select(['id', 'organization_id'])
         .where('id', '=', buildingId)
         .executeTakeFirst();
+    },
+    insert(values: Insertable<OperatorTable>) {
+      return db.insertInto('operators').values(values).returning(['id', 'organization_id']).executeTakeFirstOrThrow();
+    },
+    /**
+     * Writes a live operator only while its stored version is still `basedOn`; answers the rows
+     * written (0 or 1).
+     */
+    async updateVersioned(trx: Kysely<Database>, id: number, values: Updateable<OperatorTable>, basedOn: string) {
+      const result = await trx
+        .updateTable('operators')
+        .set(values)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .where('updated_at', '=', basedOn)
+        .executeTakeFirst();
+      return result.numUpdatedRows;
+    },
+    /** Writes an operator's state (lock, unlock, forced password change) whatever its version. */
+    async update(id: number, values: Updateable<OperatorTable>, trx: Kysely<Database> = db) {
+      await trx.updateTable('operators').set(values).where('id', '=', id).execute();
+    },
+    /** Marks a live operator deleted with the given values; answers whether it was there. */
+    async softDelete(trx: Kysely<Database>, id: number, values: Updateable<OperatorTable> & { deleted_at: string }) {
+      const gone = await trx
+        .updateTable('operators')
+        .set(values)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return Number(gone.numUpdatedRows) === 1;
     },
     /** Ends every session of the operator (all at once), except one kept when given. */
     revokeSessions(trx: Kysely<Database>, operatorId: number, at: string, keepSessionId?: number) {

@@ -12,13 +12,8 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { parseFilter } from '../../lib/filter.ts';
-import {
-  assertAdministrator,
-  duplicate,
-  isUniqueViolation,
-  nextVersion,
-  staleUpdate,
-} from '../organizations/admin-rules.ts';
+import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
+import { assertAdministrator, duplicate, isUniqueViolation } from '../organizations/admin-rules.ts';
 import { operatorFilter, operatorRepo, toOperator } from './operator-repo.ts';
 import { newOperatorRow } from './new-operator.ts';
 
@@ -140,23 +135,19 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
       const hash = await hashPassword(body.password);
       const now = clock().toISOString();
       const row = await guardLoginId(() =>
-        db
-          .insertInto('operators')
-          .values(
-            newOperatorRow({
-              organizationId: body.organizationId,
-              buildingId: body.buildingId,
-              loginId,
-              passwordHash: hash,
-              firstName: body.firstName,
-              lastName: body.lastName,
-              type: body.type,
-              flowEditRestricted: body.flowEditRestricted,
-              now,
-            }),
-          )
-          .returning(['id', 'organization_id'])
-          .executeTakeFirstOrThrow(),
+        repo.insert(
+          newOperatorRow({
+            organizationId: body.organizationId,
+            buildingId: body.buildingId,
+            loginId,
+            passwordHash: hash,
+            firstName: body.firstName,
+            lastName: body.lastName,
+            type: body.type,
+            flowEditRestricted: body.flowEditRestricted,
+            now,
+          }),
+        ),
       );
       await record(p, 'operator.create', row, ip, { loginId, type: body.type });
       return answer(p, row.id);
@@ -174,11 +165,12 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
       if (await repo.loginIdTaken(loginId, id)) throw duplicate('loginId', 'An operator with this login ID');
       const hash = body.password === undefined ? null : await hashPassword(body.password);
       const now = clock();
-      const result = await guardLoginId(() =>
+      const written = await guardLoginId(() =>
         db.transaction().execute(async (trx) => {
-          const updated = await trx
-            .updateTable('operators')
-            .set({
+          const updated = await repo.updateVersioned(
+            trx,
+            id,
+            {
               login_id: loginId,
               first_name: body.firstName,
               last_name: body.lastName,
@@ -188,12 +180,10 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
               flow_edit_restricted: body.flowEditRestricted ? 1 : 0,
               ...(hash ? { password_hash: hash, password_changed_at: now.toISOString() } : {}),
               updated_at: nextVersion(now, current.updated_at),
-            })
-            .where('id', '=', id)
-            .where('deleted_at', 'is', null)
-            .where('updated_at', '=', body.updatedAt)
-            .executeTakeFirst();
-          if (Number(updated.numUpdatedRows) !== 1) return false;
+            },
+            body.updatedAt,
+          );
+          if (Number(updated) !== 1) return updated;
           // A new password ends every session of the operator (the caller's own survives a self-edit).
           if (hash)
             await repo.revokeSessions(trx, id, now.toISOString(), id === p.operatorId ? p.sessionId : undefined);
@@ -211,10 +201,15 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
             },
             trx,
           );
-          return true;
+          return updated;
         }),
       );
-      if (!result) throw (await repo.exists(p, id)) ? staleUpdate('operator') : notFound('Operator');
+      await expectVersioned(
+        written,
+        'operator',
+        () => repo.exists(p, id),
+        () => notFound('Operator'),
+      );
       return answer(p, id);
     },
 
@@ -226,18 +221,13 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
       const now = clock();
       const freed = `deleted+${id}+${current.login_id}`.slice(0, LOGIN_ID_MAX);
       await db.transaction().execute(async (trx) => {
-        const gone = await trx
-          .updateTable('operators')
-          .set({
-            deleted_at: now.toISOString(),
-            login_id: freed,
-            status: 0,
-            updated_at: nextVersion(now, current.updated_at),
-          })
-          .where('id', '=', id)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(gone.numUpdatedRows) !== 1) throw notFound('Operator');
+        const gone = await repo.softDelete(trx, id, {
+          deleted_at: now.toISOString(),
+          login_id: freed,
+          status: 0,
+          updated_at: nextVersion(now, current.updated_at),
+        });
+        if (!gone) throw notFound('Operator');
         await repo.revokeSessions(trx, id, now.toISOString());
         await record(p, 'operator.delete', current, ip, { loginId: current.login_id }, trx);
       });
@@ -249,11 +239,7 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
       const current = await loadManaged(p, id);
       const now = clock();
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('operators')
-          .set({ locked_until: LOCKED_FOR_GOOD, updated_at: nextVersion(now, current.updated_at) })
-          .where('id', '=', id)
-          .execute();
+        await repo.update(id, { locked_until: LOCKED_FOR_GOOD, updated_at: nextVersion(now, current.updated_at) }, trx);
         await repo.revokeSessions(trx, id, now.toISOString());
         await record(p, 'operator.lock', current, ip, undefined, trx);
       });
@@ -263,11 +249,11 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
     async unlock(p: Principal, id: number, ip: string): Promise<Operator> {
       assertAdministrator(p);
       const current = await loadManaged(p, id);
-      await db
-        .updateTable('operators')
-        .set({ locked_until: null, failed_login_count: 0, updated_at: nextVersion(clock(), current.updated_at) })
-        .where('id', '=', id)
-        .execute();
+      await repo.update(id, {
+        locked_until: null,
+        failed_login_count: 0,
+        updated_at: nextVersion(clock(), current.updated_at),
+      });
       await record(p, 'operator.unlock', current, ip);
       return answer(p, id);
     },
@@ -276,11 +262,7 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
     async forcePasswordChange(p: Principal, id: number, ip: string): Promise<Operator> {
       assertAdministrator(p);
       const current = await loadManaged(p, id);
-      await db
-        .updateTable('operators')
-        .set({ must_change_password: 1, updated_at: nextVersion(clock(), current.updated_at) })
-        .where('id', '=', id)
-        .execute();
+      await repo.update(id, { must_change_password: 1, updated_at: nextVersion(clock(), current.updated_at) });
       await record(p, 'operator.force-password-change', current, ip);
       return answer(p, id);
     },

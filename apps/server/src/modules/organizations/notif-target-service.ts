@@ -1,37 +1,26 @@
 import type { NotifTarget, NotifTargetInput, UpdateNotifTargetBody } from '@portal/contract';
-import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { mask, secretBox } from '../../lib/crypto.ts';
+import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { createNotifier, testNotificationText, type Notifier } from '../../services/notifier.ts';
-import { assertAdministrator, nextVersion, staleUpdate } from './admin-rules.ts';
+import { assertAdministrator } from './admin-rules.ts';
+import { notifTargetRepo, type NotifTargetRow } from './notif-target-repo.ts';
+import { organizationRepo } from './organization-repo.ts';
 import { scopedOrganization } from './organization-service.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'config' | 'mailer'>;
-type Row = Awaited<ReturnType<ReturnType<typeof rowsOf>['one']>>;
 
 /** Webhook and chat-bot URLs carry credentials in the URL itself: they are sealed like passwords. */
 const SEALED_ADDRESS_TYPES = new Set([1, 6]);
 const SENDABLE_TYPES = new Set([0, 1, 6]);
 
-function rowsOf(db: Kysely<Database>) {
-  return {
-    one: (organizationId: number, id: number) =>
-      db
-        .selectFrom('notification_targets')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', id)
-        .executeTakeFirst(),
-  };
-}
-
 /** Notification targets of an organization (optionally of one of its buildings), with sealed secrets. */
 export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier(ctx)) {
   const { db, clock, audit } = ctx;
   const box = secretBox(ctx.config.secretKey);
-  const rows = rowsOf(db);
+  const rows = notifTargetRepo(db);
+  const organizations = organizationRepo(db);
 
   /** A sealed secret shown masked; one that no longer opens (key changed) shows only the mask. */
   const masked = (sealed: string) => {
@@ -42,7 +31,7 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
     }
   };
 
-  const toApi = (r: NonNullable<Row>): NotifTarget => ({
+  const toApi = (r: NotifTargetRow): NotifTarget => ({
     id: r.id,
     organizationId: r.organization_id,
     type: r.type as NotifTarget['type'],
@@ -59,13 +48,7 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
 
   async function assertBuildingOf(organizationId: number, buildingId: number | null): Promise<void> {
     if (buildingId === null) return;
-    const b = await db
-      .selectFrom('buildings')
-      .select('id')
-      .where('id', '=', buildingId)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
-    if (!b) {
+    if (!(await rows.buildingOf(organizationId, buildingId))) {
       throw new AppError('VALIDATION_FAILED', 'The building is not one of this organization', [
         { path: 'buildingId', message: 'validation.notFound' },
       ]);
@@ -74,7 +57,7 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
 
   /** The organization must be the caller's (404 otherwise), and the target one of its own. */
   async function target(p: Principal, organizationId: number, id: number) {
-    await scopedOrganization(db, p, organizationId);
+    await scopedOrganization(organizations, p, organizationId);
     const row = await rows.one(organizationId, id);
     if (!row) throw notFound('Notification target');
     return row;
@@ -114,15 +97,8 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
   return {
     async list(p: Principal, organizationId: number): Promise<NotifTarget[]> {
       assertAdministrator(p);
-      await scopedOrganization(db, p, organizationId);
-      const list = await db
-        .selectFrom('notification_targets')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .orderBy('building_id')
-        .orderBy('id')
-        .execute();
-      return list.map(toApi);
+      await scopedOrganization(organizations, p, organizationId);
+      return (await rows.list(organizationId)).map(toApi);
     },
 
     async get(p: Principal, organizationId: number, id: number): Promise<NotifTarget> {
@@ -132,21 +108,17 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
 
     async create(p: Principal, organizationId: number, body: NotifTargetInput, ip: string): Promise<NotifTarget> {
       assertAdministrator(p);
-      await scopedOrganization(db, p, organizationId);
+      await scopedOrganization(organizations, p, organizationId);
       await assertBuildingOf(organizationId, body.buildingId);
       const now = clock().toISOString();
-      const row = await db
-        .insertInto('notification_targets')
-        .values({
-          organization_id: organizationId,
-          ...columns(body),
-          ...sealedAddress(body.type, body.address),
-          bot_password: body.botPassword ? box.seal(body.botPassword) : null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await rows.insert({
+        organization_id: organizationId,
+        ...columns(body),
+        ...sealedAddress(body.type, body.address),
+        bot_password: body.botPassword ? box.seal(body.botPassword) : null,
+        created_at: now,
+        updated_at: now,
+      });
       await record(p, organizationId, 'notif-target.create', row.id, ip, {
         type: row.type,
         buildingId: row.building_id,
@@ -176,23 +148,18 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
         body.botPassword === undefined
           ? {}
           : { bot_password: body.botPassword === '' ? null : box.seal(body.botPassword) };
-      const result = await db
-        .updateTable('notification_targets')
-        .set({
-          ...columns(body),
-          ...address,
-          ...botPassword,
-          updated_at: nextVersion(clock(), current.updated_at),
-        })
-        .where('id', '=', id)
-        .where('organization_id', '=', organizationId)
-        .where('updated_at', '=', body.updatedAt)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) {
-        throw (await rows.one(organizationId, id))
-          ? staleUpdate('notification target')
-          : notFound('Notification target');
-      }
+      const written = await rows.updateVersioned(
+        organizationId,
+        id,
+        { ...columns(body), ...address, ...botPassword, updated_at: nextVersion(clock(), current.updated_at) },
+        body.updatedAt,
+      );
+      await expectVersioned(
+        written,
+        'notification target',
+        async () => !!(await rows.one(organizationId, id)),
+        () => notFound('Notification target'),
+      );
       await record(p, organizationId, 'notif-target.update', id, ip, {
         type: body.type,
         botPassword: body.botPassword === undefined ? 'kept' : body.botPassword === '' ? 'cleared' : 'replaced',
@@ -203,25 +170,20 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
     async remove(p: Principal, organizationId: number, id: number, ip: string): Promise<void> {
       assertAdministrator(p);
       await target(p, organizationId, id);
-      const gone = await db
-        .deleteFrom('notification_targets')
-        .where('id', '=', id)
-        .where('organization_id', '=', organizationId)
-        .executeTakeFirst();
-      if (Number(gone.numDeletedRows) !== 1) throw notFound('Notification target');
+      if (!(await rows.remove(organizationId, id))) throw notFound('Notification target');
       await record(p, organizationId, 'notif-target.delete', id, ip);
     },
 
     /** Sends a test message now and answers what happened (email: stored in the outbox for the mailer). */
     async test(p: Principal, organizationId: number, id: number, ip: string) {
       assertAdministrator(p);
-      const org = await scopedOrganization(db, p, organizationId);
+      const org = await scopedOrganization(organizations, p, organizationId);
       const row = await target(p, organizationId, id);
       if (!SENDABLE_TYPES.has(row.type)) throw new AppError('CONFLICT', 'This notification channel is disabled');
       let source = org.name;
       if (row.building_id !== null) {
-        const b = await db.selectFrom('buildings').select('name').where('id', '=', row.building_id).executeTakeFirst();
-        if (b) source = `${org.name} / ${b.name}`;
+        const building = await rows.buildingName(row.building_id);
+        if (building !== null) source = `${org.name} / ${building}`;
       }
       let address: string;
       let botPassword: string | null;

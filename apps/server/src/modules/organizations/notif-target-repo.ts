@@ -1,0 +1,75 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, NotificationTargetTable } from '../../db/schema.ts';
+
+export type NotifTargetRow = Selectable<NotificationTargetTable>;
+
+/** SQL of notification targets; every query names the organization the target must belong to. */
+export function notifTargetRepo(db: Kysely<Database>) {
+  return {
+    one(organizationId: number, id: number) {
+      return db
+        .selectFrom('notification_targets')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** An organization's targets: organization-wide first, then by building. */
+    list(organizationId: number) {
+      return db
+        .selectFrom('notification_targets')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .orderBy('building_id')
+        .orderBy('id')
+        .execute();
+    },
+
+    insert(values: Insertable<NotificationTargetTable>) {
+      return db.insertInto('notification_targets').values(values).returningAll().executeTakeFirstOrThrow();
+    },
+
+    /** Writes only while the stored version is still `basedOn`; answers the rows written (0 or 1). */
+    async updateVersioned(
+      organizationId: number,
+      id: number,
+      values: Updateable<NotificationTargetTable>,
+      basedOn: string,
+    ) {
+      const result = await db
+        .updateTable('notification_targets')
+        .set(values)
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('updated_at', '=', basedOn)
+        .executeTakeFirst();
+      return result.numUpdatedRows;
+    },
+
+    /** Answers whether the target was there. */
+    async remove(organizationId: number, id: number): Promise<boolean> {
+      const gone = await db
+        .deleteFrom('notification_targets')
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst();
+      return Number(gone.numDeletedRows) === 1;
+    },
+
+    /** Whether the building is one of the organization's. */
+    async buildingOf(organizationId: number, buildingId: number) {
+      return !!(await db
+        .selectFrom('buildings')
+        .select('id')
+        .where('id', '=', buildingId)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst());
+    },
+
+    async buildingName(buildingId: number) {
+      const b = await db.selectFrom('buildings').select('name').where('id', '=', buildingId).executeTakeFirst();
+      return b?.name ?? null;
+    },
+  };
+}
