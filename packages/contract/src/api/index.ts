@@ -12,3 +12,6 @@ export * from './ops/my.ts';
 export * from './ops/admin.ts';
 export * from './ops/audit.ts';
 export * from './ops/public.ts';
+export * from './ops/maps.ts';
+export * from './ops/map-sessions.ts';
+export * from './ops/poses.ts';

@@ -1,5 +1,6 @@
 import type { MapDocument } from '@portal/contract';
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/migrator.ts';
 import type { Database } from '../../db/schema.ts';
 
 /** A stored revision with the name of who saved it. */
@@ -25,7 +26,7 @@ export interface NewRevision {
 }
 
 /** SQL of floor map revisions. Callers check the floor's scope first (the floor row carries it). */
-export function mapRepo(db: Kysely<Database>) {
+export function mapRepo(db: Kysely<Database>, dialect: Dialect) {
   const revisions = (trx: Kysely<Database>, floorId: number) =>
     trx
       .selectFrom('floor_map_revisions as m')
@@ -47,6 +48,16 @@ export function mapRepo(db: Kysely<Database>) {
   };
 
   return {
+    /**
+     * Within a write's transaction: writers of one floor queue on its row (PostgreSQL; SQLite runs
+     * one transaction at a time). False when the floor is gone.
+     */
+    async lockFloor(floorId: number, trx: Kysely<Database>): Promise<boolean> {
+      if (dialect !== 'postgres') return true;
+      const row = await trx.selectFrom('floors').select('id').where('id', '=', floorId).forUpdate().executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** The current (highest) revision with its document, or undefined when the map was never saved. */
     async current(floorId: number, trx: Kysely<Database> = db): Promise<RevisionRow | undefined> {
       const row = await revisions(trx, floorId)

@@ -2,6 +2,7 @@ import {
   emptyMapDocument,
   floorMapId,
   MAP_CHANGED_ACTION,
+  MAP_REVISIONS_MAX,
   mapBounds,
   mapDocumentProblems,
   OperatorType,
@@ -27,8 +28,6 @@ import { mapRepo, type RevisionRow } from './map-repo.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'audit' | 'config' | 'fileStore' | 'robotLink' | 'log'>;
 
-/** Revisions answered at most by the revision list (newest first). */
-export const MAP_REVISIONS_MAX = 500;
 /** Attempts of a write that lost a race for the next revision number (id-level edits and overwrites). */
 const WRITE_ATTEMPTS = 3;
 
@@ -83,7 +82,7 @@ interface Change<T> {
 export function mapService(ctx: Ctx) {
   const { db, dialect, clock, audit, robotLink, log } = ctx;
   const floors = floorService(ctx);
-  const repo = mapRepo(db);
+  const repo = mapRepo(db, dialect);
 
   const parse = (row: RevisionRow | undefined): MapDocument =>
     row ? (JSON.parse(row.document) as MapDocument) : emptyMapDocument();
@@ -131,15 +130,7 @@ export function mapService(ctx: Ctx) {
       let done: { revision: number; answer: T };
       try {
         done = await db.transaction().execute(async (trx) => {
-          if (dialect === 'postgres') {
-            const locked = await trx
-              .selectFrom('floors')
-              .select('id')
-              .where('id', '=', floor.id)
-              .forUpdate()
-              .executeTakeFirst();
-            if (!locked) throw notFound('Floor');
-          }
+          if (!(await repo.lockFloor(floor.id, trx))) throw notFound('Floor');
           const row = await repo.current(floor.id, trx);
           const revision = (row?.revision ?? 0) + 1;
           const c = change({ revision: row?.revision ?? 0, document: parse(row) });

@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { ResourceFilterSpec } from '../../lib/filter.ts';
+import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
 import type { TenantScope } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /pose-defs?filter=` (ARCHITECTURE.md "API"). */
@@ -160,20 +160,161 @@ export const toPoseNetwork = (r: PoseNetworkRow, nodes: Array<{ id: number; name
   updatedAt: r.updated_at,
 });
 
-/** SQL of poses and networks, always within the caller's scope. */
+/** The stored columns of a pose definition (JSON columns as text). */
+export interface PoseDefColumns {
+  organization_id: number;
+  building_id: number | null;
+  name: string;
+  arm_model: number;
+  arm_type: number;
+  arms: string;
+  periscope_mm: number | null;
+}
+
+/** The stored columns of a pose network (its nodes live in `pose_network_nodes`). */
+export interface PoseNetworkColumns {
+  organization_id: number;
+  building_id: number | null;
+  name: string;
+  arm_model: number;
+  arm_type: number;
+  edges: string;
+}
+
+/** The key names are unique under: organization, arm model and arm type. */
+export interface PoseNameKey {
+  organizationId: number;
+  armModel: number;
+  armType: number;
+  name: string;
+}
+
+/**
+ * SQL of poses and networks. Reads are within the caller's scope unless said otherwise; writes take
+ * the transaction they belong to.
+ */
 export function poseRepo(db: Kysely<Database>) {
   const defs = (p: TenantScope, trx: Kysely<Database> = db) =>
     trx.selectFrom('pose_defs').where(poseScope(p, 'pose_defs'));
   const networks = (p: TenantScope, trx: Kysely<Database> = db) =>
     trx.selectFrom('pose_networks').where(poseScope(p, 'pose_networks'));
+  const defsJoined = (p: TenantScope, trx: Kysely<Database> = db) =>
+    defs(p, trx).leftJoin('buildings', 'buildings.id', 'pose_defs.building_id').select(poseDefColumns);
+  const networksJoined = (p: TenantScope, trx: Kysely<Database> = db) =>
+    networks(p, trx).leftJoin('buildings', 'buildings.id', 'pose_networks.building_id').select(poseNetworkColumns);
 
   return {
-    defs,
-    networks,
-    defsJoined: (p: TenantScope, trx: Kysely<Database> = db) =>
-      defs(p, trx).leftJoin('buildings', 'buildings.id', 'pose_defs.building_id').select(poseDefColumns),
-    networksJoined: (p: TenantScope, trx: Kysely<Database> = db) =>
-      networks(p, trx).leftJoin('buildings', 'buildings.id', 'pose_networks.building_id').select(poseNetworkColumns),
+    // ------------------------------------------------------------ pose definitions
+    defById: (p: TenantScope, id: number): Promise<PoseDefRow | undefined> =>
+      defsJoined(p).where('pose_defs.id', '=', id).executeTakeFirst(),
+    /** Rows of these ids (in no particular order). */
+    defsByIds: (p: TenantScope, ids: number[]): Promise<PoseDefRow[]> =>
+      defsJoined(p).where('pose_defs.id', 'in', ids).execute(),
+    /** Ids of one page (in the filter's order) and the total, from the scoped table alone. */
+    async defPage(p: TenantScope, f: ParsedFilter): Promise<{ ids: number[]; total: number }> {
+      const [idRows, count] = await Promise.all([
+        applyFilter(defs(p).select('pose_defs.id'), f).execute(),
+        applyWhere(defs(p), f.where)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { ids: idRows.map((r) => r.id), total: Number(count.n) };
+    },
+    async defExists(p: TenantScope, id: number, trx: Kysely<Database> = db): Promise<boolean> {
+      return (await defs(p, trx).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+    /** The placement and arm of poses by id (any scope: the caller compares organizations). */
+    defPlacements(ids: number[]) {
+      return db
+        .selectFrom('pose_defs')
+        .select(['id', 'organization_id', 'building_id', 'arm_model', 'arm_type'])
+        .where('id', 'in', ids)
+        .execute();
+    },
+    async insertDef(columns: PoseDefColumns, now: string, trx: Kysely<Database>): Promise<number> {
+      const row = await trx
+        .insertInto('pose_defs')
+        .values({ ...columns, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    /** Writes only where the row is still at version `base`: the number of rows written (0 or 1). */
+    async updateDefVersioned(
+      id: number,
+      base: string,
+      columns: PoseDefColumns & { updated_at: string },
+      trx: Kysely<Database>,
+    ): Promise<bigint> {
+      const r = await trx
+        .updateTable('pose_defs')
+        .set(columns)
+        .where('id', '=', id)
+        .where('updated_at', '=', base)
+        .executeTakeFirst();
+      return r.numUpdatedRows;
+    },
+    /** Whether the row was there to delete. Fails with a foreign key violation when a network holds it. */
+    async deleteDef(id: number, trx: Kysely<Database>): Promise<boolean> {
+      const r = await trx.deleteFrom('pose_defs').where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) === 1;
+    },
+
+    // ------------------------------------------------------------ pose networks
+    networkById: (p: TenantScope, id: number): Promise<PoseNetworkRow | undefined> =>
+      networksJoined(p).where('pose_networks.id', '=', id).executeTakeFirst(),
+    networksByIds: (p: TenantScope, ids: number[]): Promise<PoseNetworkRow[]> =>
+      networksJoined(p).where('pose_networks.id', 'in', ids).execute(),
+    async networkPage(p: TenantScope, f: ParsedFilter): Promise<{ ids: number[]; total: number }> {
+      const [idRows, count] = await Promise.all([
+        applyFilter(networks(p).select('pose_networks.id'), f).execute(),
+        applyWhere(networks(p), f.where)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { ids: idRows.map((r) => r.id), total: Number(count.n) };
+    },
+    async networkExists(p: TenantScope, id: number, trx: Kysely<Database> = db): Promise<boolean> {
+      return (await networks(p, trx).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+    async insertNetwork(columns: PoseNetworkColumns, now: string, trx: Kysely<Database>): Promise<number> {
+      const row = await trx
+        .insertInto('pose_networks')
+        .values({ ...columns, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async updateNetworkVersioned(
+      id: number,
+      base: string,
+      columns: PoseNetworkColumns & { updated_at: string },
+      trx: Kysely<Database>,
+    ): Promise<bigint> {
+      const r = await trx
+        .updateTable('pose_networks')
+        .set(columns)
+        .where('id', '=', id)
+        .where('updated_at', '=', base)
+        .executeTakeFirst();
+      return r.numUpdatedRows;
+    },
+    /** The network's poses become these, in this order. */
+    async writeNodes(networkId: number, nodes: number[], trx: Kysely<Database>): Promise<void> {
+      await trx.deleteFrom('pose_network_nodes').where('network_id', '=', networkId).execute();
+      if (nodes.length === 0) return;
+      await trx
+        .insertInto('pose_network_nodes')
+        .values(nodes.map((poseId, position) => ({ network_id: networkId, pose_def_id: poseId, position })))
+        .execute();
+    },
+    /** The network and its nodes; whether the network was there to delete. */
+    async deleteNetwork(id: number, trx: Kysely<Database>): Promise<boolean> {
+      await trx.deleteFrom('pose_network_nodes').where('network_id', '=', id).execute();
+      const r = await trx.deleteFrom('pose_networks').where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) === 1;
+    },
+
     /** The poses of networks, in their order, with names. */
     async nodesOf(networkIds: number[], trx: Kysely<Database> = db) {
       const out = new Map<number, Array<{ id: number; name: string }>>();
@@ -190,15 +331,37 @@ export function poseRepo(db: Kysely<Database>) {
       for (const r of rows) out.get(r.network_id)?.push({ id: r.id, name: r.name });
       return out;
     },
-    /** Networks holding a pose (any scope: a pose is in use wherever it is used). */
+    /** Networks holding a pose, by name (any scope: a pose is in use wherever it is used). */
     usersOf(poseDefId: number, trx: Kysely<Database> = db) {
       return trx
         .selectFrom('pose_network_nodes')
         .innerJoin('pose_networks', 'pose_networks.id', 'pose_network_nodes.network_id')
-        .select(['pose_networks.id', 'pose_networks.name'])
+        .select(['pose_networks.id', 'pose_networks.name', 'pose_networks.building_id'])
         .where('pose_network_nodes.pose_def_id', '=', poseDefId)
         .orderBy('pose_networks.name')
         .execute();
+    },
+
+    // ------------------------------------------------------------ shared
+    /** Whether another row of the table already has the name under the same key. */
+    async nameTaken(table: PoseTable, key: PoseNameKey, exceptId: number | null): Promise<boolean> {
+      const row = await db
+        .selectFrom(table)
+        .select('id')
+        .where('organization_id', '=', key.organizationId)
+        .where('arm_model', '=', key.armModel)
+        .where('arm_type', '=', key.armType)
+        .where('name', '=', key.name)
+        .$if(exceptId !== null, (q) => q.where('id', '<>', exceptId!))
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    /** A building's organization (any scope: the caller checks it may see the building). */
+    buildingById(id: number) {
+      return db.selectFrom('buildings').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
+    },
+    async organizationExists(id: number): Promise<boolean> {
+      return (await db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
     },
   };
 }

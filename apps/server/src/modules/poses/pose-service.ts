@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  OperatorType,
+  isDataAdmin,
   isSystemAdmin,
   poseDefSchema,
   poseNetworkSchema,
@@ -16,29 +16,28 @@ import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
-import { applyFilter, applyWhere, parseFilter, type ParsedFilter } from '../../lib/filter.ts';
+import { parseFilter } from '../../lib/filter.ts';
 import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
 import { canSeeBuilding } from '../../lib/scope.ts';
-import { nextVersion } from '../buildings/common.ts';
-import { duplicate, isUniqueViolation, staleUpdate } from '../organizations/admin-rules.ts';
+import { expectVersioned, nextVersion, staleUpdate } from '../../lib/versioned.ts';
+import { duplicate, isUniqueViolation } from '../organizations/admin-rules.ts';
 import {
   poseDefFilter,
   poseNetworkFilter,
   poseRepo,
   toPoseDef,
   toPoseNetwork,
+  type PoseDefColumns,
   type PoseDefRow,
+  type PoseNetworkColumns,
   type PoseNetworkRow,
 } from './pose-repo.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches'>;
 
 /** Writing poses and networks: organization administrators (own organization) and system administrators. */
-export const canManagePoses = (p: Pick<Principal, 'type'>): boolean =>
-  p.type === OperatorType.orgAdmin || isSystemAdmin(p.type);
-
 function requirePoseManager(p: Pick<Principal, 'type'>): void {
-  if (!canManagePoses(p)) throw forbidden('Only organization administrators can change poses and pose networks');
+  if (!isDataAdmin(p.type)) throw forbidden('Only organization administrators can change poses and pose networks');
 }
 
 const invalid = (details: ErrorDetail[]) =>
@@ -98,13 +97,13 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
     );
 
   async function loadDef(p: Principal, id: number): Promise<PoseDefRow> {
-    const row = await repo.defsJoined(p).where('pose_defs.id', '=', id).executeTakeFirst();
+    const row = await repo.defById(p, id);
     if (!row) throw notFound('Pose definition');
     return row;
   }
 
   async function loadNetwork(p: Principal, id: number): Promise<PoseNetworkRow> {
-    const row = await repo.networksJoined(p).where('pose_networks.id', '=', id).executeTakeFirst();
+    const row = await repo.networkById(p, id);
     if (!row) throw notFound('Pose network');
     return row;
   }
@@ -118,11 +117,7 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
    */
   async function placement(p: Principal, body: { buildingId: number | null; organizationId?: number | undefined }) {
     if (body.buildingId !== null) {
-      const b = await db
-        .selectFrom('buildings')
-        .select(['id', 'organization_id'])
-        .where('id', '=', body.buildingId)
-        .executeTakeFirst();
+      const b = await repo.buildingById(body.buildingId);
       if (!b || !canSeeBuilding(p, { id: b.id, organizationId: b.organization_id }))
         throw invalid([{ path: 'buildingId', message: 'validation.notFound' }]);
       if (body.organizationId !== undefined && body.organizationId !== b.organization_id)
@@ -132,27 +127,9 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
     const organizationId = body.organizationId ?? p.organizationId;
     if (!isSystemAdmin(p.type) && organizationId !== p.organizationId)
       throw invalid([{ path: 'organizationId', message: 'validation.notFound' }]);
-    const org = await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
-    if (!org) throw invalid([{ path: 'organizationId', message: 'validation.notFound' }]);
+    if (!(await repo.organizationExists(organizationId)))
+      throw invalid([{ path: 'organizationId', message: 'validation.notFound' }]);
     return { organizationId };
-  }
-
-  /** Names are unique per organization, arm model and arm type. */
-  async function nameTaken(
-    table: 'pose_defs' | 'pose_networks',
-    key: { organizationId: number; armModel: number; armType: number; name: string },
-    exceptId: number | null,
-  ) {
-    const row = await db
-      .selectFrom(table)
-      .select('id')
-      .where('organization_id', '=', key.organizationId)
-      .where('arm_model', '=', key.armModel)
-      .where('arm_type', '=', key.armType)
-      .where('name', '=', key.name)
-      .$if(exceptId !== null, (q) => q.where('id', '<>', exceptId!))
-      .executeTakeFirst();
-    return !!row;
   }
 
   const guardName = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
@@ -171,11 +148,7 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
    */
   async function checkNodes(organizationId: number, body: PoseNetworkInput): Promise<void> {
     if (body.nodes.length === 0) return;
-    const rows = await db
-      .selectFrom('pose_defs')
-      .select(['id', 'organization_id', 'building_id', 'arm_model', 'arm_type'])
-      .where('id', 'in', body.nodes)
-      .execute();
+    const rows = await repo.defPlacements(body.nodes);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const details: ErrorDetail[] = [];
     body.nodes.forEach((poseId, i) => {
@@ -190,28 +163,7 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
     if (details.length > 0) throw invalid(details);
   }
 
-  /** Ids of one page (in the filter's order) and the total, from the scoped table alone. */
-  async function defPage(p: Principal, f: ParsedFilter): Promise<{ ids: number[]; total: number }> {
-    const [idRows, count] = await Promise.all([
-      applyFilter(repo.defs(p).select('pose_defs.id'), f).execute(),
-      applyWhere(repo.defs(p), f.where)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { ids: idRows.map((r) => r.id), total: Number(count.n) };
-  }
-
-  async function networkPage(p: Principal, f: ParsedFilter): Promise<{ ids: number[]; total: number }> {
-    const [idRows, count] = await Promise.all([
-      applyFilter(repo.networks(p).select('pose_networks.id'), f).execute(),
-      applyWhere(repo.networks(p), f.where)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { ids: idRows.map((r) => r.id), total: Number(count.n) };
-  }
-
-  const defColumns = (body: PoseDefInput, organizationId: number) => ({
+  const defColumns = (body: PoseDefInput, organizationId: number): PoseDefColumns => ({
     organization_id: organizationId,
     building_id: body.buildingId,
     name: body.name,
@@ -221,7 +173,7 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
     periscope_mm: body.periscopeMm,
   });
 
-  const networkColumns = (body: PoseNetworkInput, organizationId: number) => ({
+  const networkColumns = (body: PoseNetworkInput, organizationId: number): PoseNetworkColumns => ({
     organization_id: organizationId,
     building_id: body.buildingId,
     name: body.name,
@@ -230,24 +182,15 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
     edges: JSON.stringify(body.edges.map((e) => ({ from: e.from, to: e.to, bidirectional: e.bidirectional }))),
   });
 
-  async function writeNodes(trx: Kysely<Database>, networkId: number, nodes: number[]) {
-    await trx.deleteFrom('pose_network_nodes').where('network_id', '=', networkId).execute();
-    if (nodes.length === 0) return;
-    await trx
-      .insertInto('pose_network_nodes')
-      .values(nodes.map((poseId, position) => ({ network_id: networkId, pose_def_id: poseId, position })))
-      .execute();
-  }
-
   return {
     // ------------------------------------------------------------ pose definitions
     async listDefs(p: Principal, rawFilter: string | undefined): Promise<ListAnswer> {
       const f = parseFilter(rawFilter, poseDefFilter);
       if (f.fields) throw fieldsNotSupported();
       return cachedList('pose-defs', p, rawFilter, poseListSchema, async () => {
-        const { ids, total } = await defPage(p, f);
+        const { ids, total } = await repo.defPage(p, f);
         if (ids.length === 0) return { items: [], total };
-        const rows = await repo.defsJoined(p).where('pose_defs.id', 'in', ids).execute();
+        const rows = await repo.defsByIds(p, ids);
         const byId = new Map(rows.map((r) => [r.id, r]));
         return { items: ids.flatMap((id) => byId.get(id) ?? []).map(toPoseDef), total };
       });
@@ -261,24 +204,20 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
       requirePoseManager(p);
       const { organizationId } = await placement(p, body);
       const what = 'A pose definition with this name for this arm model and type';
-      if (await nameTaken('pose_defs', { ...body, organizationId }, null)) throw duplicate('name', what);
+      if (await repo.nameTaken('pose_defs', { ...body, organizationId }, null)) throw duplicate('name', what);
       const now = clock().toISOString();
       const id = await guardName(what, () =>
         db.transaction().execute(async (trx) => {
-          const row = await trx
-            .insertInto('pose_defs')
-            .values({ ...defColumns(body, organizationId), created_at: now, updated_at: now })
-            .returning('id')
-            .executeTakeFirstOrThrow();
+          const id = await repo.insertDef(defColumns(body, organizationId), now, trx);
           await record(
             p,
             'poseDef.create',
-            { type: 'pose-def', id: row.id, organizationId },
+            { type: 'pose-def', id, organizationId },
             ip,
             { name: body.name, armModel: body.armModel, armType: body.armType },
             trx,
           );
-          return row.id;
+          return id;
         }),
       );
       return toPoseDef(await loadDef(p, id));
@@ -301,20 +240,14 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
         ]);
       const modelChanged = body.armModel !== current.arm_model || body.armType !== current.arm_type;
       if (modelChanged || body.buildingId !== current.building_id) {
-        const users = await db
-          .selectFrom('pose_network_nodes')
-          .innerJoin('pose_networks', 'pose_networks.id', 'pose_network_nodes.network_id')
-          .select(['pose_networks.id', 'pose_networks.name', 'pose_networks.building_id'])
-          .where('pose_network_nodes.pose_def_id', '=', id)
-          .orderBy('pose_networks.name')
-          .execute();
+        const users = await repo.usersOf(id);
         const blocking = modelChanged
           ? users
           : users.filter((n) => body.buildingId !== null && n.building_id !== body.buildingId);
         if (blocking.length > 0) throw inUse('The pose definition', blocking);
       }
       const what = 'A pose definition with this name for this arm model and type';
-      if (await nameTaken('pose_defs', { ...body, organizationId }, id)) throw duplicate('name', what);
+      if (await repo.nameTaken('pose_defs', { ...body, organizationId }, id)) throw duplicate('name', what);
       const before = toPoseDef(current);
       const changed = (['name', 'buildingId', 'armModel', 'armType', 'arms', 'periscopeMm'] as const).filter(
         (k) => JSON.stringify(before[k]) !== JSON.stringify(body[k]),
@@ -324,23 +257,23 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
         return before;
       }
       const version = nextVersion(clock(), current.updated_at);
-      const saved = await guardName(what, () =>
+      await guardName(what, () =>
         db.transaction().execute(async (trx) => {
-          const result = await trx
-            .updateTable('pose_defs')
-            .set({ ...defColumns(body, organizationId), updated_at: version })
-            .where('id', '=', id)
-            .where('updated_at', '=', body.updatedAt)
-            .executeTakeFirst();
-          if (Number(result.numUpdatedRows) !== 1) return false;
+          const written = await repo.updateDefVersioned(
+            id,
+            body.updatedAt,
+            { ...defColumns(body, organizationId), updated_at: version },
+            trx,
+          );
+          await expectVersioned(
+            written,
+            'pose definition',
+            () => repo.defExists(p, id, trx),
+            () => notFound('Pose definition'),
+          );
           await record(p, 'poseDef.update', { type: 'pose-def', id, organizationId }, ip, { fields: changed }, trx);
-          return true;
         }),
       );
-      if (!saved)
-        throw (await repo.defs(p).select('id').where('id', '=', id).executeTakeFirst())
-          ? staleUpdate('pose definition')
-          : notFound('Pose definition');
       return toPoseDef(await loadDef(p, id));
     },
 
@@ -351,8 +284,7 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
       if (users.length > 0) throw inUse('The pose definition', users);
       try {
         await db.transaction().execute(async (trx) => {
-          const gone = await trx.deleteFrom('pose_defs').where('id', '=', id).executeTakeFirst();
-          if (Number(gone.numDeletedRows) !== 1) throw notFound('Pose definition');
+          if (!(await repo.deleteDef(id, trx))) throw notFound('Pose definition');
           await record(
             p,
             'poseDef.delete',
@@ -374,12 +306,9 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
       const f = parseFilter(rawFilter, poseNetworkFilter);
       if (f.fields) throw fieldsNotSupported();
       return cachedList('pose-networks', p, rawFilter, networkListSchema, async () => {
-        const { ids, total } = await networkPage(p, f);
+        const { ids, total } = await repo.networkPage(p, f);
         if (ids.length === 0) return { items: [], total };
-        const [rows, nodes] = await Promise.all([
-          repo.networksJoined(p).where('pose_networks.id', 'in', ids).execute(),
-          repo.nodesOf(ids),
-        ]);
+        const [rows, nodes] = await Promise.all([repo.networksByIds(p, ids), repo.nodesOf(ids)]);
         const byId = new Map(rows.map((r) => [r.id, r]));
         return {
           items: ids.flatMap((id) => byId.get(id) ?? []).map((r) => toPoseNetwork(r, nodes.get(r.id) ?? [])),
@@ -397,25 +326,21 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
       const { organizationId } = await placement(p, body);
       await checkNodes(organizationId, body);
       const what = 'A pose network with this name for this arm model and type';
-      if (await nameTaken('pose_networks', { ...body, organizationId }, null)) throw duplicate('name', what);
+      if (await repo.nameTaken('pose_networks', { ...body, organizationId }, null)) throw duplicate('name', what);
       const now = clock().toISOString();
       const id = await guardName(what, () =>
         db.transaction().execute(async (trx) => {
-          const row = await trx
-            .insertInto('pose_networks')
-            .values({ ...networkColumns(body, organizationId), created_at: now, updated_at: now })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await writeNodes(trx, row.id, body.nodes);
+          const id = await repo.insertNetwork(networkColumns(body, organizationId), now, trx);
+          await repo.writeNodes(id, body.nodes, trx);
           await record(
             p,
             'poseNetwork.create',
-            { type: 'pose-network', id: row.id, organizationId },
+            { type: 'pose-network', id, organizationId },
             ip,
             { name: body.name, nodes: body.nodes.length, edges: body.edges.length },
             trx,
           );
-          return row.id;
+          return id;
         }),
       );
       return networkOf(await loadNetwork(p, id));
@@ -434,18 +359,23 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
         ]);
       await checkNodes(organizationId, body);
       const what = 'A pose network with this name for this arm model and type';
-      if (await nameTaken('pose_networks', { ...body, organizationId }, id)) throw duplicate('name', what);
+      if (await repo.nameTaken('pose_networks', { ...body, organizationId }, id)) throw duplicate('name', what);
       const version = nextVersion(clock(), current.updated_at);
-      const saved = await guardName(what, () =>
+      await guardName(what, () =>
         db.transaction().execute(async (trx) => {
-          const result = await trx
-            .updateTable('pose_networks')
-            .set({ ...networkColumns(body, organizationId), updated_at: version })
-            .where('id', '=', id)
-            .where('updated_at', '=', body.updatedAt)
-            .executeTakeFirst();
-          if (Number(result.numUpdatedRows) !== 1) return false;
-          await writeNodes(trx, id, body.nodes);
+          const written = await repo.updateNetworkVersioned(
+            id,
+            body.updatedAt,
+            { ...networkColumns(body, organizationId), updated_at: version },
+            trx,
+          );
+          await expectVersioned(
+            written,
+            'pose network',
+            () => repo.networkExists(p, id, trx),
+            () => notFound('Pose network'),
+          );
+          await repo.writeNodes(id, body.nodes, trx);
           await record(
             p,
             'poseNetwork.update',
@@ -454,13 +384,8 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
             { name: body.name, nodes: body.nodes.length, edges: body.edges.length },
             trx,
           );
-          return true;
         }),
       );
-      if (!saved)
-        throw (await repo.networks(p).select('id').where('id', '=', id).executeTakeFirst())
-          ? staleUpdate('pose network')
-          : notFound('Pose network');
       return networkOf(await loadNetwork(p, id));
     },
 
@@ -468,9 +393,7 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
       requirePoseManager(p);
       const current = await loadNetwork(p, id);
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('pose_network_nodes').where('network_id', '=', id).execute();
-        const gone = await trx.deleteFrom('pose_networks').where('id', '=', id).executeTakeFirst();
-        if (Number(gone.numDeletedRows) !== 1) throw notFound('Pose network');
+        if (!(await repo.deleteNetwork(id, trx))) throw notFound('Pose network');
         await record(
           p,
           'poseNetwork.delete',
