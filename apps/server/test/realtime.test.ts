@@ -141,10 +141,19 @@ describe('WebSocket gateway', () => {
     // Its own building is fine.
     p.send({ type: 'subscribe', topic: `fleet:${otherBuilding}` });
     await p.next('snapshot', (m) => m.topic === `fleet:${otherBuilding}`);
-    // Live changes of the demo robot never reach it.
+    // Live changes and positions of the demo robot never reach it. Barrier: a demo operator's socket
+    // sees the change and then a positions frame (the same flush serves every socket); a ping sent to
+    // the other tenant's socket after that is answered after anything the server sent it before.
+    const witness = await open((await t.as('operator@demo.example')).token);
+    witness.send({ type: 'subscribe', topic: `fleet:${demoBuilding}` });
+    await witness.next('snapshot');
     p.clear();
     sim.setBattery(41);
-    await new Promise((r) => setTimeout(r, 500));
+    await witness.next('live', (m) => m.robotId === robot.robot.id && m.live.battery === 41);
+    witness.clear();
+    await witness.next('poses', (m) => m.poses.some((x) => x.robotId === robot.robot.id));
+    p.send({ type: 'ping' });
+    await p.next('pong');
     expect(p.messages.filter((m) => m.type === 'live' || m.type === 'poses')).toEqual([]);
   });
 
