@@ -37,6 +37,6 @@ export {
 } from './mapping.ts';
 export { MODEL_SPECS, SIM_INSTANT_ACTIONS, SIM_MAPPING_ACTIONS, SIM_ORDER_ACTIONS, type ModelSpec } from './models.ts';
 export * from './messages.ts';
-export { TICK_MS } from './ticker.ts';
+export { TICK_MS, Ticker, ManualClock, realClock, type Clock } from './ticker.ts';
 export { TeleopController, type ControllerStatus, type DriveTarget } from './teleop/controller.ts';
 export { RobotFeatures } from './features.ts';

@@ -15,7 +15,7 @@ import {
   type VdaVersion,
 } from '@portal/contract';
 import { RobotCore, type Fault, type OutTopic, type Pose, type PublishTopic } from './core.ts';
-import { ticker } from './ticker.ts';
+import { ticker as sharedTicker, type Ticker } from './ticker.ts';
 import { TeleopController } from './teleop/controller.ts';
 import type { TeleopEndpoint, TeleopProvider } from './teleop/webrtc.ts';
 import type { World } from './world.ts';
@@ -62,6 +62,11 @@ export interface RobotOptions {
    * answers every teleop offer with `closed` (teleoperation not available).
    */
   teleop?: TeleopProvider;
+  /**
+   * The tick loop that drives the robot: default the process-wide one on real time. Tests pass
+   * `new Ticker(new ManualClock())` and advance the clock by hand.
+   */
+  ticker?: Ticker;
 }
 
 export interface SimRobot {
@@ -131,8 +136,10 @@ class SimRobotImpl implements SimRobot {
   readonly teleopController: TeleopController;
   private readonly teleop: TeleopEndpoint | null;
   private restartTimer: NodeJS.Timeout | null = null;
+  private readonly ticker: Ticker;
 
   constructor(private readonly opts: RobotOptions) {
+    this.ticker = opts.ticker ?? sharedTicker;
     this.serialNumber = opts.serialNumber;
     this.manufacturer = opts.manufacturer;
     this.clientId = opts.clientId ?? `${opts.manufacturer}-${opts.serialNumber}`;
@@ -167,6 +174,7 @@ class SimRobotImpl implements SimRobot {
         actionTypes: opts.actionTypes ?? [],
         world: opts.world,
         onRestart: (downMs) => void this.restart(downMs),
+        isoNow: opts.ticker ? () => this.ticker.clock.isoNow() : undefined,
       },
       (topic, payload, retain) => {
         const c = this.client;
@@ -235,11 +243,11 @@ class SimRobotImpl implements SimRobot {
   }
 
   async start(): Promise<void> {
-    ticker.add(this);
+    this.ticker.add(this);
     try {
       await this.connect();
     } catch (err) {
-      ticker.remove(this);
+      this.ticker.remove(this);
       throw err;
     }
   }
@@ -441,7 +449,7 @@ class SimRobotImpl implements SimRobot {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    ticker.remove(this);
+    this.ticker.remove(this);
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.teleop?.close();
     for (const w of this.waiters) {

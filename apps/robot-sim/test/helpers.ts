@@ -1,6 +1,8 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
+import type { VdaState } from '@portal/contract';
+import { ManualClock, Ticker, TICK_MS, type SimRobot } from '../src/index.ts';
 
 /** An in-process MQTT broker on a free port, as the portal's embedded one (without credentials). */
 export async function startBroker(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -121,4 +123,40 @@ export const instant = (serial: string, actions: Array<{ actionType: string; act
   actions: actions.map((a) => ({ ...a, blockingType: 'HARD' })),
 });
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A tick loop on a clock the test advances by hand (pass `ticker` in the robot's options). */
+export function manualTime(): { clock: ManualClock; ticker: Ticker } {
+  const clock = new ManualClock();
+  return { clock, ticker: new Ticker(clock) };
+}
+
+/**
+ * Advances a robot's manual clock tick by tick until its state satisfies the predicate (synchronously:
+ * the robot's messages are sent on the way); fails after `limitMs` of clock time.
+ */
+export function advanceUntil(
+  clock: ManualClock,
+  r: SimRobot,
+  predicate: (s: VdaState) => boolean,
+  limitMs = 60_000,
+): VdaState {
+  for (let t = 0; ; t += TICK_MS) {
+    const s = r.state();
+    if (predicate(s)) return s;
+    if (t >= limitMs) {
+      const summary = { orderId: s.orderId, lastNodeId: s.lastNodeId, driving: s.driving, paused: s.paused };
+      throw new Error(`${r.serialNumber}: not reached within ${limitMs} ms of clock time; ${JSON.stringify(summary)}`);
+    }
+    clock.advance(TICK_MS);
+  }
+}
+
+let barrierNo = 0;
+/**
+ * A barrier: resolves once everything the robot published before has reached the master (the
+ * robot's messages travel one connection in order, so its own marker message comes after them).
+ */
+export async function flush(master: Master, r: SimRobot): Promise<void> {
+  const barrier = `barrier-${++barrierNo}`;
+  await r.publishRaw('barrier', JSON.stringify({ barrier }));
+  await master.waitFor((m) => m.kind === 'barrier' && m.msg.barrier === barrier);
+}

@@ -12,6 +12,7 @@ import {
   generateWorld,
   MAPPING_PUBLISH_MS,
   rasterize,
+  SCAN_MAX_GAP_MS,
   SENSOR_RANGE,
   startRobot,
   worldFor,
@@ -19,7 +20,7 @@ import {
   type SimRobot,
   type World,
 } from '../src/index.ts';
-import { header, lineOrder, Master, sleep, startBroker, type Received } from './helpers.ts';
+import { advanceUntil, flush, header, lineOrder, manualTime, Master, startBroker, type Received } from './helpers.ts';
 
 let broker: { url: string; close: () => Promise<void> };
 let master: Master;
@@ -70,6 +71,17 @@ async function act(r: SimRobot, actionType: string, params: Param[] = []): Promi
 }
 
 const statusOf = (s: VdaState, actionId: string) => s.actionStates.find((a) => a.actionId === actionId);
+
+/** The first state message of a robot (past or future) that satisfies the predicate. */
+const stateWhere = async (r: SimRobot, pred: (s: VdaState) => boolean): Promise<VdaState> =>
+  (
+    await master.waitFor(
+      (m) => m.kind === 'state' && m.topic.includes(`/${r.serialNumber}/`) && pred(m.msg as VdaState),
+    )
+  ).msg as VdaState;
+
+/** The state message answering an instant action (the robot publishes it at once). */
+const answered = (r: SimRobot, actionId: string) => stateWhere(r, (s) => statusOf(s, actionId) !== undefined);
 
 /** Mapping messages of a robot received from index `from` on. */
 const mappingFrom = (r: SimRobot, from = 0): Received[] =>
@@ -173,11 +185,14 @@ describe('the ground-truth world', () => {
 
 describe('map creation', () => {
   it('startMapping: mapping messages with the cells seen from the robot, matching the ground truth', async () => {
-    const r = await robot();
+    const { clock, ticker } = manualTime();
+    const r = await robot({ ticker });
     const from = master.received.length;
     const id = await act(r, 'startMapping', [{ key: 'mapId', value: 'floor-1' }]);
-    const st = await r.waitFor((s) => statusOf(s, id)?.actionStatus === 'RUNNING');
+    const st = await answered(r, id);
+    expect(statusOf(st, id)?.actionStatus).toBe('RUNNING');
     expect(stateSchema.safeParse(st).success).toBe(true);
+    clock.advance(100);
     const m = await nextMapping(r, from);
     expect(m).toMatchObject({
       mapId: 'floor-1',
@@ -204,17 +219,21 @@ describe('map creation', () => {
     expect(r.mappingState()).toMatchObject({ mapId: 'floor-1', state: 'RECORDING', resolution: MAPPING_RESOLUTION });
     expect(r.mappingState()!.knownCells).toBe(countKnown(cells));
     // Standing still, nothing new: no further message.
-    await sleep(MAPPING_PUBLISH_MS + 300);
+    clock.advance(3 * MAPPING_PUBLISH_MS);
+    await flush(master, r);
     expect(mappingFrom(r, from)).toHaveLength(1);
   });
 
   it('driving an order reveals more, at most one message per 2 s, and states stay valid VDA 5050', async () => {
-    const r = await robot();
+    const { clock, ticker } = manualTime();
+    const r = await robot({ ticker });
     const from = master.received.length;
     const id = await act(r, 'startMapping', [
       { key: 'mapId', value: 'floor-1' },
       { key: 'resolution', value: 0.1 },
     ]);
+    await answered(r, id);
+    clock.advance(100);
     const first = await nextMapping(r, from);
     expect(first.resolution).toBe(0.1);
     expect(knownIn(first, 15, 0, 20, 5)).toBe(0);
@@ -230,21 +249,22 @@ describe('map creation', () => {
       ]),
     );
     // The running startMapping survives the order's acceptance.
-    const accepted = await r.waitFor((s) => s.orderId === 'map-o1');
+    const accepted = await stateWhere(r, (s) => s.orderId === 'map-o1');
     expect(statusOf(accepted, id)?.actionStatus).toBe('RUNNING');
-    await r.waitFor((s) => s.lastNodeId === 'n3' && !s.driving, 20_000);
-    await sleep(700); // the last scan (the robot moved less than 0.2 m since the one before)
+    advanceUntil(clock, r, (s) => s.lastNodeId === 'n3' && !s.driving);
+    // The last scan (the robot moved less than 0.2 m since the one before), then its message.
+    clock.advance(SCAN_MAX_GAP_MS + MAPPING_PUBLISH_MS);
     const done = r.mappingState()!.knownCells;
-    const last = await nextMapping(r, from, (m) => countKnown(decode(m)) === done, 5000);
+    const last = await nextMapping(r, from, (m) => countKnown(decode(m)) === done);
     expect(countKnown(decode(last))).toBeGreaterThan(countKnown(decode(first)));
     expect(knownIn(last, 15, 0, 20, 5)).toBeGreaterThan(100);
     expectAgreesWithTruth(last, worldFor('floor-1'));
 
     const msgs = mappingFrom(r, from);
     expect(msgs.length).toBeGreaterThanOrEqual(2);
+    // Timestamps are the robot's clock time (advanced by hand).
     const times = msgs.map((m) => Date.parse(String(m.msg.timestamp)));
-    for (let i = 1; i < times.length; i++)
-      expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(MAPPING_PUBLISH_MS - 100);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(MAPPING_PUBLISH_MS);
     expect(msgs.map((m) => (m.msg as MappingMessage).state).every((s) => s === 'RECORDING')).toBe(true);
 
     const states = master.received
@@ -256,20 +276,23 @@ describe('map creation', () => {
   });
 
   it('pauseMapping stops the growth (one PAUSED message); resumeMapping resumes it; stopMapping save false cancels', async () => {
-    const r = await robot();
+    const { clock, ticker } = manualTime();
+    const r = await robot({ ticker });
     let from = master.received.length;
     const id = await act(r, 'startMapping', [
       { key: 'mapId', value: 'floor-1' },
       { key: 'resolution', value: 0.1 },
     ]);
+    await answered(r, id);
+    clock.advance(100);
     await nextMapping(r, from);
     from = master.received.length;
     const pauseId = await act(r, 'pauseMapping');
     const paused = await nextMapping(r, from);
     expect(paused.state).toBe('PAUSED');
-    expect(statusOf(await r.waitFor((s) => statusOf(s, pauseId)?.actionStatus === 'FINISHED'), id)?.actionStatus).toBe(
-      'RUNNING',
-    );
+    const pausedState = await answered(r, pauseId);
+    expect(statusOf(pausedState, pauseId)?.actionStatus).toBe('FINISHED');
+    expect(statusOf(pausedState, id)?.actionStatus).toBe('RUNNING');
     const known = r.mappingState()!.knownCells;
     expect(r.mappingState()!.state).toBe('PAUSED');
 
@@ -282,8 +305,10 @@ describe('map creation', () => {
         [10, 0],
       ]),
     );
-    await r.waitFor((s) => s.orderId === 'map-o2' && s.lastNodeId === 'n2' && !s.driving, 20_000);
-    await sleep(300);
+    await stateWhere(r, (s) => s.orderId === 'map-o2');
+    advanceUntil(clock, r, (s) => s.lastNodeId === 'n2' && !s.driving);
+    clock.advance(SCAN_MAX_GAP_MS + MAPPING_PUBLISH_MS);
+    await flush(master, r);
     expect(r.mappingState()!.knownCells).toBe(known);
     expect(mappingFrom(r, from)).toHaveLength(1); // only the PAUSED one
 
@@ -300,22 +325,26 @@ describe('map creation', () => {
         [10, 4],
       ]),
     );
-    await r.waitFor((s) => s.orderId === 'map-o3' && s.lastNodeId === 'n2' && !s.driving, 20_000);
+    await stateWhere(r, (s) => s.orderId === 'map-o3');
+    advanceUntil(clock, r, (s) => s.lastNodeId === 'n2' && !s.driving);
     expect(r.mappingState()!.knownCells).toBeGreaterThan(known);
 
     from = master.received.length;
     await act(r, 'stopMapping', [{ key: 'save', value: false }]);
     const final = await nextMapping(r, from);
     expect(final.state).toBe('CANCELLED');
-    const s = await r.waitFor((st) => statusOf(st, id)?.actionStatus === 'FINISHED');
+    const s = await stateWhere(r, (st) => statusOf(st, id)?.actionStatus === 'FINISHED');
     expect(stateSchema.safeParse(s).success).toBe(true);
     expect(r.mappingState()).toBeNull();
   });
 
   it('stopMapping save true: a final FINISHED message, startMapping FINISHED, the grid dropped', async () => {
-    const r = await robot({ start: { x: 5, y: 3, theta: 0 } });
+    const { clock, ticker } = manualTime();
+    const r = await robot({ start: { x: 5, y: 3, theta: 0 }, ticker });
     let from = master.received.length;
     const id = await act(r, 'startMapping', [{ key: 'mapId', value: 'floor-1' }]);
+    await answered(r, id);
+    clock.advance(100);
     const m = await nextMapping(r, from);
     from = master.received.length;
     const stopId = await act(r, 'stopMapping', [{ key: 'save', value: true }]);
@@ -324,18 +353,21 @@ describe('map creation', () => {
     expect(final.headerId).toBe(m.headerId + 1);
     expect(countKnown(decode(final))).toBe(countKnown(decode(m)));
     expectAgreesWithTruth(final, worldFor('floor-1'));
-    const s = await r.waitFor(
+    const s = await stateWhere(
+      r,
       (st) => statusOf(st, id)?.actionStatus === 'FINISHED' && statusOf(st, stopId)?.actionStatus === 'FINISHED',
     );
     expect(stateSchema.safeParse(s).success).toBe(true);
     expect(r.mappingState()).toBeNull();
     expect(r.mappingGrid()).toBeNull();
-    await sleep(500);
+    clock.advance(3 * MAPPING_PUBLISH_MS);
+    await flush(master, r);
     expect(mappingFrom(r, from)).toHaveLength(1);
   });
 
   it('fails a startMapping for another map, a bad resolution, a second start, and mapping actions while not mapping', async () => {
-    const r = await robot();
+    const { clock, ticker } = manualTime();
+    const r = await robot({ ticker });
     const from = master.received.length;
     const wrong = await act(r, 'startMapping', [{ key: 'mapId', value: 'floor-2' }]);
     const noMap = await act(r, 'startMapping');
@@ -346,7 +378,7 @@ describe('map creation', () => {
     const pause = await act(r, 'pauseMapping');
     const resume = await act(r, 'resumeMapping');
     const stop = await act(r, 'stopMapping', [{ key: 'save', value: true }]);
-    const s = await r.waitFor((st) => statusOf(st, stop) !== undefined);
+    const s = await answered(r, stop);
     for (const a of [wrong, noMap, badRes, pause, resume, stop]) {
       expect(statusOf(s, a)?.actionStatus, a).toBe('FAILED');
       expect(statusOf(s, a)?.resultDescription, a).toBeTruthy();
@@ -358,10 +390,12 @@ describe('map creation', () => {
     // One session at a time.
     const ok = await act(r, 'startMapping', [{ key: 'mapId', value: 'floor-1' }]);
     const again = await act(r, 'startMapping', [{ key: 'mapId', value: 'floor-1' }]);
-    const s2 = await r.waitFor((st) => statusOf(st, again) !== undefined);
+    const s2 = await answered(r, again);
     expect(statusOf(s2, ok)?.actionStatus).toBe('RUNNING');
     expect(statusOf(s2, again)?.actionStatus).toBe('FAILED');
-    await sleep(200);
+    clock.advance(3 * MAPPING_PUBLISH_MS);
+    await flush(master, r);
+    expect(mappingFrom(r, from).length).toBeGreaterThan(0);
     expect(mappingFrom(r, from).every((m) => (m.msg as MappingMessage).mapId === 'floor-1')).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectionSchema, factsheetSchema, stateSchema, visualizationSchema, type VdaState } from '@portal/contract';
 import { startFleet, startRobot, type RobotOptions, type SimRobot } from '../src/index.ts';
-import { header, instant, lineOrder, Master, sleep, startBroker } from './helpers.ts';
+import { advanceUntil, header, instant, lineOrder, manualTime, Master, startBroker } from './helpers.ts';
 
 let broker: { url: string; close: () => Promise<void> };
 let master: Master;
@@ -109,7 +109,7 @@ describe('connection', () => {
 
   it('headerIds grow by one per topic', async () => {
     const r = await robot({ visualizationHz: 20 });
-    await sleep(400);
+    await master.waitFor(() => master.received.filter(from(r, 'visualization')).length >= 4);
     const ids = master.received.filter(from(r, 'visualization')).map((m) => m.msg.headerId as number);
     expect(ids.length).toBeGreaterThan(2);
     ids.forEach((id, i) => i > 0 && expect(id).toBe(ids[i - 1]! + 1));
@@ -197,7 +197,8 @@ describe('orders', () => {
   });
 
   it('waits at the end of the base and continues when an update extends it', async () => {
-    const r = await robot();
+    const { clock, ticker } = manualTime();
+    const r = await robot({ ticker });
     const order = lineOrder(
       r.serialNumber,
       'hz',
@@ -209,13 +210,14 @@ describe('orders', () => {
       { releasedNodes: 2 },
     );
     await master.send('sim', r.serialNumber, 'order', order);
-    const waiting = await r.waitFor((s) => s.orderId === 'hz' && s.lastNodeId === 'n2' && !s.driving, 10_000);
+    await master.waitFor(stateOf(r, (s) => s.orderId === 'hz'));
+    const waiting = advanceUntil(clock, r, (s) => s.lastNodeId === 'n2' && !s.driving);
     expect(waiting.nodeStates).toEqual([
       { nodeId: 'n3', sequenceId: 4, released: false, nodePosition: { x: 2, y: 0, mapId: 'floor-1' } },
     ]);
     expect(waiting.newBaseRequest).toBe(true);
-    await sleep(300);
-    expect(r.state().lastNodeId).toBe('n2');
+    clock.advance(3000);
+    expect(r.state()).toMatchObject({ lastNodeId: 'n2', driving: false, agvPosition: { x: 1, y: 0 } });
 
     const update = {
       ...lineOrder(r.serialNumber, 'hz', [
@@ -227,7 +229,8 @@ describe('orders', () => {
     update.nodes = update.nodes.map((n, i) => ({ ...n, nodeId: `n${i + 2}`, sequenceId: 2 + i * 2 }));
     update.edges = [{ ...update.edges[0]!, edgeId: 'e2', sequenceId: 3, startNodeId: 'n2', endNodeId: 'n3' }];
     await master.send('sim', r.serialNumber, 'order', update);
-    const done = await r.waitFor((s) => s.lastNodeId === 'n3' && s.nodeStates.length === 0 && !s.driving, 10_000);
+    await master.waitFor(stateOf(r, (s) => s.orderUpdateId === 1));
+    const done = advanceUntil(clock, r, (s) => s.lastNodeId === 'n3' && s.nodeStates.length === 0 && !s.driving);
     expect(done.orderUpdateId).toBe(1);
   });
 
@@ -259,7 +262,8 @@ describe('orders', () => {
 
 describe('instant actions', () => {
   it('pauses and resumes', async () => {
-    const r = await robot();
+    const { clock, ticker } = manualTime();
+    const r = await robot({ ticker });
     await master.send(
       'sim',
       r.serialNumber,
@@ -269,17 +273,20 @@ describe('instant actions', () => {
         [4, 0],
       ]),
     );
-    await r.waitFor((s) => s.driving && (s.agvPosition?.x ?? 0) > 0.2);
+    await master.waitFor(stateOf(r, (s) => s.orderId === 'p'));
+    advanceUntil(clock, r, (s) => s.driving && (s.agvPosition?.x ?? 0) > 0.2);
     await master.send(
       'sim',
       r.serialNumber,
       'instantActions',
       instant(r.serialNumber, [{ actionType: 'startPause', actionId: 'ip1' }]),
     );
-    const paused = await r.waitFor((s) => s.paused === true && !s.driving);
+    const paused = (await master.waitFor(stateOf(r, (s) => s.actionStates.some((a) => a.actionId === 'ip1'))))
+      .msg as VdaState;
+    expect(paused).toMatchObject({ paused: true, driving: false });
     expect(paused.actionStates.find((a) => a.actionId === 'ip1')?.actionStatus).toBe('FINISHED');
     const x = r.position().x;
-    await sleep(300);
+    clock.advance(3000);
     expect(r.position().x).toBe(x);
     await master.send(
       'sim',
@@ -287,12 +294,14 @@ describe('instant actions', () => {
       'instantActions',
       instant(r.serialNumber, [{ actionType: 'stopPause', actionId: 'ip2' }]),
     );
-    await r.waitFor((s) => s.paused === false && s.driving);
-    await r.waitFor((s) => s.lastNodeId === 'n2' && s.nodeStates.length === 0 && !s.driving, 15_000);
+    await master.waitFor(stateOf(r, (s) => s.actionStates.some((a) => a.actionId === 'ip2')));
+    advanceUntil(clock, r, (s) => s.paused === false && s.driving);
+    advanceUntil(clock, r, (s) => s.lastNodeId === 'n2' && s.nodeStates.length === 0 && !s.driving);
   });
 
   it('cancels the order; a cancel without an order FAILS', async () => {
-    const r = await robot();
+    const { clock, ticker } = manualTime();
+    const r = await robot({ ticker });
     await master.send(
       'sim',
       r.serialNumber,
@@ -303,21 +312,23 @@ describe('instant actions', () => {
         [5, 5],
       ]),
     );
-    await r.waitFor((s) => s.driving);
+    await master.waitFor(stateOf(r, (s) => s.orderId === 'c'));
+    advanceUntil(clock, r, (s) => s.driving);
     await master.send(
       'sim',
       r.serialNumber,
       'instantActions',
       instant(r.serialNumber, [{ actionType: 'cancelOrder', actionId: 'ic1' }]),
     );
-    const cancelled = await r.waitFor((s) => s.actionStates.some((a) => a.actionId === 'ic1'));
+    const cancelled = (await master.waitFor(stateOf(r, (s) => s.actionStates.some((a) => a.actionId === 'ic1'))))
+      .msg as VdaState;
     expect(cancelled.actionStates.find((a) => a.actionId === 'ic1')?.actionStatus).toBe('FINISHED');
     expect(cancelled.nodeStates).toEqual([]);
     expect(cancelled.edgeStates).toEqual([]);
     expect(cancelled.driving).toBe(false);
     expect(cancelled.orderId).toBe('c');
     const x = r.position().x;
-    await sleep(200);
+    clock.advance(2000);
     expect(r.position().x).toBe(x);
 
     await master.send(
@@ -326,7 +337,8 @@ describe('instant actions', () => {
       'instantActions',
       instant(r.serialNumber, [{ actionType: 'cancelOrder', actionId: 'ic2' }]),
     );
-    const failed = await r.waitFor((s) => s.actionStates.some((a) => a.actionId === 'ic2'));
+    const failed = (await master.waitFor(stateOf(r, (s) => s.actionStates.some((a) => a.actionId === 'ic2'))))
+      .msg as VdaState;
     expect(failed.actionStates.find((a) => a.actionId === 'ic2')?.actionStatus).toBe('FAILED');
     expect(failed.errors.some((e) => e.errorType === 'noOrderToCancel')).toBe(true);
   });
@@ -355,7 +367,8 @@ describe('instant actions', () => {
 
 describe('faults and battery', () => {
   it('an emergency stop shows in the state and stops the robot until cleared', async () => {
-    const r = await robot();
+    const { clock, ticker } = manualTime();
+    const r = await robot({ ticker });
     await master.send(
       'sim',
       r.serialNumber,
@@ -365,18 +378,19 @@ describe('faults and battery', () => {
         [4, 0],
       ]),
     );
-    await r.waitFor((s) => s.driving && (s.agvPosition?.x ?? 0) > 0.2);
+    await master.waitFor(stateOf(r, (s) => s.orderId === 'e'));
+    advanceUntil(clock, r, (s) => s.driving && (s.agvPosition?.x ?? 0) > 0.2);
     r.injectFault('emergencyStop');
     const s = await master.waitFor(stateOf(r, (st) => st.safetyState.eStop === 'MANUAL'));
     const st = s.msg as VdaState;
     expect(st.driving).toBe(false);
     expect(st.errors).toContainEqual(expect.objectContaining({ errorType: 'emergencyStop', errorLevel: 'FATAL' }));
     const x = r.position().x;
-    await sleep(300);
+    clock.advance(3000);
     expect(r.position().x).toBe(x);
     r.clearFault('emergencyStop');
-    await r.waitFor((x2) => x2.safetyState.eStop === 'NONE' && x2.errors.length === 0 && x2.driving);
-    await r.waitFor((x2) => x2.nodeStates.length === 0 && !x2.driving, 15_000);
+    advanceUntil(clock, r, (x2) => x2.safetyState.eStop === 'NONE' && x2.errors.length === 0 && x2.driving);
+    advanceUntil(clock, r, (x2) => x2.nodeStates.length === 0 && !x2.driving);
   });
 
   it('an obstacle (F0007) holds the robot; hardware and motor faults are reported', async () => {
