@@ -8,10 +8,10 @@ import { RobotCore, type OutTopic, type PublishTopic } from '../src/index.ts';
 
 /**
  * Every message the simulator emits, in both protocol versions, against the official VDA 5050 JSON
- * schemas (../shared/vda5050) and the contract's zod schemas. The robot core runs without a broker:
+ * schemas (packages/contract/vda5050) and the contract's zod schemas. The robot core runs without a broker:
  * its `emit` collects the messages.
  */
-const SCHEMA_DIR = path.resolve(import.meta.dirname, '../../../../shared/vda5050');
+const SCHEMA_DIR = path.resolve(import.meta.dirname, '../../../packages/contract/vda5050');
 
 // The root node_modules hoists ajv 6 (ESLint's); ajv-formats carries the ajv 8 it is built for,
 // so Ajv2020 is taken from there (it also works once `ajv` is installed next to this package).
@@ -205,89 +205,83 @@ function runScenario(version: VdaVersion): Emitted[] {
   return out;
 }
 
-const haveSchemas = existsSync(path.join(SCHEMA_DIR, '2.1.0', 'state.schema'));
-const suite = haveSchemas ? describe : describe.skip;
+describe('simulator messages against the official VDA 5050 schemas', () => {
+  describe.each(VDA_VERSIONS)('version %s', (version) => {
+    const emitted = runScenario(version);
+    const validate = validators(version);
 
-suite(
-  `simulator messages against the official VDA 5050 schemas${haveSchemas ? '' : ' (skipped: ../shared/vda5050 not found)'}`,
-  () => {
-    describe.each(VDA_VERSIONS)('version %s', (version) => {
-      const emitted = runScenario(version);
-      const validate = validators(version);
-
-      it('covers every topic and situation', () => {
-        const states = emitted.filter((e) => e.topic === 'state').map((e) => e.msg as VdaState);
-        expect(states.some((s) => s.nodeStates.length === 0 && !s.driving && s.orderId === '')).toBe(true); // idle
-        expect(states.some((s) => s.driving && s.nodeStates.length > 0)).toBe(true);
-        expect(states.some((s) => s.paused === true)).toBe(true);
-        expect(states.some((s) => s.safetyState.eStop === 'MANUAL' && s.errors.length >= 4)).toBe(true);
-        expect(states.some((s) => s.batteryState.charging)).toBe(true);
-        expect(states.some((s) => s.newBaseRequest === true)).toBe(true);
-        expect(states.some((s) => s.nodeStates.some((n) => n.nodePosition))).toBe(true);
-        expect(states.some((s) => s.errors.some((e) => e.errorType === 'validationError'))).toBe(true);
-        expect(states.some((s) => s.errors.some((e) => e.errorType === 'noOrderToCancel'))).toBe(true);
-        expect(states.some((s) => s.errors.some((e) => e.errorType === 'lowBattery'))).toBe(true);
-        const statuses = new Set(states.flatMap((s) => s.actionStates.map((a) => a.actionStatus)));
-        expect([...statuses].sort()).toEqual(['FAILED', 'FINISHED', 'RUNNING', 'WAITING']);
-        const conn = emitted.filter((e) => e.topic === 'connection').map((e) => e.msg.connectionState);
-        expect(conn).toEqual(['CONNECTIONBROKEN', 'ONLINE', 'OFFLINE']);
-        expect(emitted.filter((e) => e.topic === 'factsheet')).toHaveLength(2);
-        expect(emitted.filter((e) => e.topic === 'visualization').length).toBeGreaterThan(10);
-        expect(emitted.every((e) => e.msg.version === version)).toBe(true);
-      });
-
-      it('covers map creation: states with startMapping RUNNING, failed mapping actions, mapping messages', () => {
-        const states = emitted.filter((e) => e.topic === 'state').map((e) => e.msg as VdaState);
-        const status = (s: VdaState, id: string) => s.actionStates.find((a) => a.actionId === id)?.actionStatus;
-        expect(states.some((s) => status(s, 'm2') === 'RUNNING' && s.driving)).toBe(true);
-        expect(states.some((s) => status(s, 'm2') === 'RUNNING' && s.batteryState.charging)).toBe(true); // after cancelOrder
-        expect(states.some((s) => status(s, 'm0') === 'FAILED' && status(s, 'm1') === 'FAILED')).toBe(true);
-        expect(states.at(-1)!.actionStates.find((a) => a.actionId === 'm2')?.actionStatus).toBe('FINISHED');
-        const mapping = emitted.filter((e) => e.topic === 'mapping');
-        expect(mapping.map((e) => e.msg.state)).toEqual(
-          expect.arrayContaining(['RECORDING', 'PAUSED', 'FINISHED']) as unknown as string[],
-        );
-        expect(mapping.at(-1)!.msg.state).toBe('FINISHED');
-        for (const e of mapping) expect(mappingMessageSchema.safeParse(e.msg).success).toBe(true);
-      });
-
-      it('has validators that do reject broken messages', () => {
-        const state = emitted.find((e) => e.topic === 'state')!.msg;
-        expect(validate.state({ ...state, timestamp: 'yesterday' })).toBe(false);
-        expect(validate.state({ ...state, safetyState: { eStop: 'SOMETIMES', fieldViolation: false } })).toBe(false);
-        const fs = emitted.find((e) => e.topic === 'factsheet')!.msg as { typeSpecification: object };
-        expect(
-          validate.factsheet({ ...fs, typeSpecification: { ...fs.typeSpecification, agvKinematic: 'HOVER' } }),
-        ).toBe(false);
-      });
-
-      it('conforms to the official JSON schemas', () => {
-        const failures = emitted
-          .filter(isVda)
-          .map((e) => ({ e, ok: validate[e.topic](e.msg), errors: validate[e.topic].errors }))
-          .filter((r) => !r.ok)
-          .slice(0, 3)
-          .map((r) => ({ topic: r.e.topic, errors: r.errors, msg: r.e.msg }));
-        expect(failures).toEqual([]);
-      });
-
-      it('is accepted by the contract zod schemas', () => {
-        const failures = emitted
-          .filter(isVda)
-          .map((e) => ({ e, r: vdaSchemas[e.topic].safeParse(e.msg) }))
-          .filter(({ r }) => !r.success)
-          .slice(0, 3)
-          .map(({ e, r }) => ({ topic: e.topic, issues: r.error?.issues }));
-        expect(failures).toEqual([]);
-      });
-
-      it('uses ISO-8601 UTC timestamps and per-topic headerIds', () => {
-        for (const e of emitted) expect(e.msg.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
-        for (const topic of ['state', 'visualization', 'factsheet', 'mapping'] as const) {
-          const ids = emitted.filter((e) => e.topic === topic).map((e) => e.msg.headerId as number);
-          expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
-        }
-      });
+    it('covers every topic and situation', () => {
+      const states = emitted.filter((e) => e.topic === 'state').map((e) => e.msg as VdaState);
+      expect(states.some((s) => s.nodeStates.length === 0 && !s.driving && s.orderId === '')).toBe(true); // idle
+      expect(states.some((s) => s.driving && s.nodeStates.length > 0)).toBe(true);
+      expect(states.some((s) => s.paused === true)).toBe(true);
+      expect(states.some((s) => s.safetyState.eStop === 'MANUAL' && s.errors.length >= 4)).toBe(true);
+      expect(states.some((s) => s.batteryState.charging)).toBe(true);
+      expect(states.some((s) => s.newBaseRequest === true)).toBe(true);
+      expect(states.some((s) => s.nodeStates.some((n) => n.nodePosition))).toBe(true);
+      expect(states.some((s) => s.errors.some((e) => e.errorType === 'validationError'))).toBe(true);
+      expect(states.some((s) => s.errors.some((e) => e.errorType === 'noOrderToCancel'))).toBe(true);
+      expect(states.some((s) => s.errors.some((e) => e.errorType === 'lowBattery'))).toBe(true);
+      const statuses = new Set(states.flatMap((s) => s.actionStates.map((a) => a.actionStatus)));
+      expect([...statuses].sort()).toEqual(['FAILED', 'FINISHED', 'RUNNING', 'WAITING']);
+      const conn = emitted.filter((e) => e.topic === 'connection').map((e) => e.msg.connectionState);
+      expect(conn).toEqual(['CONNECTIONBROKEN', 'ONLINE', 'OFFLINE']);
+      expect(emitted.filter((e) => e.topic === 'factsheet')).toHaveLength(2);
+      expect(emitted.filter((e) => e.topic === 'visualization').length).toBeGreaterThan(10);
+      expect(emitted.every((e) => e.msg.version === version)).toBe(true);
     });
-  },
-);
+
+    it('covers map creation: states with startMapping RUNNING, failed mapping actions, mapping messages', () => {
+      const states = emitted.filter((e) => e.topic === 'state').map((e) => e.msg as VdaState);
+      const status = (s: VdaState, id: string) => s.actionStates.find((a) => a.actionId === id)?.actionStatus;
+      expect(states.some((s) => status(s, 'm2') === 'RUNNING' && s.driving)).toBe(true);
+      expect(states.some((s) => status(s, 'm2') === 'RUNNING' && s.batteryState.charging)).toBe(true); // after cancelOrder
+      expect(states.some((s) => status(s, 'm0') === 'FAILED' && status(s, 'm1') === 'FAILED')).toBe(true);
+      expect(states.at(-1)!.actionStates.find((a) => a.actionId === 'm2')?.actionStatus).toBe('FINISHED');
+      const mapping = emitted.filter((e) => e.topic === 'mapping');
+      expect(mapping.map((e) => e.msg.state)).toEqual(
+        expect.arrayContaining(['RECORDING', 'PAUSED', 'FINISHED']) as unknown as string[],
+      );
+      expect(mapping.at(-1)!.msg.state).toBe('FINISHED');
+      for (const e of mapping) expect(mappingMessageSchema.safeParse(e.msg).success).toBe(true);
+    });
+
+    it('has validators that do reject broken messages', () => {
+      const state = emitted.find((e) => e.topic === 'state')!.msg;
+      expect(validate.state({ ...state, timestamp: 'yesterday' })).toBe(false);
+      expect(validate.state({ ...state, safetyState: { eStop: 'SOMETIMES', fieldViolation: false } })).toBe(false);
+      const fs = emitted.find((e) => e.topic === 'factsheet')!.msg as { typeSpecification: object };
+      expect(validate.factsheet({ ...fs, typeSpecification: { ...fs.typeSpecification, agvKinematic: 'HOVER' } })).toBe(
+        false,
+      );
+    });
+
+    it('conforms to the official JSON schemas', () => {
+      const failures = emitted
+        .filter(isVda)
+        .map((e) => ({ e, ok: validate[e.topic](e.msg), errors: validate[e.topic].errors }))
+        .filter((r) => !r.ok)
+        .slice(0, 3)
+        .map((r) => ({ topic: r.e.topic, errors: r.errors, msg: r.e.msg }));
+      expect(failures).toEqual([]);
+    });
+
+    it('is accepted by the contract zod schemas', () => {
+      const failures = emitted
+        .filter(isVda)
+        .map((e) => ({ e, r: vdaSchemas[e.topic].safeParse(e.msg) }))
+        .filter(({ r }) => !r.success)
+        .slice(0, 3)
+        .map(({ e, r }) => ({ topic: e.topic, issues: r.error?.issues }));
+      expect(failures).toEqual([]);
+    });
+
+    it('uses ISO-8601 UTC timestamps and per-topic headerIds', () => {
+      for (const e of emitted) expect(e.msg.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+      for (const topic of ['state', 'visualization', 'factsheet', 'mapping'] as const) {
+        const ids = emitted.filter((e) => e.topic === topic).map((e) => e.msg.headerId as number);
+        expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
+      }
+    });
+  });
+});

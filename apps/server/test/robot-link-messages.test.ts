@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import mqtt from 'mqtt';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -12,8 +12,7 @@ import { createTestApp, type TestApp } from './helpers.ts';
  * a robot receives them, in both protocol versions, against the official VDA 5050 JSON schemas and
  * the contract's zod schemas.
  */
-const SCHEMA_DIR = path.resolve(import.meta.dirname, '../../../../shared/vda5050');
-const haveSchemas = existsSync(path.join(SCHEMA_DIR, '2.1.0', 'order.schema'));
+const SCHEMA_DIR = path.resolve(import.meta.dirname, '../../../packages/contract/vda5050');
 
 function validator(version: VdaVersion, topic: 'order' | 'instantActions') {
   // strict: false because the official files use non-standard keywords (subtopic, unit).
@@ -22,108 +21,103 @@ function validator(version: VdaVersion, topic: 'order' | 'instantActions') {
   return ajv.compile(JSON.parse(readFileSync(path.join(SCHEMA_DIR, version, `${topic}.schema`), 'utf8')) as object);
 }
 
-describe.skipIf(!haveSchemas)(
-  haveSchemas
-    ? 'messages the server sends to robots conform to the official VDA 5050 schemas'
-    : 'SKIPPED: ../shared/vda5050 is absent, so the official schemas cannot be checked',
-  () => {
-    let t: TestApp;
-    let admin: { authorization: string };
-    let buildingId: number;
-    let floorId: number;
+describe('messages the server sends to robots conform to the official VDA 5050 schemas', () => {
+  let t: TestApp;
+  let admin: { authorization: string };
+  let buildingId: number;
+  let floorId: number;
 
-    beforeAll(async () => {
-      t = await createTestApp();
-      admin = await t.as('orgadmin@demo.example');
-      const b = await t.db.kysely
-        .selectFrom('buildings')
-        .select('id')
-        .where('name', '=', 'Demo Tower')
-        .executeTakeFirstOrThrow();
-      buildingId = b.id;
-      floorId = (
-        await t.db.kysely.selectFrom('floors').select('id').where('building_id', '=', b.id).executeTakeFirstOrThrow()
-      ).id;
-    });
-    afterAll(async () => {
-      await t?.close();
-    });
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.as('orgadmin@demo.example');
+    const b = await t.db.kysely
+      .selectFrom('buildings')
+      .select('id')
+      .where('name', '=', 'Demo Tower')
+      .executeTakeFirstOrThrow();
+    buildingId = b.id;
+    floorId = (
+      await t.db.kysely.selectFrom('floors').select('id').where('building_id', '=', b.id).executeTakeFirstOrThrow()
+    ).id;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-    for (const version of ['2.0.0', '2.1.0'] as const) {
-      it(`orders and instant actions in ${version}`, async () => {
-        const serialNo = `MSG-${version.replace(/\./g, '')}`;
-        const res = await t.inject({
-          method: 'POST',
-          url: '/api/robots',
-          headers: admin,
-          payload: {
-            serialNo,
-            name: serialNo,
-            model: 'pro',
-            version: '',
-            hardwareRevision: '',
-            buildingId,
-            floorId,
-            groupId: null,
-            status: 1,
-            longTermRecordingAutoStart: false,
-            videoMode: 'medium',
-            notes: '',
-          },
-        });
-        expect(res.statusCode, res.body).toBe(201);
-        const { robot, credentials: c } = res.json<CreatedRobot>();
-        // A bare robot client: it announces itself in `version`, then records what it is sent.
-        const client = await mqtt.connectAsync(c.mqttUrl, {
-          protocolVersion: 4,
-          username: c.username,
-          password: c.password,
-          clientId: serialNo,
-        });
-        const received: Array<{ topic: string; message: unknown }> = [];
-        client.on('message', (topic, payload) => received.push({ topic, message: JSON.parse(payload.toString()) }));
-        await client.subscribeAsync([
-          vdaTopic(c.manufacturer, serialNo, 'order'),
-          vdaTopic(c.manufacturer, serialNo, 'instantActions'),
-        ]);
-        await client.publishAsync(
-          vdaTopic(c.manufacturer, serialNo, 'connection'),
-          JSON.stringify({
-            headerId: 0,
-            timestamp: new Date().toISOString(),
-            version,
-            manufacturer: c.manufacturer,
-            serialNumber: serialNo,
-            connectionState: 'ONLINE',
-          }),
-          { qos: 1 },
-        );
-        await expect.poll(() => t.link.live({ id: robot.id, status: 1 }).online).toBe(true);
-
-        const mapId = `floor-${floorId}`;
-        await t.link.sendOrder(robot.id, [
-          { nodeId: 'start', x: 0, y: 0, mapId },
-          { nodeId: 'mid', x: 2.5, y: -1.25, theta: 7, mapId },
-          { nodeId: 'end', x: 5, y: 0, theta: -1.5, mapId },
-        ]);
-        for (const command of ['pause', 'resume', 'cancel'] as const) await t.link.command(robot.id, command);
-        await expect.poll(() => received.length).toBe(4);
-        await client.endAsync();
-
-        const checkOrder = validator(version, 'order');
-        const checkActions = validator(version, 'instantActions');
-        for (const { topic, message } of received) {
-          const isOrder = topic.endsWith('/order');
-          const check = isOrder ? checkOrder : checkActions;
-          expect(check(message), `${topic}: ${JSON.stringify(check.errors)}`).toBe(true);
-          expect((isOrder ? orderSchema : instantActionsSchema).safeParse(message).success).toBe(true);
-          expect((message as { version: string }).version).toBe(version);
-        }
-        const types = received.flatMap(({ message }) =>
-          ((message as { actions?: Array<{ actionType: string }> }).actions ?? []).map((a) => a.actionType),
-        );
-        expect(types).toEqual(['startPause', 'stopPause', 'cancelOrder']);
+  for (const version of ['2.0.0', '2.1.0'] as const) {
+    it(`orders and instant actions in ${version}`, async () => {
+      const serialNo = `MSG-${version.replace(/\./g, '')}`;
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/robots',
+        headers: admin,
+        payload: {
+          serialNo,
+          name: serialNo,
+          model: 'pro',
+          version: '',
+          hardwareRevision: '',
+          buildingId,
+          floorId,
+          groupId: null,
+          status: 1,
+          longTermRecordingAutoStart: false,
+          videoMode: 'medium',
+          notes: '',
+        },
       });
-    }
-  },
-);
+      expect(res.statusCode, res.body).toBe(201);
+      const { robot, credentials: c } = res.json<CreatedRobot>();
+      // A bare robot client: it announces itself in `version`, then records what it is sent.
+      const client = await mqtt.connectAsync(c.mqttUrl, {
+        protocolVersion: 4,
+        username: c.username,
+        password: c.password,
+        clientId: serialNo,
+      });
+      const received: Array<{ topic: string; message: unknown }> = [];
+      client.on('message', (topic, payload) => received.push({ topic, message: JSON.parse(payload.toString()) }));
+      await client.subscribeAsync([
+        vdaTopic(c.manufacturer, serialNo, 'order'),
+        vdaTopic(c.manufacturer, serialNo, 'instantActions'),
+      ]);
+      await client.publishAsync(
+        vdaTopic(c.manufacturer, serialNo, 'connection'),
+        JSON.stringify({
+          headerId: 0,
+          timestamp: new Date().toISOString(),
+          version,
+          manufacturer: c.manufacturer,
+          serialNumber: serialNo,
+          connectionState: 'ONLINE',
+        }),
+        { qos: 1 },
+      );
+      await expect.poll(() => t.link.live({ id: robot.id, status: 1 }).online).toBe(true);
+
+      const mapId = `floor-${floorId}`;
+      await t.link.sendOrder(robot.id, [
+        { nodeId: 'start', x: 0, y: 0, mapId },
+        { nodeId: 'mid', x: 2.5, y: -1.25, theta: 7, mapId },
+        { nodeId: 'end', x: 5, y: 0, theta: -1.5, mapId },
+      ]);
+      for (const command of ['pause', 'resume', 'cancel'] as const) await t.link.command(robot.id, command);
+      await expect.poll(() => received.length).toBe(4);
+      await client.endAsync();
+
+      const checkOrder = validator(version, 'order');
+      const checkActions = validator(version, 'instantActions');
+      for (const { topic, message } of received) {
+        const isOrder = topic.endsWith('/order');
+        const check = isOrder ? checkOrder : checkActions;
+        expect(check(message), `${topic}: ${JSON.stringify(check.errors)}`).toBe(true);
+        expect((isOrder ? orderSchema : instantActionsSchema).safeParse(message).success).toBe(true);
+        expect((message as { version: string }).version).toBe(version);
+      }
+      const types = received.flatMap(({ message }) =>
+        ((message as { actions?: Array<{ actionType: string }> }).actions ?? []).map((a) => a.actionType),
+      );
+      expect(types).toEqual(['startPause', 'stopPause', 'cancelOrder']);
+    });
+  }
+});

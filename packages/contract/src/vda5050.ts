@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * VDA 5050 messages (versions 2.0 and 2.1, JSON over MQTT 3.1.1): the subset the portal and its
- * simulator speak. The official JSON schemas (../shared/vda5050/) are the reference; unit tests check
+ * simulator speak. The official JSON schemas (packages/contract/vda5050/) are the reference; unit tests check
  * every message built here against them. Unknown fields are kept (the standard allows extensions),
  * so a robot of a newer minor version still parses.
  *

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -7,11 +7,10 @@ import { instantActionsSchema, orderSchema, VDA_VERSIONS, type VdaVersion } from
 
 /**
  * Orders and instant actions as the portal sends them, in both protocol versions, against the
- * official VDA 5050 JSON schemas (../shared/vda5050) and the contract's zod schemas. (What robots
+ * official VDA 5050 JSON schemas (packages/contract/vda5050) and the contract's zod schemas. (What robots
  * send is checked by apps/robot-sim/test/schemas.test.ts.)
  */
-const SCHEMA_DIR = path.resolve(import.meta.dirname, '../../../../shared/vda5050');
-const haveSchemas = existsSync(path.join(SCHEMA_DIR, '2.1.0', 'order.schema'));
+const SCHEMA_DIR = path.resolve(import.meta.dirname, '../vda5050');
 
 type Topic = 'order' | 'instantActions';
 
@@ -113,61 +112,58 @@ const instantActions = (version: VdaVersion) => ({
   })),
 });
 
-(haveSchemas ? describe : describe.skip)(
-  `portal messages against the official VDA 5050 schemas${haveSchemas ? '' : ' (skipped: ../shared/vda5050 not found)'}`,
-  () => {
-    describe.each(VDA_VERSIONS)('version %s', (version) => {
-      const official = { order: validator(version, 'order'), instantActions: validator(version, 'instantActions') };
+describe('portal messages against the official VDA 5050 schemas', () => {
+  describe.each(VDA_VERSIONS)('version %s', (version) => {
+    const official = { order: validator(version, 'order'), instantActions: validator(version, 'instantActions') };
 
-      it.each([
-        ['an order', 'order', order(version)],
-        ['an order update', 'order', orderUpdate(version)],
-        ['instant actions', 'instantActions', instantActions(version)],
-      ] as const)('%s passes the official schema and zod', (_, topic, msg) => {
-        const validate = official[topic];
-        expect(validate(msg), JSON.stringify(validate.errors)).toBe(true);
-        const zod = topic === 'order' ? orderSchema : instantActionsSchema;
-        expect(zod.safeParse(msg).success).toBe(true);
-      });
-
-      it('official and zod schemas both refuse a broken order', () => {
-        const broken = { ...order(version), nodes: undefined };
-        expect(official.order(broken)).toBe(false);
-        expect(orderSchema.safeParse(broken).success).toBe(false);
-        const badTime = { ...order(version), timestamp: 'tomorrow' };
-        expect(official.order(badTime)).toBe(false);
-      });
-
-      it('theta must lie within [-π, π] (the portal normalizes angles)', () => {
-        const o = order(version);
-        o.nodes[0]!.nodePosition.theta = 4;
-        expect(official.order(o)).toBe(false);
-      });
+    it.each([
+      ['an order', 'order', order(version)],
+      ['an order update', 'order', orderUpdate(version)],
+      ['instant actions', 'instantActions', instantActions(version)],
+    ] as const)('%s passes the official schema and zod', (_, topic, msg) => {
+      const validate = official[topic];
+      expect(validate(msg), JSON.stringify(validate.errors)).toBe(true);
+      const zod = topic === 'order' ? orderSchema : instantActionsSchema;
+      expect(zod.safeParse(msg).success).toBe(true);
     });
 
-    it('2.0 quirk: instant actions need actionName; 2.1 needs actionType', () => {
-      const only = (version: VdaVersion, field: 'actionType' | 'actionName') => ({
-        ...header(version),
-        actions: [{ actionId: 'x', [field]: 'startPause', blockingType: 'HARD' }],
-      });
-      expect(validator('2.0.0', 'instantActions')(only('2.0.0', 'actionType'))).toBe(false);
-      expect(validator('2.0.0', 'instantActions')(only('2.0.0', 'actionName'))).toBe(true);
-      expect(validator('2.1.0', 'instantActions')(only('2.1.0', 'actionName'))).toBe(false);
-      // Hence the portal sends both in 2.0, which both versions' schemas and zod accept.
-      const both = instantActions('2.0.0');
-      expect(validator('2.1.0', 'instantActions')({ ...both, version: '2.1.0' })).toBe(true);
-      expect(instantActionsSchema.safeParse(both).success).toBe(true);
+    it('official and zod schemas both refuse a broken order', () => {
+      const broken = { ...order(version), nodes: undefined };
+      expect(official.order(broken)).toBe(false);
+      expect(orderSchema.safeParse(broken).success).toBe(false);
+      const badTime = { ...order(version), timestamp: 'tomorrow' };
+      expect(official.order(badTime)).toBe(false);
     });
 
-    it('2.0 quirk: action parameter values cannot be objects (2.1 allows them)', () => {
-      const withObject = (version: VdaVersion) => {
-        const o = order(version);
-        o.nodes[1]!.actions[0]!.actionParameters.push({ key: 'options', value: { speed: 1 } as never });
-        return o;
-      };
-      expect(validator('2.0.0', 'order')(withObject('2.0.0'))).toBe(false);
-      expect(validator('2.1.0', 'order')(withObject('2.1.0'))).toBe(true);
-      expect(orderSchema.safeParse(withObject('2.1.0')).success).toBe(true);
+    it('theta must lie within [-π, π] (the portal normalizes angles)', () => {
+      const o = order(version);
+      o.nodes[0]!.nodePosition.theta = 4;
+      expect(official.order(o)).toBe(false);
     });
-  },
-);
+  });
+
+  it('2.0 quirk: instant actions need actionName; 2.1 needs actionType', () => {
+    const only = (version: VdaVersion, field: 'actionType' | 'actionName') => ({
+      ...header(version),
+      actions: [{ actionId: 'x', [field]: 'startPause', blockingType: 'HARD' }],
+    });
+    expect(validator('2.0.0', 'instantActions')(only('2.0.0', 'actionType'))).toBe(false);
+    expect(validator('2.0.0', 'instantActions')(only('2.0.0', 'actionName'))).toBe(true);
+    expect(validator('2.1.0', 'instantActions')(only('2.1.0', 'actionName'))).toBe(false);
+    // Hence the portal sends both in 2.0, which both versions' schemas and zod accept.
+    const both = instantActions('2.0.0');
+    expect(validator('2.1.0', 'instantActions')({ ...both, version: '2.1.0' })).toBe(true);
+    expect(instantActionsSchema.safeParse(both).success).toBe(true);
+  });
+
+  it('2.0 quirk: action parameter values cannot be objects (2.1 allows them)', () => {
+    const withObject = (version: VdaVersion) => {
+      const o = order(version);
+      o.nodes[1]!.actions[0]!.actionParameters.push({ key: 'options', value: { speed: 1 } as never });
+      return o;
+    };
+    expect(validator('2.0.0', 'order')(withObject('2.0.0'))).toBe(false);
+    expect(validator('2.1.0', 'order')(withObject('2.1.0'))).toBe(true);
+    expect(orderSchema.safeParse(withObject('2.1.0')).success).toBe(true);
+  });
+});
