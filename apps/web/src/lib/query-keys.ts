@@ -28,6 +28,7 @@ export const queryKeys = {
   operators: resourceKeys('operators'),
   organizations: resourceKeys('organizations'),
   poses: resourceKeys('poses'),
+  poseNetworks: resourceKeys('pose-networks'),
   robots: resourceKeys('robots'),
   robotGroups: resourceKeys('robot-groups'),
   flowGroups: resourceKeys('flow-groups'),

@@ -1,11 +1,20 @@
-import { homeArms, poseDefSchema, poseNetworkSchema, type PoseDef } from '@portal/contract';
+import {
+  buildingListSchema,
+  buildingOps,
+  homeArms,
+  poseDefOps,
+  poseDefSchema,
+  poseNetworkOps,
+  poseNetworkSchema,
+  type PoseDef,
+} from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { posesEn } from '@/locales/en/poses';
 import { posesJa } from '@/locales/ja/poses';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply, replyError } from '@/testing/mock-api';
+import { mockApi, on, reply, replyError } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const slow = { timeout: 5000 };
@@ -30,9 +39,9 @@ describe('pose form', () => {
   it('shows each joint with its limits, validates ranges and the periscope, and posts the pose', async () => {
     const { calls } = mockApi({
       ...signedInRoutes(),
-      'GET /api/buildings': () => reply(z.array(z.object({ id: z.number(), name: z.string() })), []),
-      'POST /api/pose-defs': (c) => reply(poseDefSchema, { ...pose(9, 'Wave'), ...(c.body as object) }, 201),
-      'GET /api/pose-defs/9': () => reply(poseDefSchema, pose(9, 'Wave')),
+      [on(buildingOps.listBuildings)]: () => reply(buildingListSchema, []),
+      [on(poseDefOps.createPoseDef)]: (c) => reply(poseDefSchema, { ...pose(9, 'Wave'), ...(c.body as object) }, 201),
+      [on(poseDefOps.getPoseDef, { id: 9 })]: () => reply(poseDefSchema, pose(9, 'Wave')),
     });
     const app = renderApp('/pose-def/create', { session: makeSession(2) });
     await screen.findByTestId('pose-form', {}, slow);
@@ -77,8 +86,8 @@ describe('pose form', () => {
   it('shows the server rule next to the field and is read-only for general operators', async () => {
     mockApi({
       ...signedInRoutes(),
-      'GET /api/buildings': () => reply(z.array(z.object({ id: z.number(), name: z.string() })), []),
-      'GET /api/pose-defs/5': () => reply(poseDefSchema, pose(5, 'Bow')),
+      [on(buildingOps.listBuildings)]: () => reply(buildingListSchema, []),
+      [on(poseDefOps.getPoseDef, { id: 5 })]: () => reply(poseDefSchema, pose(5, 'Bow')),
     });
     renderApp('/pose-def/5', { session: makeSession(0) });
     expect(await screen.findByTestId('pose-title', {}, slow)).toHaveTextContent('Bow');
@@ -90,9 +99,9 @@ describe('pose form', () => {
   it('names the networks when a pose in use cannot be deleted', async () => {
     mockApi({
       ...signedInRoutes(),
-      'GET /api/buildings': () => reply(z.array(z.object({ id: z.number(), name: z.string() })), []),
-      'GET /api/pose-defs/5': () => reply(poseDefSchema, pose(5, 'Bow')),
-      'DELETE /api/pose-defs/5': () =>
+      [on(buildingOps.listBuildings)]: () => reply(buildingListSchema, []),
+      [on(poseDefOps.getPoseDef, { id: 5 })]: () => reply(poseDefSchema, pose(5, 'Bow')),
+      [on(poseDefOps.deletePoseDef, { id: 5 })]: () =>
         replyError('IN_USE', [{ path: 'networks.3', message: 'Greeting', code: 'poseValidation.inUse' }]),
     });
     const app = renderApp('/pose-def/5', { session: makeSession(2) });
@@ -126,9 +135,9 @@ describe('pose network planner', () => {
     });
     mockApi({
       ...signedInRoutes(),
-      'GET /api/buildings': () => reply(z.array(z.object({ id: z.number(), name: z.string() })), []),
-      'GET /api/pose-networks/7': () => reply(poseNetworkSchema, network),
-      'GET /api/pose-defs': () => reply(z.array(poseDefSchema), poses),
+      [on(buildingOps.listBuildings)]: () => reply(buildingListSchema, []),
+      [on(poseNetworkOps.getPoseNetwork, { id: 7 })]: () => reply(poseNetworkSchema, network),
+      [on(poseDefOps.listPoseDefs)]: () => reply(z.array(poseDefSchema), poses),
     });
     const app = renderApp('/pose-network/7', { session: makeSession(0) });
     expect(await screen.findByTestId('network-title', {}, slow)).toHaveTextContent('Greeting');
@@ -157,9 +166,10 @@ describe('pose network planner', () => {
     const poses = [pose(1, 'Home'), pose(2, 'Raise'), pose(3, 'Wave')];
     const { calls } = mockApi({
       ...signedInRoutes(),
-      'GET /api/buildings': () => reply(z.array(z.object({ id: z.number(), name: z.string() })), []),
-      'GET /api/pose-defs': () => reply(z.array(poseDefSchema), poses),
-      'POST /api/pose-networks': () => replyError('DUPLICATE', [{ path: 'name', message: 'validation.duplicate' }]),
+      [on(buildingOps.listBuildings)]: () => reply(buildingListSchema, []),
+      [on(poseDefOps.listPoseDefs)]: () => reply(z.array(poseDefSchema), poses),
+      [on(poseNetworkOps.createPoseNetwork)]: () =>
+        replyError('DUPLICATE', [{ path: 'name', message: 'validation.duplicate' }]),
     });
     const app = renderApp('/pose-network/create', { session: makeSession(2) });
     await app.user.click(await screen.findByTestId('network-pose-1', {}, slow));

@@ -1,18 +1,14 @@
-import { poseDefSchema, type PoseDefInput } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { poseKeys } from './keys';
+import { poseDefOps, type PoseDefInput } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** POST /pose-defs. */
-export const createPoseDef = (body: PoseDefInput) => api.send('POST', '/pose-defs', poseDefSchema, { body });
-
 export function useCreatePoseDef() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: createPoseDef,
-    onSuccess: (pose) => {
-      qc.setQueryData(poseKeys.def(pose.id), pose);
-      void qc.invalidateQueries({ queryKey: ['poses', 'defs'] });
-    },
+  return useOpMutation(poseDefOps.createPoseDef, {
+    args: (body: PoseDefInput) => ({ body }),
+    invalidates: ['poses'],
+    onSuccess: (pose) => qc.setQueryData(queryKeys.poses.detail(pose.id), pose),
   });
 }

@@ -1,17 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { poseKeys } from './keys';
+import { poseDefOps } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** DELETE /pose-defs/:id (409 IN_USE naming the networks that hold it). */
-export const deletePoseDef = (id: number) => api.command('DELETE', `/pose-defs/${id}`);
-
 export function useDeletePoseDef() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: deletePoseDef,
-    onSuccess: (_, id) => {
-      qc.removeQueries({ queryKey: poseKeys.def(id) });
-      void qc.invalidateQueries({ queryKey: ['poses', 'defs'] });
-    },
+  return useOpMutation(poseDefOps.deletePoseDef, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['poses'],
+    onSuccess: (_, id) => qc.removeQueries({ queryKey: queryKeys.poses.detail(id) }),
   });
 }

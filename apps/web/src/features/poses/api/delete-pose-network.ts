@@ -1,16 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { poseKeys } from './keys';
+import { poseNetworkOps } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-export const deletePoseNetwork = (id: number) => api.command('DELETE', `/pose-networks/${id}`);
-
+/** DELETE /pose-networks/:id. */
 export function useDeletePoseNetwork() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: deletePoseNetwork,
-    onSuccess: (_, id) => {
-      qc.removeQueries({ queryKey: poseKeys.network(id) });
-      void qc.invalidateQueries({ queryKey: ['poses', 'networks', 'list'] });
-    },
+  return useOpMutation(poseNetworkOps.deletePoseNetwork, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['poseNetworks'],
+    onSuccess: (_, id) => qc.removeQueries({ queryKey: queryKeys.poseNetworks.detail(id) }),
   });
 }

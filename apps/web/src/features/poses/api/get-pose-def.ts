@@ -1,11 +1,9 @@
-import { poseDefSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { poseKeys } from './keys';
-
-export const getPoseDef = (id: number) => api.get(`/pose-defs/${id}`, poseDefSchema);
+import { poseDefOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const poseDefQueryOptions = (id: number) =>
-  queryOptions({ queryKey: poseKeys.def(id), queryFn: () => getPoseDef(id) });
+  opQuery(poseDefOps.getPoseDef, queryKeys.poses.detail(id), { params: { id } });
 
 export const usePoseDef = (id: number) => useQuery(poseDefQueryOptions(id));

@@ -1,11 +1,9 @@
-import { poseNetworkSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { poseKeys } from './keys';
-
-export const getPoseNetwork = (id: number) => api.get(`/pose-networks/${id}`, poseNetworkSchema);
+import { poseNetworkOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const poseNetworkQueryOptions = (id: number) =>
-  queryOptions({ queryKey: poseKeys.network(id), queryFn: () => getPoseNetwork(id) });
+  opQuery(poseNetworkOps.getPoseNetwork, queryKeys.poseNetworks.detail(id), { params: { id } });
 
 export const usePoseNetwork = (id: number) => useQuery(poseNetworkQueryOptions(id));
