@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * LoopBack-style list filter (ARCHITECTURE.md "API"): `where`, `order`, `fields`, `include`,
+ * LoopBack-style list filter (docs/architecture-decisions.md "API"): `where`, `order`, `fields`, `include`,
  * `limit`, `skip`. The shape is checked here; which fields, operators and relations a resource
  * allows is checked by the server's per-resource allow-list.
  */

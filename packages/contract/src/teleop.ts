@@ -6,7 +6,7 @@ import { robotTeleopInfoSchema } from './teleop-info.ts';
 export * from './teleop-info.ts';
 
 /**
- * Teleoperation (ARCHITECTURE.md "Teleoperation", docs/teleoperation.md): video, audio and control
+ * Teleoperation (docs/architecture-decisions.md "Teleoperation", docs/teleoperation.md): video, audio and control
  * go peer to peer over WebRTC between the browser and the robot. The server relays signalling
  * (browser WebSocket <-> MQTT topics `teleop` / `teleopReply`) after checking that the operator may
  * reach the robot, and keeps the one-controller lock. Robot features (speech, recording, photo,

@@ -4,7 +4,7 @@ import { fleetRobotSchema, robotLiveSchema, robotPositionSchema } from './robots
 import { teleopClientMessageSchemas, teleopServerMessageSchemas } from './teleop.ts';
 
 /**
- * The browser's WebSocket (`GET {API_BASE}/ws`, ARCHITECTURE.md "Browsers: one WebSocket per tab").
+ * The browser's WebSocket (`GET {API_BASE}/ws`, docs/architecture-decisions.md "Browsers: one WebSocket per tab").
  * The first message authenticates with the session token (browsers cannot set headers on a
  * WebSocket, and a token in the URL would end up in logs). Then the client subscribes to topics;
  * each subscription is answered with a snapshot, then deltas. Position frames are coalesced per

@@ -11,7 +11,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 
 /**
- * The LoopBack-style `filter` query parameter (ARCHITECTURE.md "API"): parsed, checked against a
+ * The LoopBack-style `filter` query parameter (docs/architecture-decisions.md "API"): parsed, checked against a
  * per-resource allow-list and turned into parameterised SQL with Kysely. Column names in the SQL
  * come only from the allow-list; values only travel as parameters.
  *

@@ -3,7 +3,7 @@ import type { ExpressionBuilder, ExpressionWrapper, SqlBool } from 'kysely';
 import type { Principal } from '../context.ts';
 
 /**
- * Tenancy (ARCHITECTURE.md "Data"): every query of tenant data goes through these. System admins
+ * Tenancy (docs/architecture-decisions.md "Data"): every query of tenant data goes through these. System admins
  * see every organization; other operators their own organization; general operators only their
  * own building.
  */

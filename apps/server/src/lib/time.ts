@@ -1,4 +1,4 @@
-/** Timestamps are UTC ISO-8601 text everywhere (ARCHITECTURE.md "Data"). */
+/** Timestamps are UTC ISO-8601 text everywhere (docs/architecture-decisions.md "Data"). */
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
 export const iso = (d: Date): string => d.toISOString();

@@ -1,7 +1,7 @@
 import { AppError } from './errors.ts';
 
 /**
- * Versioned edits (ARCHITECTURE.md "Concurrent edits"): an update carries the `updatedAt` it was
+ * Versioned edits (docs/architecture-decisions.md "Concurrent edits"): an update carries the `updatedAt` it was
  * based on; the repository writes only where the stored version still equals it, and a stale one is
  * 409 STALE_UPDATE, never a silent overwrite.
  */

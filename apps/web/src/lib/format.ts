@@ -1,7 +1,7 @@
 import type { Language } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 
-/** Japanese screens show Tokyo time; English screens the browser's zone (ARCHITECTURE.md "Data"). */
+/** Japanese screens show Tokyo time; English screens the browser's zone (docs/architecture-decisions.md "Data"). */
 export const timeZoneFor = (lang: Language): string | undefined => (lang === 'ja' ? 'Asia/Tokyo' : undefined);
 const localeFor = (lang: Language): string => (lang === 'ja' ? 'ja-JP' : 'en-US');
 

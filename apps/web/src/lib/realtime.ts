@@ -13,7 +13,7 @@ import { apiBase } from '@/config/env';
 import { sessionStore } from './session';
 
 /**
- * The tab's one WebSocket (ARCHITECTURE.md "Browsers: one WebSocket per tab"). Opened lazily by the
+ * The tab's one WebSocket (docs/architecture-decisions.md "Browsers: one WebSocket per tab"). Opened lazily by the
  * first subscription, authenticated with the session token, topics reference-counted and
  * re-subscribed after every reconnect (exponential backoff with a cap), closed on logout and a
  * while after the last subscriber left.

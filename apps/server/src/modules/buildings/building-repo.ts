@@ -3,7 +3,7 @@ import type { BuildingTable, Database } from '../../db/schema.ts';
 import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
 import { scopeWhere, type TenantScope } from '../../lib/scope.ts';
 
-/** Allow-list of `GET /buildings?filter=` (ARCHITECTURE.md "API"). */
+/** Allow-list of `GET /buildings?filter=` (docs/architecture-decisions.md "API"). */
 export const buildingFilter: ResourceFilterSpec<'buildings'> = {
   table: 'buildings',
   fields: {

@@ -47,7 +47,7 @@ export const nullIfEmpty = (v: string): string | null => (v.trim() === '' ? null
 
 export type Recorder = ReturnType<typeof recorder>;
 
-/** The audit entry of a change by the caller (ARCHITECTURE.md: every change is recorded). */
+/** The audit entry of a change by the caller (docs/architecture-decisions.md: every change is recorded). */
 export function recorder(audit: AppContext['audit']) {
   return (
     p: Principal,

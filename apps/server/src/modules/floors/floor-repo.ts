@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, FloorTable } from '../../db/schema.ts';
 import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
 
-/** Allow-list of `GET /buildings/:id/floors?filter=` (ARCHITECTURE.md "API"). */
+/** Allow-list of `GET /buildings/:id/floors?filter=` (docs/architecture-decisions.md "API"). */
 export const floorFilter: ResourceFilterSpec<'floors'> = {
   table: 'floors',
   fields: {

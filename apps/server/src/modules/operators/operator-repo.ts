@@ -5,7 +5,7 @@ import type { Database, OperatorTable } from '../../db/schema.ts';
 import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
-/** Allow-list of `GET /operators?filter=` (ARCHITECTURE.md "API"). */
+/** Allow-list of `GET /operators?filter=` (docs/architecture-decisions.md "API"). */
 export const operatorFilter: ResourceFilterSpec<'operators'> = {
   table: 'operators',
   fields: {

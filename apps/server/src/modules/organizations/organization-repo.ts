@@ -5,7 +5,7 @@ import type { Database, OrganizationRow, OrganizationTable } from '../../db/sche
 import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
-/** Allow-list of `GET /organizations?filter=` (ARCHITECTURE.md "API"). */
+/** Allow-list of `GET /organizations?filter=` (docs/architecture-decisions.md "API"). */
 export const organizationFilter: ResourceFilterSpec<'organizations'> = {
   table: 'organizations',
   fields: {

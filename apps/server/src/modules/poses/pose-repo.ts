@@ -15,7 +15,7 @@ import type { Database } from '../../db/schema.ts';
 import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
 import type { TenantScope } from '../../lib/scope.ts';
 
-/** Allow-list of `GET /pose-defs?filter=` (ARCHITECTURE.md "API"). */
+/** Allow-list of `GET /pose-defs?filter=` (docs/architecture-decisions.md "API"). */
 export const poseDefFilter: ResourceFilterSpec<'pose_defs'> = {
   table: 'pose_defs',
   fields: {

@@ -8,7 +8,7 @@ import { realtimeRepo } from './realtime-repo.ts';
 import type { TeleopService } from '../teleop/teleop-service.ts';
 
 /**
- * `GET {API_BASE}/ws`: the browsers' WebSocket (ARCHITECTURE.md "Browsers: one WebSocket per
+ * `GET {API_BASE}/ws`: the browsers' WebSocket (docs/architecture-decisions.md "Browsers: one WebSocket per
  * tab"). Public at the HTTP level: the first message carries the session token.
  */
 export const realtimeRoutes: FastifyPluginAsync<{ ctx: AppContext; teleop: TeleopService }> = async (

@@ -5,7 +5,7 @@ import type { RegistryChange } from './types.ts';
 
 /**
  * Server-internal topic: a registry change made on one server reaches the others at once
- * (ARCHITECTURE.md: events between server instances go through the broker).
+ * (docs/architecture-decisions.md: events between server instances go through the broker).
  */
 export const REGISTRY_TOPIC = 'portal/v1/registry';
 /** Server-internal topic: teleoperation lock claims between server instances (modules/teleop). */

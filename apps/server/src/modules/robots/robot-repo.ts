@@ -5,7 +5,7 @@ import type { Database, RobotSettingHistoryTable, RobotTable } from '../../db/sc
 import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
-/** Allow-list of `GET /robots?filter=` (ARCHITECTURE.md "API"). */
+/** Allow-list of `GET /robots?filter=` (docs/architecture-decisions.md "API"). */
 export const robotFilter: ResourceFilterSpec<'robots'> = {
   table: 'robots',
   fields: {

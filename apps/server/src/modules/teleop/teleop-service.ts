@@ -74,7 +74,7 @@ export const isTeleopMessage = (m: WsClientMessage): m is TeleopClientMessage =>
 const nameOf = (p: Principal) => `${p.lastName} ${p.firstName}`.trim() || p.email;
 
 /**
- * Teleoperation sessions (ARCHITECTURE.md "Teleoperation"). The server relays WebRTC signalling
+ * Teleoperation sessions (docs/architecture-decisions.md "Teleoperation"). The server relays WebRTC signalling
  * between a browser (WebSocket) and the robot (MQTT `teleop` / `teleopReply`) after checking the
  * operator may reach the robot, and keeps the lock: one controller per robot, any number of
  * watchers (up to MAX_SESSIONS_PER_ROBOT), administrators may take over. Media and control never

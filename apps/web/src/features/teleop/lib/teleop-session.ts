@@ -15,7 +15,7 @@ import type { TeleopLink, TeleopLinkListener, TeleopServerMessage } from '@/lib/
 import { ControlInput, type GamepadLike } from './control-input';
 
 /**
- * One operator's teleoperation session with one robot (ARCHITECTURE.md "Teleoperation"): joins over
+ * One operator's teleoperation session with one robot (docs/architecture-decisions.md "Teleoperation"): joins over
  * the app's WebSocket, opens the WebRTC peer (video in, audio both ways, a control and a command
  * data channel), relays signalling, keeps the role (controller or viewer) and, as controller, sends
  * the control input at a fixed rate. Plain TypeScript: the socket link and the peer are injected,
