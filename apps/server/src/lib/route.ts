@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
 import {
   errorBodySchema,
   successStatus,
@@ -32,17 +33,37 @@ export type Handler<O extends Operation> = (
 const isListAnswer = (v: unknown): v is ListAnswer =>
   typeof v === 'object' && v !== null && typeof (v as ListAnswer).json === 'string';
 
+/** What a route needs beyond its operation: server-side settings that are not part of the API's shape. */
+export interface RouteExtra {
+  /** Merged into the route's config (`rateLimit` of @fastify/rate-limit). */
+  config?: Omit<FastifyContextConfig, 'access' | 'allowDuringPasswordChange'> & Record<string, unknown>;
+  /** The largest JSON body in bytes, when larger than the server's default. */
+  bodyLimit?: number;
+  /** Answers besides the success ones and the 4xx error body (the 503 of health, the 403 of broker hooks). */
+  responses?: Record<number, ZodType>;
+  /** Left out of the OpenAPI document (server-to-server hooks). */
+  hide?: boolean;
+}
+
 /** Registers one operation's route: path, method, access and schemas come from the contract. */
-export function route<O extends Operation>(app: FastifyInstance, op: O, handler: Handler<O>): void {
+export function route<O extends Operation>(
+  app: FastifyInstance,
+  op: O,
+  handler: Handler<O>,
+  extra: RouteExtra = {},
+): void {
   const status = successStatus(op);
   app.route({
     method: op.method,
     url: op.path,
+    ...(extra.bodyLimit ? { bodyLimit: extra.bodyLimit } : {}),
     config: {
+      ...extra.config,
       access: op.access,
       ...(op.allowDuringPasswordChange ? { allowDuringPasswordChange: true } : {}),
     },
     schema: {
+      ...(extra.hide ? { hide: true } : {}),
       operationId: op.id,
       tags: [...op.tags],
       ...(op.summary ? { summary: op.summary } : {}),
@@ -50,7 +71,7 @@ export function route<O extends Operation>(app: FastifyInstance, op: O, handler:
       ...(op.query ? { querystring: op.query } : {}),
       ...(op.body && !op.multipart ? { body: op.body } : {}),
       ...(op.multipart ? { consumes: ['multipart/form-data'] } : {}),
-      response: { ...op.responses, '4xx': errorBodySchema },
+      response: { ...op.responses, '4xx': errorBodySchema, ...extra.responses },
     },
     handler: async (req, reply) => {
       const out: unknown = await handler(req as OpRequest<O>, reply);
@@ -67,11 +88,15 @@ export function route<O extends Operation>(app: FastifyInstance, op: O, handler:
   });
 }
 
-/** Registers every operation of a resource; the handler map must cover each one. */
+/**
+ * Registers every operation of a resource; the handler map must cover each one. `extra` gives some
+ * of them server-side settings (rate limits, body limits).
+ */
 export function routes<T extends Record<string, Operation>>(
   app: FastifyInstance,
   ops: T,
   handlers: { [K in keyof T]: Handler<T[K]> },
+  extra: { [K in keyof T]?: RouteExtra } = {},
 ): void {
-  for (const key of Object.keys(ops) as Array<keyof T>) route(app, ops[key], handlers[key]);
+  for (const key of Object.keys(ops) as Array<keyof T>) route(app, ops[key], handlers[key], extra[key]);
 }

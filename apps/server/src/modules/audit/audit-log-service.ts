@@ -1,7 +1,8 @@
 import { OperatorType, type AuditLogEntry } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { applyFilter, applyWhere, parseFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import { parseFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import { auditLogRepo } from './audit-log-repo.ts';
 import { assertAdministrator } from '../organizations/admin-rules.ts';
 
 /** Allow-list of `GET /audit-logs?filter=`. */
@@ -36,6 +37,7 @@ export function parseDetail(text: string | null): Record<string, unknown> | null
  * organization, system administrators all (including failed logins of unknown login IDs).
  */
 export function auditLogService({ db }: Pick<AppContext, 'db'>) {
+  const repo = auditLogRepo(db);
   return {
     async list(p: Principal, rawFilter: string | undefined): Promise<{ items: AuditLogEntry[]; total: number }> {
       assertAdministrator(p);
@@ -45,31 +47,7 @@ export function auditLogService({ db }: Pick<AppContext, 'db'>) {
           { path: 'fields', message: 'fields is not supported here; every entry is answered whole' },
         ]);
       }
-      const scoped = db
-        .selectFrom('audit_logs')
-        .leftJoin('operators', 'operators.id', 'audit_logs.operator_id')
-        .$if(p.type !== OperatorType.systemAdmin, (q) => q.where('audit_logs.organization_id', '=', p.organizationId));
-      const [rows, count] = await Promise.all([
-        applyFilter(
-          scoped.select([
-            'audit_logs.id',
-            'audit_logs.at',
-            'audit_logs.operator_id',
-            'operators.last_name',
-            'operators.first_name',
-            'audit_logs.organization_id',
-            'audit_logs.action',
-            'audit_logs.target_type',
-            'audit_logs.target_id',
-            'audit_logs.ip',
-            'audit_logs.detail',
-          ]),
-          f,
-        ).execute(),
-        applyWhere(scoped, f.where)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
+      const { rows, total } = await repo.page(p.type === OperatorType.systemAdmin ? null : p.organizationId, f);
       const items = rows.map((r) => ({
         id: r.id,
         at: r.at,
@@ -82,7 +60,7 @@ export function auditLogService({ db }: Pick<AppContext, 'db'>) {
         ip: r.ip,
         detail: parseDetail(r.detail),
       }));
-      return { items, total: Number(count.n) };
+      return { items, total };
     },
   };
 }

@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { dummyVerify, newAuthCode, newToken, sameHash, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { addDays, addMinutes } from '../../lib/time.ts';
+import { loginRepo, type LoginOperator } from './login-repo.ts';
 import { sessionRepo } from './session-repo.ts';
 import { checkContract, checkIpAllowList } from './access-rules.ts';
 import { authCodeMail, loginNotificationMail } from './mails.ts';
@@ -35,37 +36,8 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
   const { db, clock, audit, mailer } = ctx;
   const sessions = sessionRepo(db);
 
-  const findOperator = (loginId: string) =>
-    db
-      .selectFrom('operators as o')
-      .innerJoin('organizations as org', 'org.id', 'o.organization_id')
-      .leftJoin('buildings as b', 'b.id', 'o.building_id')
-      .leftJoin('contracts as c', 'c.organization_id', 'o.organization_id')
-      .select([
-        'o.id',
-        'o.organization_id as organizationId',
-        'o.building_id as buildingId',
-        'o.type',
-        'o.password_hash as passwordHash',
-        'o.first_name as firstName',
-        'o.last_name as lastName',
-        'o.email',
-        'o.phone',
-        'o.language',
-        'o.auth_mode as authMode',
-        'o.status',
-        'o.failed_login_count as failedLoginCount',
-        'o.locked_until as lockedUntil',
-        'o.must_change_password as mustChangePassword',
-        'org.lab_option as labOption',
-        'b.ip_restriction_enabled as ipRestricted',
-        'c.contract_end_at as contractEndAt',
-        'c.payment_completed as paymentCompleted',
-      ])
-      .where('o.login_id', '=', loginId.trim().toLowerCase())
-      .where('o.deleted_at', 'is', null)
-      .executeTakeFirst();
-  type Operator = NonNullable<Awaited<ReturnType<typeof findOperator>>>;
+  const operators = loginRepo(db);
+  type Operator = LoginOperator;
 
   const sessionBody = (op: Operator, token: string): Session => ({
     token,
@@ -85,15 +57,7 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
     const now = clock();
     const failures = op.failedLoginCount + 1;
     const lock = failures >= MAX_FAILED_LOGINS;
-    await db
-      .updateTable('operators')
-      .set(
-        lock
-          ? { failed_login_count: 0, locked_until: addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString() }
-          : { failed_login_count: failures },
-      )
-      .where('id', '=', op.id)
-      .execute();
+    await operators.recordFailure(op.id, failures, lock ? addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString() : null);
     await audit.record({
       operatorId: op.id,
       organizationId: op.organizationId,
@@ -111,40 +75,28 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
     const twoStep = op.authMode === 'email' || op.authMode === 'sms';
     const code = twoStep ? newAuthCode() : null;
     const codeExpires = addMinutes(now, AUTH_CODE_TTL_MINUTES).toISOString();
-    await db
-      .insertInto('sessions')
-      .values({
-        operator_id: op.id,
-        token_hash: sha256(token),
-        state: twoStep ? 'pending' : 'active',
-        device: client.device.slice(0, 255),
-        ip: client.ip,
-        auth_code_hash: code ? sha256(code) : null,
-        auth_code_expires_at: code ? codeExpires : null,
-        auth_code_attempts: 0,
-        created_at: now.toISOString(),
-        last_used_at: now.toISOString(),
-        // A pending session outlives its code by an hour so a late code is told "expired", not "unknown".
-        expires_at: twoStep
-          ? addMinutes(now, AUTH_CODE_TTL_MINUTES + 60).toISOString()
-          : addDays(now, SESSION_DAYS).toISOString(),
-        revoked_at: null,
-      })
-      .execute();
+    await sessions.create({
+      operator_id: op.id,
+      token_hash: sha256(token),
+      state: twoStep ? 'pending' : 'active',
+      device: client.device.slice(0, 255),
+      ip: client.ip,
+      auth_code_hash: code ? sha256(code) : null,
+      auth_code_expires_at: code ? codeExpires : null,
+      auth_code_attempts: 0,
+      created_at: now.toISOString(),
+      last_used_at: now.toISOString(),
+      // A pending session outlives its code by an hour so a late code is told "expired", not "unknown".
+      expires_at: twoStep
+        ? addMinutes(now, AUTH_CODE_TTL_MINUTES + 60).toISOString()
+        : addDays(now, SESSION_DAYS).toISOString(),
+      revoked_at: null,
+    });
     return { token, code, codeExpires };
   }
 
   async function completeLogin(op: Operator, client: ClientInfo, now: Date): Promise<void> {
-    await db
-      .updateTable('operators')
-      .set((eb) => ({
-        login_count: eb('login_count', '+', 1),
-        failed_login_count: 0,
-        locked_until: null,
-        last_login_at: now.toISOString(),
-      }))
-      .where('id', '=', op.id)
-      .execute();
+    await operators.recordLogin(op.id, now.toISOString());
     await audit.record({
       operatorId: op.id,
       organizationId: op.organizationId,
@@ -165,7 +117,7 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
 
   return {
     async login(loginId: string, password: string, client: ClientInfo): Promise<LoginResult> {
-      const op = await findOperator(loginId);
+      const op = await operators.findOperator(loginId);
       if (!op) {
         await dummyVerify(password);
         await audit.record({
@@ -223,7 +175,7 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
           organizationId: op.organizationId,
           ...authCodeMail(op.language, code, AUTH_CODE_TTL_MINUTES),
         });
-        await db.updateTable('operators').set({ failed_login_count: 0 }).where('id', '=', op.id).execute();
+        await operators.resetFailures(op.id);
         return { status: 202, body: { token, authMode, authCodeExpiredAt: codeExpires } };
       }
       await completeLogin(op, client, now);
@@ -232,19 +184,7 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
 
     /** Second step: the code sent by mail or SMS, checked against the pending session. */
     async assertAuthCode(sessionId: number, digits: string, client: ClientInfo): Promise<Session> {
-      const s = await db
-        .selectFrom('sessions as s')
-        .innerJoin('operators as o', 'o.id', 's.operator_id')
-        .select([
-          's.id',
-          's.state',
-          's.auth_code_hash as codeHash',
-          's.auth_code_expires_at as codeExpires',
-          's.auth_code_attempts as attempts',
-          'o.login_id as loginId',
-        ])
-        .where('s.id', '=', sessionId)
-        .executeTakeFirst();
+      const s = await sessions.findPending(sessionId);
       const now = clock();
       if (!s || s.state !== 'pending' || !s.codeHash || !s.codeExpires) {
         throw new AppError('AUTH_CODE_EXPIRED', 'Verification code has expired');
@@ -256,37 +196,24 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
       if (!sameHash(s.codeHash, sha256(digits))) {
         const attempts = s.attempts + 1;
         if (attempts >= AUTH_CODE_MAX_ATTEMPTS) {
-          await db
-            .updateTable('sessions')
-            .set({ auth_code_attempts: attempts, revoked_at: now.toISOString(), auth_code_hash: null })
-            .where('id', '=', s.id)
-            .execute();
+          await sessions.recordWrongCode(s.id, attempts, now.toISOString());
           throw new AppError('AUTH_CODE_ATTEMPTS_EXCEEDED', 'Too many wrong verification codes; please log in again');
         }
-        await db.updateTable('sessions').set({ auth_code_attempts: attempts }).where('id', '=', s.id).execute();
+        await sessions.recordWrongCode(s.id, attempts, null);
         throw new AppError('AUTH_CODE_MISMATCH', 'Verification codes did not match');
       }
-      const op = await findOperator(s.loginId);
+      const op = await operators.findOperator(s.loginId);
       if (!op) throw new AppError('AUTH_CODE_EXPIRED', 'Verification code has expired');
       // Single use: the code is cleared as the session becomes active, and the token is replaced.
       const token = newToken();
-      const updated = await db
-        .updateTable('sessions')
-        .set({
-          state: 'active',
-          token_hash: sha256(token),
-          auth_code_hash: null,
-          auth_code_expires_at: null,
-          expires_at: addDays(now, SESSION_DAYS).toISOString(),
-          last_used_at: now.toISOString(),
-          device: client.device.slice(0, 255),
-          ip: client.ip,
-        })
-        .where('id', '=', s.id)
-        .where('state', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1)
-        throw new AppError('AUTH_CODE_EXPIRED', 'Verification code has expired');
+      const activated = await sessions.activate(s.id, {
+        tokenHash: sha256(token),
+        expiresAt: addDays(now, SESSION_DAYS).toISOString(),
+        at: now.toISOString(),
+        device: client.device.slice(0, 255),
+        ip: client.ip,
+      });
+      if (!activated) throw new AppError('AUTH_CODE_EXPIRED', 'Verification code has expired');
       await completeLogin(op, client, now);
       return sessionBody(op, token);
     },

@@ -1,14 +1,8 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  assertAuthCodeBodySchema,
-  errorBodySchema,
-  loginBodySchema,
-  loginChallengeSchema,
-  sessionSchema,
-} from '@portal/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { authOps } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
+import { routes } from '../../lib/route.ts';
 import { loginService } from './login-service.ts';
 
 const clientOf = (req: { ip: string; headers: Record<string, string | string[] | undefined> }) => ({
@@ -16,52 +10,29 @@ const clientOf = (req: { ip: string; headers: Record<string, string | string[] |
   device: String(req.headers['user-agent'] ?? '').slice(0, 255),
 });
 
-export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+/** Sign-in and sign-out. */
+export const authRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = loginService(ctx);
+  const loginRate = { rateLimit: { max: ctx.config.rateLimitLogin, timeWindow: '1 minute' } };
 
-  app.post(
-    '/operators/login',
+  routes(
+    app,
+    authOps,
     {
-      config: {
-        access: 'public',
-        rateLimit: { max: ctx.config.rateLimitLogin, timeWindow: '1 minute' },
+      login: async (req, reply) => {
+        const result = await service.login(req.body.loginId, req.body.loginPw, clientOf(req));
+        reply.code(result.status);
+        return result.body;
       },
-      schema: {
-        operationId: 'login',
-        tags: ['auth'],
-        body: loginBodySchema,
-        response: { 200: sessionSchema, 202: loginChallengeSchema, '4xx': errorBodySchema },
-      },
-    },
-    async (req, reply) => {
-      const result = await service.login(req.body.loginId, req.body.loginPw, clientOf(req));
-      return reply.code(result.status).send(result.body);
-    },
-  );
-
-  app.post(
-    '/operators/assertAuthCode',
-    {
-      config: { access: 'pending', rateLimit: { max: ctx.config.rateLimitLogin, timeWindow: '1 minute' } },
-      schema: {
-        operationId: 'assertAuthCode',
-        tags: ['auth'],
-        body: assertAuthCodeBodySchema,
-        response: { 200: sessionSchema, '4xx': errorBodySchema },
+      assertAuthCode: async (req) =>
+        service.assertAuthCode(principalOf(req).sessionId, req.body.authDigits, clientOf(req)),
+      logout: async (req) => {
+        await service.logout(principalOf(req), req.ip);
       },
     },
-    async (req) => service.assertAuthCode(principalOf(req).sessionId, req.body.authDigits, clientOf(req)),
-  );
-
-  app.post(
-    '/operators/logout',
     {
-      config: { allowDuringPasswordChange: true },
-      schema: { operationId: 'logout', tags: ['auth'], response: { 204: z.null(), '4xx': errorBodySchema } },
-    },
-    async (req, reply) => {
-      await service.logout(principalOf(req), req.ip);
-      return reply.code(204).send(null);
+      login: { config: loginRate },
+      assertAuthCode: { config: loginRate },
     },
   );
 };

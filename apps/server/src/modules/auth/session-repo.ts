@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 /** SQL for sessions and the operator/organization/contract facts checked on every request. */
@@ -51,6 +51,59 @@ export function sessionRepo(db: Kysely<Database>) {
     },
     touch(sessionId: number, at: string) {
       return db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', sessionId).execute();
+    },
+    async create(values: Insertable<Database['sessions']>): Promise<void> {
+      await db.insertInto('sessions').values(values).execute();
+    },
+    /** A pending session with its code, and the login ID of its operator. */
+    findPending(sessionId: number) {
+      return db
+        .selectFrom('sessions as s')
+        .innerJoin('operators as o', 'o.id', 's.operator_id')
+        .select([
+          's.id',
+          's.state',
+          's.auth_code_hash as codeHash',
+          's.auth_code_expires_at as codeExpires',
+          's.auth_code_attempts as attempts',
+          'o.login_id as loginId',
+        ])
+        .where('s.id', '=', sessionId)
+        .executeTakeFirst();
+    },
+    /** A wrong code: counted; the last one allowed also ends the session and clears the code. */
+    async recordWrongCode(sessionId: number, attempts: number, revokedAt: string | null): Promise<void> {
+      await db
+        .updateTable('sessions')
+        .set(
+          revokedAt
+            ? { auth_code_attempts: attempts, revoked_at: revokedAt, auth_code_hash: null }
+            : { auth_code_attempts: attempts },
+        )
+        .where('id', '=', sessionId)
+        .execute();
+    },
+    /** The pending session becomes active under a new token hash; false when it is no longer pending. */
+    async activate(
+      sessionId: number,
+      v: { tokenHash: string; expiresAt: string; at: string; device: string; ip: string },
+    ): Promise<boolean> {
+      const updated = await db
+        .updateTable('sessions')
+        .set({
+          state: 'active',
+          token_hash: v.tokenHash,
+          auth_code_hash: null,
+          auth_code_expires_at: null,
+          expires_at: v.expiresAt,
+          last_used_at: v.at,
+          device: v.device,
+          ip: v.ip,
+        })
+        .where('id', '=', sessionId)
+        .where('state', '=', 'pending')
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
     },
     revoke(sessionId: number, at: string) {
       return db

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { FastifyPluginAsync } from 'fastify';
+import { brokerHookOps, mqttHookAnswerSchema } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
+import { routes, type RouteExtra } from '../../lib/route.ts';
 import { robotMayPublish, robotMaySubscribe } from '../robot-link/broker.ts';
 
 /**
@@ -10,21 +11,7 @@ import { robotMayPublish, robotMaySubscribe } from '../robot-link/broker.ts';
  * Speaks the HTTP hooks of mosquitto-go-auth (status 200 = allow) and EMQX (`{ result }`). Enabled
  * by MQTT_AUTH_TOKEN; the broker sends it in the `x-mqtt-auth-token` header. docs/robot-protocol.md.
  */
-const authBody = z.looseObject({
-  username: z.string().max(200).default(''),
-  password: z.string().max(500).default(''),
-  clientid: z.string().max(200).optional(),
-});
-/** go-auth: `acc` 1 read, 2 write, 3 read+write, 4 subscribe; EMQX: `action` publish or subscribe. */
-const aclBody = z.looseObject({
-  username: z.string().max(200).default(''),
-  topic: z.string().min(1).max(500),
-  acc: z.coerce.number().int().optional(),
-  action: z.enum(['publish', 'subscribe']).optional(),
-});
-const answer = z.object({ result: z.enum(['allow', 'deny']) });
-
-export const brokerHookRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const brokerHookRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   const token = ctx.config.mqttAuthToken;
   if (!token) return;
   const expected = Buffer.from(token);
@@ -33,37 +20,33 @@ export const brokerHookRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
   const authority = ctx.robotLink.authority;
+  const deny = async (reply: { code: (n: number) => { send: (b: unknown) => unknown } }) => {
+    await reply.code(403).send({ result: 'deny' });
+  };
+  const hook: RouteExtra = { hide: true, responses: { 403: mqttHookAnswerSchema } };
 
-  app.post(
-    '/mqtt/auth',
+  routes(
+    app,
+    brokerHookOps,
     {
-      config: { access: 'public' },
-      schema: { hide: true, body: authBody, response: { 200: answer, 403: answer } },
+      mqttAuth: async (req, reply) => {
+        if (!trusted(req.headers['x-mqtt-auth-token'])) return deny(reply);
+        const id = await authority.authenticate(req.body.username, req.body.password);
+        if (!id) {
+          authority.unknownClient({ username: req.body.username, clientId: req.body.clientid ?? '', ip: '' });
+          return deny(reply);
+        }
+        return { result: 'allow' as const };
+      },
+      mqttAcl: async (req, reply) => {
+        if (!trusted(req.headers['x-mqtt-auth-token'])) return deny(reply);
+        const { username, topic, acc, action } = req.body;
+        const id = await authority.identify(username);
+        const publish = action === 'publish' || acc === 2 || acc === 3;
+        const allowed = !!id && (publish ? robotMayPublish(id, topic) : robotMaySubscribe(id, topic));
+        return allowed ? { result: 'allow' as const } : deny(reply);
+      },
     },
-    async (req, reply) => {
-      if (!trusted(req.headers['x-mqtt-auth-token'])) return reply.code(403).send({ result: 'deny' });
-      const id = await authority.authenticate(req.body.username, req.body.password);
-      if (!id) {
-        authority.unknownClient({ username: req.body.username, clientId: req.body.clientid ?? '', ip: '' });
-        return reply.code(403).send({ result: 'deny' });
-      }
-      return { result: 'allow' as const };
-    },
-  );
-
-  app.post(
-    '/mqtt/acl',
-    {
-      config: { access: 'public' },
-      schema: { hide: true, body: aclBody, response: { 200: answer, 403: answer } },
-    },
-    async (req, reply) => {
-      if (!trusted(req.headers['x-mqtt-auth-token'])) return reply.code(403).send({ result: 'deny' });
-      const { username, topic, acc, action } = req.body;
-      const id = await authority.identify(username);
-      const publish = action === 'publish' || acc === 2 || acc === 3;
-      const allowed = !!id && (publish ? robotMayPublish(id, topic) : robotMaySubscribe(id, topic));
-      return allowed ? { result: 'allow' as const } : reply.code(403).send({ result: 'deny' });
-    },
+    { mqttAuth: hook, mqttAcl: hook },
   );
 };

@@ -10,6 +10,7 @@ import {
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { canSeeBuilding } from '../../lib/scope.ts';
+import { contractRepo } from './contract-repo.ts';
 
 const flags = (r: {
   is_archive: number | null;
@@ -34,27 +35,15 @@ const flags = (r: {
  */
 export function contractService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'config'>) {
   const { db, clock, audit } = ctx;
+  const repo = contractRepo(db);
 
   const isMcOwner = (p: Principal, hasMaintenanceCompany: boolean) =>
     hasMaintenanceCompany && p.type === OperatorType.orgAdmin;
 
-  async function contractRow(organizationId: number) {
-    return db
-      .selectFrom('contracts as c')
-      .leftJoin('organizations as m', 'm.id', 'c.maintenance_company_id')
-      .select(['c.contract_end_at', 'c.payment_completed', 'c.maintenance_company_id', 'm.name as mc_name'])
-      .where('c.organization_id', '=', organizationId)
-      .executeTakeFirst();
-  }
+  const contractRow = (organizationId: number) => repo.contract(organizationId);
 
   async function latestDocuments(): Promise<Map<TermKind, { id: number; row: Record<string, string | number> }>> {
-    const rows = await db
-      .selectFrom('term_documents')
-      .selectAll()
-      .where('published_at', '<=', clock().toISOString())
-      .orderBy('published_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
+    const rows = await repo.publishedDocuments(clock().toISOString());
     const latest = new Map<TermKind, { id: number; row: Record<string, string | number> }>();
     for (const r of rows) {
       const kind = r.kind as TermKind;
@@ -66,24 +55,11 @@ export function contractService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' |
   return {
     async contract(p: Principal): Promise<Contract> {
       const c = await contractRow(p.organizationId);
-      const buildings = await db
-        .selectFrom('buildings as b')
-        .leftJoin('building_options as o', 'o.building_id', 'b.id')
-        .select([
-          'b.id',
-          'b.name',
-          'o.is_archive',
-          'o.is_mini_asilla',
-          'o.is_lilz',
-          'o.is_hakaru_ai',
-          'o.is_kanriroid',
-          'o.is_auto_guide',
-        ])
-        .where('b.organization_id', '=', p.organizationId)
-        .where((eb) => (p.type === OperatorType.general ? eb('b.id', '=', p.buildingId ?? -1) : eb.lit(true)))
-        .orderBy('b.name')
-        .orderBy('b.id')
-        .execute();
+      // General operators see their own building only.
+      const buildings = await repo.buildingsWithOptions(
+        p.organizationId,
+        p.type === OperatorType.general ? (p.buildingId ?? -1) : undefined,
+      );
       const current = buildings.find((b) => b.id === p.buildingId);
       const none = flags({
         is_archive: 0,
@@ -108,18 +84,7 @@ export function contractService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' |
     async termCheck(p: Principal, lang: 'ja' | 'en'): Promise<TermCheck> {
       const latest = await latestDocuments();
       const ids = [...latest.values()].map((d) => d.id);
-      const agreed = new Set(
-        ids.length === 0
-          ? []
-          : (
-              await db
-                .selectFrom('term_agreements')
-                .select('document_id')
-                .where('operator_id', '=', p.operatorId)
-                .where('document_id', 'in', ids)
-                .execute()
-            ).map((r) => r.document_id),
-      );
+      const agreed = new Set(await repo.agreedDocuments(p.operatorId, ids));
       const pending = (kind: TermKind): TermDocument | null => {
         const d = latest.get(kind);
         if (!d || agreed.has(d.id)) return null;
@@ -153,17 +118,7 @@ export function contractService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' |
       const now = clock().toISOString();
       await db.transaction().execute(async (trx) => {
         for (const id of new Set(documentIds)) {
-          const exists = await trx
-            .selectFrom('term_agreements')
-            .select('id')
-            .where('operator_id', '=', p.operatorId)
-            .where('document_id', '=', id)
-            .executeTakeFirst();
-          if (exists) continue;
-          await trx
-            .insertInto('term_agreements')
-            .values({ operator_id: p.operatorId, document_id: id, agreed_at: now, ip })
-            .execute();
+          if (!(await repo.agree(trx, { operatorId: p.operatorId, documentId: id, at: now, ip }))) continue;
           await audit.record(
             {
               operatorId: p.operatorId,
@@ -183,17 +138,9 @@ export function contractService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' |
     /** "Change location": administrators switch their current building within their scope. */
     async changeLocation(p: Principal, buildingId: number, ip: string, token: string): Promise<Session> {
       if (!isAdmin(p.type)) throw forbidden('General operators work in their own building');
-      const b = await db
-        .selectFrom('buildings')
-        .select(['id', 'organization_id'])
-        .where('id', '=', buildingId)
-        .executeTakeFirst();
+      const b = await repo.building(buildingId);
       if (!b || !canSeeBuilding(p, { id: b.id, organizationId: b.organization_id })) throw notFound('Building');
-      await db
-        .updateTable('operators')
-        .set({ building_id: buildingId, updated_at: clock().toISOString() })
-        .where('id', '=', p.operatorId)
-        .execute();
+      await repo.setCurrentBuilding(p.operatorId, buildingId, clock().toISOString());
       await audit.record({
         operatorId: p.operatorId,
         organizationId: p.organizationId,

@@ -1,24 +1,15 @@
 import type { Device } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
+import { devicesRepo } from './devices-repo.ts';
 
 /** The "devices" page: the operator's sessions, revocable one by one or all others at once. */
 export function devicesService({ db, clock, audit }: Pick<AppContext, 'db' | 'clock' | 'audit'>) {
-  const live = (p: Principal) =>
-    db
-      .selectFrom('sessions')
-      .where('operator_id', '=', p.operatorId)
-      .where('state', '=', 'active')
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', clock().toISOString());
+  const repo = devicesRepo(db);
 
   return {
     async list(p: Principal): Promise<Device[]> {
-      const rows = await live(p)
-        .select(['id', 'device', 'ip', 'created_at', 'last_used_at'])
-        .orderBy('last_used_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
+      const rows = await repo.live(p.operatorId, clock().toISOString());
       return rows.map((r) => ({
         id: r.id,
         device: r.device,
@@ -30,14 +21,7 @@ export function devicesService({ db, clock, audit }: Pick<AppContext, 'db' | 'cl
     },
 
     async revoke(p: Principal, sessionId: number, ip: string): Promise<void> {
-      const result = await db
-        .updateTable('sessions')
-        .set({ revoked_at: clock().toISOString() })
-        .where('id', '=', sessionId)
-        .where('operator_id', '=', p.operatorId)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw notFound('Device');
+      if (!(await repo.revoke(p.operatorId, sessionId, clock().toISOString()))) throw notFound('Device');
       await audit.record({
         operatorId: p.operatorId,
         organizationId: p.organizationId,
@@ -49,14 +33,7 @@ export function devicesService({ db, clock, audit }: Pick<AppContext, 'db' | 'cl
     },
 
     async revokeOthers(p: Principal, ip: string): Promise<number> {
-      const result = await db
-        .updateTable('sessions')
-        .set({ revoked_at: clock().toISOString() })
-        .where('operator_id', '=', p.operatorId)
-        .where('id', '!=', p.sessionId)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      const n = Number(result.numUpdatedRows);
+      const n = await repo.revokeOthers(p.operatorId, p.sessionId, clock().toISOString());
       await audit.record({
         operatorId: p.operatorId,
         organizationId: p.organizationId,

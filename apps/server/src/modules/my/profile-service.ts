@@ -2,43 +2,20 @@ import type { ChangePasswordBody, Language, Profile, UpdateProfileBody } from '@
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
+import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
+import { devicesRepo } from './devices-repo.ts';
+import { profileRepo } from './profile-repo.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit'>;
 
 export function profileService({ db, clock, audit }: Ctx) {
+  const repo = profileRepo(db);
+  const devices = devicesRepo(db);
+
   async function get(p: Principal): Promise<Profile> {
-    const row = await db
-      .selectFrom('operators as o')
-      .innerJoin('organizations as org', 'org.id', 'o.organization_id')
-      .leftJoin('buildings as b', 'b.id', 'o.building_id')
-      .select([
-        'o.id',
-        'o.login_id',
-        'o.first_name',
-        'o.last_name',
-        'o.email',
-        'o.phone',
-        'o.language',
-        'o.auth_mode',
-        'o.type',
-        'o.organization_id',
-        'org.name as organization_name',
-        'o.building_id',
-        'b.name as building_name',
-        'o.login_count',
-        'o.updated_at',
-      ])
-      .where('o.id', '=', p.operatorId)
-      .executeTakeFirst();
+    const row = await repo.find(p.operatorId);
     if (!row) throw notFound('Operator');
-    const active = await db
-      .selectFrom('sessions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('operator_id', '=', p.operatorId)
-      .where('state', '=', 'active')
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', clock().toISOString())
-      .executeTakeFirstOrThrow();
+    const activeSessions = await repo.activeSessions(p.operatorId, clock().toISOString());
     return {
       id: row.id,
       loginId: row.login_id,
@@ -53,7 +30,7 @@ export function profileService({ db, clock, audit }: Ctx) {
       organizationName: row.organization_name,
       buildingId: row.building_id,
       buildingName: row.building_name,
-      usage: { logins: row.login_count, activeSessions: Number(active.n) },
+      usage: { logins: row.login_count, activeSessions },
       updatedAt: row.updated_at,
     };
   }
@@ -62,25 +39,22 @@ export function profileService({ db, clock, audit }: Ctx) {
     get,
 
     async update(p: Principal, body: UpdateProfileBody, ip: string): Promise<Profile> {
-      const now = clock().toISOString();
       // Optimistic concurrency: the update applies only to the version the form was based on.
-      const result = await db
-        .updateTable('operators')
-        .set({
-          first_name: body.firstName,
-          last_name: body.lastName,
-          email: body.email.toLowerCase(),
-          phone: body.phone,
-          language: body.language,
-          auth_mode: body.authMode,
-          updated_at: now,
-        })
-        .where('id', '=', p.operatorId)
-        .where('updated_at', '=', body.updatedAt)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) {
-        throw new AppError('STALE_UPDATE', 'The profile was changed elsewhere; reload and try again');
-      }
+      const written = await repo.updateVersioned(p.operatorId, body.updatedAt, {
+        firstName: body.firstName,
+        lastName: body.lastName,
+        email: body.email.toLowerCase(),
+        phone: body.phone,
+        language: body.language,
+        authMode: body.authMode,
+        updatedAt: nextVersion(clock(), body.updatedAt),
+      });
+      await expectVersioned(
+        written,
+        'profile',
+        () => repo.exists(p.operatorId),
+        () => notFound('Operator'),
+      );
       await audit.record({
         operatorId: p.operatorId,
         organizationId: p.organizationId,
@@ -94,11 +68,7 @@ export function profileService({ db, clock, audit }: Ctx) {
     },
 
     async setLanguage(p: Principal, language: Language, ip: string): Promise<void> {
-      await db
-        .updateTable('operators')
-        .set({ language, updated_at: clock().toISOString() })
-        .where('id', '=', p.operatorId)
-        .execute();
+      await repo.setLanguage(p.operatorId, language, clock().toISOString());
       await audit.record({
         operatorId: p.operatorId,
         organizationId: p.organizationId,
@@ -112,13 +82,9 @@ export function profileService({ db, clock, audit }: Ctx) {
 
     /** Old password, new twice; every other session of the operator ends. */
     async changePassword(p: Principal, body: ChangePasswordBody, ip: string): Promise<void> {
-      const op = await db
-        .selectFrom('operators')
-        .select('password_hash')
-        .where('id', '=', p.operatorId)
-        .executeTakeFirst();
-      if (!op) throw notFound('Operator');
-      if (!(await verifyPassword(op.password_hash, body.oldPassword))) {
+      const passwordHash = await repo.passwordHash(p.operatorId);
+      if (passwordHash === undefined) throw notFound('Operator');
+      if (!(await verifyPassword(passwordHash, body.oldPassword))) {
         throw new AppError('WRONG_PASSWORD', 'The current password is not correct', [
           { path: 'oldPassword', message: 'validation.wrongPassword' },
         ]);
@@ -131,18 +97,8 @@ export function profileService({ db, clock, audit }: Ctx) {
       const now = clock().toISOString();
       const hash = await hashPassword(body.newPassword);
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('operators')
-          .set({ password_hash: hash, password_changed_at: now, must_change_password: 0, updated_at: now })
-          .where('id', '=', p.operatorId)
-          .execute();
-        await trx
-          .updateTable('sessions')
-          .set({ revoked_at: now })
-          .where('operator_id', '=', p.operatorId)
-          .where('id', '!=', p.sessionId)
-          .where('revoked_at', 'is', null)
-          .execute();
+        await repo.setPassword(trx, p.operatorId, hash, now);
+        await devices.revokeOthers(p.operatorId, p.sessionId, now, trx);
         await audit.record(
           {
             operatorId: p.operatorId,

@@ -1,5 +1,6 @@
 import type { RegistrationRequestBody } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
+import { registrationRepo } from './registration-repo.ts';
 
 /** /auth/register: the request is stored and mailed to every active system administrator. */
 export function registrationService({
@@ -8,31 +9,22 @@ export function registrationService({
   mailer,
   audit,
 }: Pick<AppContext, 'db' | 'clock' | 'mailer' | 'audit'>) {
+  const repo = registrationRepo(db);
   return {
     async request(b: RegistrationRequestBody, ip: string): Promise<void> {
-      await db
-        .insertInto('registration_requests')
-        .values({
-          email: b.email.toLowerCase(),
-          first_name: b.firstName,
-          last_name: b.lastName,
-          organization_name: b.organizationName,
-          message: b.message,
-          ip,
-          created_at: clock().toISOString(),
-        })
-        .execute();
-      const admins = await db
-        .selectFrom('operators')
-        .select(['email'])
-        .where('type', '=', 9)
-        .where('deleted_at', 'is', null)
-        .where('status', '=', 1)
-        .execute();
-      for (const a of admins) {
+      await repo.insert({
+        email: b.email.toLowerCase(),
+        first_name: b.firstName,
+        last_name: b.lastName,
+        organization_name: b.organizationName,
+        message: b.message,
+        ip,
+        created_at: clock().toISOString(),
+      });
+      for (const email of await repo.systemAdminEmails()) {
         await mailer.deliver({
           channel: 'email',
-          to: a.email,
+          to: email,
           purpose: 'registration-request',
           organizationId: null,
           subject: `[Robot Portal] Registration request from ${b.lastName} ${b.firstName}`,
