@@ -1,4 +1,4 @@
-import { isAdmin, isSystemAdmin, OperatorType } from '@portal/contract';
+import { isAdmin, isDataAdmin, isSystemAdmin } from '@portal/contract';
 import type { en } from '@/locales/en';
 import { paths } from '@/config/paths';
 
@@ -45,7 +45,7 @@ const system: NavItem[] = [
 /** Navigation by role (spec section 6): general operators see operations only. */
 export function navGroupsFor(type: number): NavGroup[] {
   const groups: NavGroup[] = [{ key: 'operations', items: operations }];
-  const peopleAdmin = type === OperatorType.orgAdmin || type === OperatorType.systemAdmin;
+  const peopleAdmin = isDataAdmin(type);
   if (isAdmin(type))
     groups.push({ key: 'administration', items: administration.filter((i) => !i.peopleAdmin || peopleAdmin) });
   if (isSystemAdmin(type)) groups.push({ key: 'system', items: system });

@@ -1,9 +1,17 @@
-import { buildingSchema, operatorSchema, organizationSchema, type Operator } from '@portal/contract';
+import {
+  buildingOps,
+  buildingSchema,
+  operatorOps,
+  operatorSchema,
+  organizationOps,
+  organizationSchema,
+  type Operator,
+} from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply, replyError, type Routes } from '@/testing/mock-api';
+import { mockApi, on, reply, replyError, type Routes } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const slow = { timeout: 5000 };
@@ -31,12 +39,12 @@ const op = (over: Partial<Operator> = {}): Operator =>
 
 const routes = (extra: Routes = {}): Routes => ({
   ...signedInRoutes(),
-  'GET /api/buildings': () =>
+  [on(buildingOps.listBuildings)]: () =>
     reply(z.array(buildingSchema.partial()), [
       { id: 10, name: 'Marunouchi Tower' },
       { id: 11, name: 'Shinjuku Annex' },
     ]),
-  'GET /api/organizations': () =>
+  [on(organizationOps.listOrganizations)]: () =>
     reply(z.array(organizationSchema.pick({ id: true, name: true })), [
       { id: 1, name: 'Demo Corp' },
       { id: 2, name: 'Other Inc' },
@@ -48,7 +56,7 @@ describe('operator list', () => {
   it('sends search, type, building, sort and page of the URL as the filter', async () => {
     const { calls } = mockApi(
       routes({
-        'GET /api/operators': () => {
+        [on(operatorOps.listOperators)]: () => {
           const res = reply(z.array(operatorSchema), [op()]);
           res.headers.set('X-Total-Count', '41');
           return res;
@@ -75,7 +83,7 @@ describe('operator list', () => {
   }, 20_000);
 
   it('hides the organization column from organization administrators', async () => {
-    mockApi(routes({ 'GET /api/operators': () => reply(z.array(operatorSchema), [op()]) }));
+    mockApi(routes({ [on(operatorOps.listOperators)]: () => reply(z.array(operatorSchema), [op()]) }));
     renderApp('/operator/list', { session: makeSession(2) });
     const table = await screen.findByTestId('operator-table', {}, slow);
     expect(within(table).queryByText('Demo Corp')).not.toBeInTheDocument();
@@ -124,7 +132,8 @@ describe('operator form', () => {
   it('shows a duplicate login ID under its field and sends the contract body', async () => {
     const { calls } = mockApi(
       routes({
-        'POST /api/operators': () => replyError('DUPLICATE', [{ path: 'loginId', message: 'validation.duplicate' }]),
+        [on(operatorOps.createOperator)]: () =>
+          replyError('DUPLICATE', [{ path: 'loginId', message: 'validation.duplicate' }]),
       }),
     );
     const app = renderApp('/operator/create', { session: makeSession(2) });
@@ -153,8 +162,8 @@ describe('operator form', () => {
   it('keeps the password when left empty and keeps typed values on a stale update', async () => {
     const { calls } = mockApi(
       routes({
-        'GET /api/operators/20': () => reply(operatorSchema, op()),
-        'PATCH /api/operators/20': () => replyError('STALE_UPDATE'),
+        [on(operatorOps.getOperator)]: () => reply(operatorSchema, op()),
+        [on(operatorOps.updateOperator)]: () => replyError('STALE_UPDATE'),
       }),
     );
     const app = renderApp('/operator/20', { session: makeSession(2) });
@@ -171,11 +180,16 @@ describe('operator form', () => {
   }, 20_000);
 
   it('locks after confirmation and says sessions end at once', async () => {
+    // The server's operator is locked from the lock on (the lists and the detail refetch it).
+    const locked = op({ lockedUntil: '9999-12-31T00:00:00.000Z', updatedAt: '2025-01-03T00:00:00.000Z' });
+    let current = op();
     const { calls } = mockApi(
       routes({
-        'GET /api/operators/20': () => reply(operatorSchema, op()),
-        'POST /api/operators/20/lock': () =>
-          reply(operatorSchema, op({ lockedUntil: '9999-12-31T00:00:00.000Z', updatedAt: '2025-01-03T00:00:00.000Z' })),
+        [on(operatorOps.getOperator)]: () => reply(operatorSchema, current),
+        [on(operatorOps.lockOperator)]: () => {
+          current = locked;
+          return reply(operatorSchema, locked);
+        },
       }),
     );
     const app = renderApp('/operator/20', { session: makeSession(2) });

@@ -1,9 +1,16 @@
-import { buildingSchema, notifTargetSchema, testNotificationResultSchema, type NotifTarget } from '@portal/contract';
+import {
+  buildingOps,
+  buildingSchema,
+  notifTargetSchema,
+  organizationOps,
+  testNotificationResultSchema,
+  type NotifTarget,
+} from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply } from '@/testing/mock-api';
+import { mockApi, on, reply } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const slow = { timeout: 5000 };
@@ -29,18 +36,18 @@ const storedTarget = (fields: Partial<NotifTarget>): NotifTarget =>
   });
 const editRoutes = (stored: NotifTarget) => ({
   ...signedInRoutes(),
-  'GET /api/buildings': buildings,
-  'GET /api/organizations/1/notif-targets/5': () => reply(notifTargetSchema, stored),
-  'PATCH /api/organizations/1/notif-targets/5': () => reply(notifTargetSchema, stored),
-  'GET /api/organizations/1/notif-targets': () => reply(z.array(notifTargetSchema), [stored]),
+  [on(buildingOps.listBuildings)]: buildings,
+  [on(organizationOps.getNotifTarget)]: () => reply(notifTargetSchema, stored),
+  [on(organizationOps.updateNotifTarget)]: () => reply(notifTargetSchema, stored),
+  [on(organizationOps.listNotifTargets)]: () => reply(z.array(notifTargetSchema), [stored]),
 });
 
 describe('notification target form', () => {
   it('changes the address rule, label and fields with the type', async () => {
     const { calls } = mockApi({
       ...signedInRoutes(),
-      'GET /api/buildings': buildings,
-      'POST /api/organizations/1/notif-targets': () =>
+      [on(buildingOps.listBuildings)]: buildings,
+      [on(organizationOps.createNotifTarget)]: () =>
         reply(
           notifTargetSchema,
           storedTarget({ level: 9, buildingId: 10, updatedAt: '2025-01-01T00:00:00.000Z' }),
@@ -96,7 +103,7 @@ describe('notification target form', () => {
     });
     const { calls } = mockApi({
       ...editRoutes(stored),
-      'POST /api/organizations/1/notif-targets/5/test': () =>
+      [on(organizationOps.testNotifTarget)]: () =>
         reply(testNotificationResultSchema, { deliveryId: 3, status: 'failed', error: 'HTTP 500 from bot' }),
     });
     const app = renderApp('/organization/1/notif-target/5', { session: makeSession(9) });

@@ -1,9 +1,9 @@
-import { organizationSchema, type Organization } from '@portal/contract';
+import { organizationOps, organizationSchema, type Organization } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply, replyError, type ApiCall } from '@/testing/mock-api';
+import { mockApi, on, reply, replyError, type ApiCall } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const org = (over: Partial<Organization> = {}): Organization =>
@@ -36,8 +36,8 @@ describe('organization list', () => {
   it('sends the page, sort and search of the URL as the filter and shows the rows', async () => {
     const { calls } = mockApi({
       ...signedInRoutes(),
-      'GET /api/organizations': () => page([org(), org({ id: 2, name: 'Tokyo Annex', type: 1 })], 45),
-      'GET /api/organizations/1/notif-targets': () => reply(z.array(z.never()), []),
+      [on(organizationOps.listOrganizations)]: () => page([org(), org({ id: 2, name: 'Tokyo Annex', type: 1 })], 45),
+      [on(organizationOps.listNotifTargets)]: () => reply(z.array(z.never()), []),
     });
     renderApp('/organization/list?page=2&sort=-updatedAt&q=tok', { session: makeSession(9) });
     const table = await screen.findByTestId('organization-table', {}, slow);
@@ -55,7 +55,7 @@ describe('organization list', () => {
   }, 20_000);
 
   it('puts sorting and searching into the URL (page back to 1)', async () => {
-    const { calls } = mockApi({ ...signedInRoutes(), 'GET /api/organizations': () => page([org()], 1) });
+    const { calls } = mockApi({ ...signedInRoutes(), [on(organizationOps.listOrganizations)]: () => page([org()], 1) });
     const app = renderApp('/organization/list?page=3', { session: makeSession(2) });
     await screen.findByTestId('organization-table', {}, slow);
     expect(screen.queryByTestId('organization-create')).not.toBeInTheDocument();
@@ -76,7 +76,7 @@ describe('organization list', () => {
   }, 20_000);
 
   it('shows an empty state', async () => {
-    mockApi({ ...signedInRoutes(), 'GET /api/organizations': () => page([], 0) });
+    mockApi({ ...signedInRoutes(), [on(organizationOps.listOrganizations)]: () => page([], 0) });
     renderApp('/organization/list', { session: makeSession(9) });
     expect(await screen.findByTestId('organizations-empty', {}, slow)).toBeInTheDocument();
   }, 20_000);
@@ -104,7 +104,8 @@ describe('organization form', () => {
   it('shows a duplicate name under the name field', async () => {
     const { calls } = mockApi({
       ...signedInRoutes(),
-      'POST /api/organizations': () => replyError('DUPLICATE', [{ path: 'name', message: 'validation.duplicate' }]),
+      [on(organizationOps.createOrganization)]: () =>
+        replyError('DUPLICATE', [{ path: 'name', message: 'validation.duplicate' }]),
     });
     const app = renderApp('/organization/create', { session: makeSession(9) });
     await screen.findByTestId('organization-form', {}, slow);
@@ -119,9 +120,9 @@ describe('organization form', () => {
     let stored = org();
     const { calls } = mockApi({
       ...signedInRoutes(),
-      'GET /api/organizations/1': () => reply(organizationSchema, stored),
-      'GET /api/organizations/1/notif-targets': () => reply(z.array(z.never()), []),
-      'PATCH /api/organizations/1': () => {
+      [on(organizationOps.getOrganization)]: () => reply(organizationSchema, stored),
+      [on(organizationOps.listNotifTargets)]: () => reply(z.array(z.never()), []),
+      [on(organizationOps.updateOrganization)]: () => {
         stored = org({ name: 'Renamed elsewhere', updatedAt: '2025-03-01T00:00:00.000Z' });
         return replyError('STALE_UPDATE');
       },
@@ -149,9 +150,9 @@ describe('organization form', () => {
   it('explains IN_USE when a delete is refused', async () => {
     mockApi({
       ...signedInRoutes(),
-      'GET /api/organizations/1': () => reply(organizationSchema, org()),
-      'GET /api/organizations/1/notif-targets': () => reply(z.array(z.never()), []),
-      'DELETE /api/organizations/1': () =>
+      [on(organizationOps.getOrganization)]: () => reply(organizationSchema, org()),
+      [on(organizationOps.listNotifTargets)]: () => reply(z.array(z.never()), []),
+      [on(organizationOps.deleteOrganization)]: () =>
         replyError('IN_USE', [
           { path: 'buildings', message: 'validation.inUse' },
           { path: 'operators', message: 'validation.inUse' },

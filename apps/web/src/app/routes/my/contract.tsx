@@ -1,5 +1,5 @@
 import { Paper, Title } from '@mantine/core';
-import { OperatorType } from '@portal/contract';
+import { isDataAdmin } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { ContractDetails } from '@/features/contract/components/contract-details';
 import { BuildingSwitcher } from '@/features/location/components/building-switcher';
@@ -9,7 +9,7 @@ import { useSession } from '@/lib/session';
 export function Component() {
   const { t } = useTranslation();
   const session = useSession();
-  const canSwitch = session?.type === OperatorType.orgAdmin || session?.type === OperatorType.systemAdmin;
+  const canSwitch = session ? isDataAdmin(session.type) : false;
   return (
     <ContractDetails
       buildingSwitcher={

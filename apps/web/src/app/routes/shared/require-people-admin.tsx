@@ -1,17 +1,14 @@
-import { OperatorType } from '@portal/contract';
+import { isDataAdmin } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession, type StoredSession } from '@/lib/session';
 import { Forbidden } from '../../guards/require-role';
 
 /** Organization, operator and audit log screens: organization administrators (own organization) and system administrators. */
-export const isPeopleAdmin = (type: number): boolean =>
-  type === OperatorType.orgAdmin || type === OperatorType.systemAdmin;
-
 export function RequirePeopleAdmin({ children }: { children: (session: StoredSession) => ReactNode }) {
   const { t } = useTranslation();
   const session = useSession();
   // The signed-in layout already sent anyone without a session to login.
-  if (!session || !isPeopleAdmin(session.type)) return <Forbidden message={t('people.notAllowed')} />;
+  if (!session || !isDataAdmin(session.type)) return <Forbidden message={t('people.notAllowed')} />;
   return <>{children(session)}</>;
 }

@@ -1,13 +1,8 @@
-import { operatorSchema, type CreateOperatorBody } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { operatorOps, type CreateOperatorBody } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-export const createOperator = (body: CreateOperatorBody) => api.send('POST', '/operators', operatorSchema, { body });
-
-export const useCreateOperator = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createOperator,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['operators', 'list'] }),
+export const useCreateOperator = () =>
+  useOpMutation(operatorOps.createOperator, {
+    args: (body: CreateOperatorBody) => ({ body }),
+    invalidates: ['operators'],
   });
-};

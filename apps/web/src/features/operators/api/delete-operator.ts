@@ -1,13 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { operatorOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
 /** DELETE /operators/:id: the operator's sessions end at once. */
-export const deleteOperator = (id: number) => api.command('DELETE', `/operators/${id}`);
-
-export const useDeleteOperator = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteOperator,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['operators', 'list'] }),
+export const useDeleteOperator = () =>
+  useOpMutation(operatorOps.deleteOperator, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['operators'],
   });
-};

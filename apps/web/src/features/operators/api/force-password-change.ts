@@ -1,13 +1,13 @@
-import { operatorSchema } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { storeOperator } from './update-operator';
+import { operatorOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
+import { useStoreOperator } from './update-operator';
 
 /** POST /operators/:id/force-password-change: a new password at the next sign-in. */
-export const forcePasswordChange = (id: number) =>
-  api.send('POST', `/operators/${id}/force-password-change`, operatorSchema);
-
 export const useForcePasswordChange = () => {
-  const queryClient = useQueryClient();
-  return useMutation({ mutationFn: forcePasswordChange, onSuccess: (op) => storeOperator(queryClient, op) });
+  const store = useStoreOperator();
+  return useOpMutation(operatorOps.forcePasswordChange, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['operators'],
+    onSuccess: store,
+  });
 };

@@ -1,10 +1,9 @@
-import { operatorSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-
-export const getOperator = (id: number) => api.get(`/operators/${id}`, operatorSchema);
+import { operatorOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const operatorQueryOptions = (id: number) =>
-  queryOptions({ queryKey: ['operators', 'detail', id], queryFn: () => getOperator(id) });
+  opQuery(operatorOps.getOperator, queryKeys.operators.detail(id), { params: { id } });
 
 export const useOperator = (id: number) => useQuery(operatorQueryOptions(id));

@@ -1,12 +1,13 @@
-import { operatorSchema } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { storeOperator } from './update-operator';
+import { operatorOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
+import { useStoreOperator } from './update-operator';
 
 /** POST /operators/:id/unlock: also resets the failed login count. */
-export const unlockOperator = (id: number) => api.send('POST', `/operators/${id}/unlock`, operatorSchema);
-
 export const useUnlockOperator = () => {
-  const queryClient = useQueryClient();
-  return useMutation({ mutationFn: unlockOperator, onSuccess: (op) => storeOperator(queryClient, op) });
+  const store = useStoreOperator();
+  return useOpMutation(operatorOps.unlockOperator, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['operators'],
+    onSuccess: store,
+  });
 };

@@ -1,16 +1,11 @@
-import { notifTargetSchema, type NotifTargetInput } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { notifTargetsQueryOptions } from './get-notif-targets';
+import { organizationOps, type NotifTargetInput } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-export const createNotifTarget = ({ organizationId, body }: { organizationId: number; body: NotifTargetInput }) =>
-  api.send('POST', `/organizations/${organizationId}/notif-targets`, notifTargetSchema, { body });
-
-export const useCreateNotifTarget = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createNotifTarget,
-    onSuccess: (target) =>
-      queryClient.invalidateQueries({ queryKey: notifTargetsQueryOptions(target.organizationId).queryKey }),
+export const useCreateNotifTarget = () =>
+  useOpMutation(organizationOps.createNotifTarget, {
+    args: ({ organizationId, body }: { organizationId: number; body: NotifTargetInput }) => ({
+      params: { id: organizationId },
+      body,
+    }),
+    invalidates: ['organizations'],
   });
-};

@@ -1,15 +1,9 @@
-import { organizationSchema, type OrganizationInput } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { organizationOps, type OrganizationInput } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-/** POST /organizations (system administrators). */
-export const createOrganization = (body: OrganizationInput) =>
-  api.send('POST', '/organizations', organizationSchema, { body });
-
-export const useCreateOrganization = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createOrganization,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['organizations', 'list'] }),
+/** POST /organizations (system administrators). Every view of organizations refreshes. */
+export const useCreateOrganization = () =>
+  useOpMutation(organizationOps.createOrganization, {
+    args: (body: OrganizationInput) => ({ body }),
+    invalidates: ['organizations'],
   });
-};

@@ -1,15 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { notifTargetsQueryOptions } from './get-notif-targets';
+import { organizationOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-export const deleteNotifTarget = ({ organizationId, id }: { organizationId: number; id: number }) =>
-  api.command('DELETE', `/organizations/${organizationId}/notif-targets/${id}`);
-
-export const useDeleteNotifTarget = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteNotifTarget,
-    onSuccess: (_, { organizationId }) =>
-      queryClient.invalidateQueries({ queryKey: notifTargetsQueryOptions(organizationId).queryKey, exact: true }),
+export const useDeleteNotifTarget = () =>
+  useOpMutation(organizationOps.deleteNotifTarget, {
+    args: ({ organizationId, id }: { organizationId: number; id: number }) => ({
+      params: { id: organizationId, ntid: id },
+    }),
+    invalidates: ['organizations'],
   });
-};

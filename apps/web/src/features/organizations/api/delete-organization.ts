@@ -1,13 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { organizationOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
 /** DELETE /organizations/:id (system administrators; 409 IN_USE while anything hangs on it). */
-export const deleteOrganization = (id: number) => api.command('DELETE', `/organizations/${id}`);
-
-export const useDeleteOrganization = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteOrganization,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['organizations', 'list'] }),
+export const useDeleteOrganization = () =>
+  useOpMutation(organizationOps.deleteOrganization, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['organizations'],
   });
-};

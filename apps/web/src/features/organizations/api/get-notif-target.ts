@@ -1,14 +1,11 @@
-import { notifTargetSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-
-export const getNotifTarget = (organizationId: number, id: number) =>
-  api.get(`/organizations/${organizationId}/notif-targets/${id}`, notifTargetSchema);
+import { organizationOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const notifTargetQueryOptions = (organizationId: number, id: number) =>
-  queryOptions({
-    queryKey: ['organizations', organizationId, 'notif-targets', id],
-    queryFn: () => getNotifTarget(organizationId, id),
+  opQuery(organizationOps.getNotifTarget, queryKeys.organizations.part(organizationId, 'notif-targets', id), {
+    params: { id: organizationId, ntid: id },
   });
 
 export const useNotifTarget = (organizationId: number, id: number) =>

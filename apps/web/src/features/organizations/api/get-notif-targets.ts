@@ -1,15 +1,11 @@
-import { notifTargetSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-
-export const getNotifTargets = (organizationId: number) =>
-  api.get(`/organizations/${organizationId}/notif-targets`, z.array(notifTargetSchema));
+import { organizationOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const notifTargetsQueryOptions = (organizationId: number) =>
-  queryOptions({
-    queryKey: ['organizations', organizationId, 'notif-targets'],
-    queryFn: () => getNotifTargets(organizationId),
+  opQuery(organizationOps.listNotifTargets, queryKeys.organizations.part(organizationId, 'notif-targets'), {
+    params: { id: organizationId },
   });
 
 export const useNotifTargets = (organizationId: number) => useQuery(notifTargetsQueryOptions(organizationId));

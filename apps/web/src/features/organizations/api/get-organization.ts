@@ -1,10 +1,9 @@
-import { organizationSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-
-export const getOrganization = (id: number) => api.get(`/organizations/${id}`, organizationSchema);
+import { organizationOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const organizationQueryOptions = (id: number) =>
-  queryOptions({ queryKey: ['organizations', 'detail', id], queryFn: () => getOrganization(id) });
+  opQuery(organizationOps.getOrganization, queryKeys.organizations.detail(id), { params: { id } });
 
 export const useOrganization = (id: number) => useQuery(organizationQueryOptions(id));

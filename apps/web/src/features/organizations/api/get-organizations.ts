@@ -1,24 +1,26 @@
-import { organizationSchema } from '@portal/contract';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { organizationOps, organizationSchema } from '@portal/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { apiRequest, parseWith } from '@/lib/api-client';
-import { totalOf } from '@/lib/list-params';
+import { opPageQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 import { organizationListFilter, type OrganizationListParams } from '../list-params';
 
+const wholeItems = z.array(organizationSchema);
+
+/** The list asks for no `fields`, so its items are whole organizations. */
+const wholeOrganizations = (page: { items: unknown[]; total: number }) => ({
+  items: wholeItems.parse(page.items),
+  total: page.total,
+});
+
 /** GET /organizations?filter=: one page of the caller's organizations and the total. */
-export async function getOrganizations(params: OrganizationListParams) {
-  const res = await apiRequest('GET', '/organizations', {
-    query: { filter: JSON.stringify(organizationListFilter(params)) },
-  });
-  const items = parseWith(z.array(organizationSchema), res.data);
-  return { items, total: totalOf(res.headers, items.length) };
-}
-
-export const organizationsQueryOptions = (params: OrganizationListParams) =>
-  queryOptions({
-    queryKey: ['organizations', 'list', params],
-    queryFn: () => getOrganizations(params),
+export const organizationsQueryOptions = (params: OrganizationListParams) => {
+  const filter = organizationListFilter(params);
+  return {
+    ...opPageQuery(organizationOps.listOrganizations, queryKeys.organizations.list(filter), { query: { filter } }),
     placeholderData: keepPreviousData,
-  });
+  };
+};
 
-export const useOrganizations = (params: OrganizationListParams) => useQuery(organizationsQueryOptions(params));
+export const useOrganizations = (params: OrganizationListParams) =>
+  useQuery({ ...organizationsQueryOptions(params), select: wholeOrganizations });

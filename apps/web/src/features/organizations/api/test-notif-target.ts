@@ -1,9 +1,14 @@
-import { testNotificationResultSchema } from '@portal/contract';
-import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { organizationOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-/** POST .../test: sends a test message now and answers sent, stored (no SMTP) or failed. */
-export const testNotifTarget = ({ organizationId, id }: { organizationId: number; id: number }) =>
-  api.send('POST', `/organizations/${organizationId}/notif-targets/${id}/test`, testNotificationResultSchema);
-
-export const useTestNotifTarget = () => useMutation({ mutationFn: testNotifTarget });
+/**
+ * POST .../test: sends a test message now and answers sent, stored (no SMTP) or failed. It changes
+ * no organization data, only adds to the delivery log.
+ */
+export const useTestNotifTarget = () =>
+  useOpMutation(organizationOps.testNotifTarget, {
+    args: ({ organizationId, id }: { organizationId: number; id: number }) => ({
+      params: { id: organizationId, ntid: id },
+    }),
+    invalidates: ['deliveries'],
+  });
