@@ -1,5 +1,6 @@
 import {
   robotActionResultSchema,
+  robotFeatureOps,
   robotConsoleSchema,
   robotLogSchema,
   robotSchema,
@@ -13,7 +14,7 @@ import { initI18n } from '@/lib/i18n';
 import { en } from '@/locales/en';
 import { ja } from '@/locales/ja';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply, replyError, type ApiCall, type Routes } from '@/testing/mock-api';
+import { mockApi, on, reply, replyError, type ApiCall, type Routes } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const slow = { timeout: 5000 };
@@ -92,9 +93,9 @@ function consoleRoutes(
   let lastSeq = 0;
   return {
     ...signedInRoutes(),
-    'GET /api/robots/by-serial/UGO-5': () => reply(robotSchema, robot),
-    'GET /api/robots/5/console': () => reply(robotConsoleSchema, (opts.current ?? (() => makeConsole()))()),
-    'GET /api/robots/5/console/log': (call) => {
+    [on(robotFeatureOps.getRobotBySerial, { serialNo: 'UGO-5' })]: () => reply(robotSchema, robot),
+    [on(robotFeatureOps.getRobotConsole)]: () => reply(robotConsoleSchema, (opts.current ?? (() => makeConsole()))()),
+    [on(robotFeatureOps.getRobotConsoleLog)]: (call) => {
       const entries = opts.log?.(call, logCalls++) ?? [];
       lastSeq = Math.max(lastSeq, ...entries.map((e) => e.seq));
       return reply(robotLogSchema, { entries, lastSeq });
@@ -225,7 +226,7 @@ describe('robot console', () => {
   it('sends an instant action with its body and tells the outcome', async () => {
     const { calls } = mockApi({
       ...consoleRoutes(),
-      'POST /api/robots/5/console/actions': (call) =>
+      [on(robotFeatureOps.sendRobotConsoleAction)]: (call) =>
         (call.body as { action: string }).action === 'cancelOrder'
           ? replyError('ROBOT_OFFLINE')
           : reply(robotActionResultSchema, { actionId: 'a-1' }, 202),
@@ -272,7 +273,7 @@ describe('robot console', () => {
   it('shows the server refusing the OS update for low battery in the user language', async () => {
     const { calls } = mockApi({
       ...consoleRoutes({ current: () => makeConsole({ battery: 21 }) }),
-      'POST /api/robots/5/os-update': () => replyError('OS_UPDATE_LOW_BATTERY'),
+      [on(robotFeatureOps.startRobotOsUpdate)]: () => replyError('OS_UPDATE_LOW_BATTERY'),
     });
     const app = renderApp('/console/UGO-5', { session: makeSession(2) });
     await screen.findByTestId('console-online', {}, slow);
@@ -291,7 +292,7 @@ describe('robot console', () => {
     let current = makeConsole();
     mockApi({
       ...consoleRoutes({ current: () => current }),
-      'POST /api/robots/5/os-update': () => {
+      [on(robotFeatureOps.startRobotOsUpdate)]: () => {
         current = makeConsole({}, { updating: true });
         return reply(robotActionResultSchema, { actionId: 'os-1' }, 202);
       },
@@ -324,7 +325,7 @@ describe('robot console', () => {
   }, 20_000);
 
   it('says so when no robot has the serial number', async () => {
-    mockApi({ ...signedInRoutes(), 'GET /api/robots/by-serial/NOPE': () => replyError('NOT_FOUND') });
+    mockApi({ ...signedInRoutes(), [on(robotFeatureOps.getRobotBySerial)]: () => replyError('NOT_FOUND') });
     renderApp('/console/NOPE', { session: makeSession(2) });
     expect(await screen.findByTestId('console-not-found', {}, slow)).toHaveTextContent(
       'No robot with serial number NOPE is registered',
@@ -335,7 +336,7 @@ describe('robot console', () => {
     initI18n('ja', { en, ja });
     mockApi({
       ...consoleRoutes({ current: () => makeConsole({ battery: 21 }) }),
-      'POST /api/robots/5/os-update': () => replyError('OS_UPDATE_LOW_BATTERY'),
+      [on(robotFeatureOps.startRobotOsUpdate)]: () => replyError('OS_UPDATE_LOW_BATTERY'),
     });
     const app = renderApp('/console/UGO-5', { session: makeSession(2) });
     expect(await screen.findByTestId('console-online', {}, slow)).toHaveTextContent('オンライン');

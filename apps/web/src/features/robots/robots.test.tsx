@@ -1,7 +1,9 @@
 import {
   createdRobotSchema,
   fleetRobotSchema,
+  groupOpsByKind,
   groupSchema,
+  robotOps,
   robotSchema,
   type FleetRobot,
   type Robot,
@@ -12,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { realtime } from '@/lib/realtime';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply, replyError, type Routes } from '@/testing/mock-api';
+import { mockApi, on, reply, replyError, type Routes } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const slow = { timeout: 5000 };
@@ -110,7 +112,7 @@ afterEach(() => realtime.close());
 describe('robot control', () => {
   const routes = (extra: Routes = {}): Routes => ({
     ...signedInRoutes(),
-    'GET /api/robots/fleet': () => reply(z.array(fleetRobotSchema), fleet),
+    [on(robotOps.listFleet)]: () => reply(z.array(fleetRobotSchema), fleet),
     ...extra,
   });
 
@@ -203,13 +205,15 @@ const savedRobot = (over: Partial<Robot> = {}): Robot =>
 describe('robot registration', () => {
   const formRoutes = (extra: Routes = {}): Routes => ({
     ...signedInRoutes(),
-    'GET /api/buildings/10/robot-groups': () => reply(z.array(groupSchema), []),
-    'GET /api/robots/55': () => reply(robotSchema, savedRobot()),
+    [on(groupOpsByKind['robot-group'].list)]: () => reply(z.array(groupSchema), []),
+    [on(robotOps.getRobot)]: () => reply(robotSchema, savedRobot()),
     ...extra,
   });
 
   it('shows the contract validation messages, then the server duplicate under the serial', async () => {
-    mockApi(formRoutes({ 'POST /api/robots': () => replyError('DUPLICATE', [{ path: 'serialNo', message: 'dup' }]) }));
+    mockApi(
+      formRoutes({ [on(robotOps.createRobot)]: () => replyError('DUPLICATE', [{ path: 'serialNo', message: 'dup' }]) }),
+    );
     const app = renderApp('/robot/create', { session: makeSession(2) });
     const form = await screen.findByTestId('robot-form', {}, slow);
     await app.user.type(within(form).getByTestId('robot-serial'), 'bad serial!');
@@ -242,7 +246,9 @@ describe('robot registration', () => {
         interfaceName: 'uagv',
       },
     });
-    const { calls } = mockApi(formRoutes({ 'POST /api/robots': () => reply(createdRobotSchema, created, 201) }));
+    const { calls } = mockApi(
+      formRoutes({ [on(robotOps.createRobot)]: () => reply(createdRobotSchema, created, 201) }),
+    );
     const app = renderApp('/robot/create?serial=UGO-NEW', { session: makeSession(9) });
     const form = await screen.findByTestId('robot-form', {}, slow);
     expect(within(form).getByTestId('robot-serial')).toHaveValue('UGO-NEW');
@@ -268,7 +274,7 @@ describe('robot registration', () => {
     });
 
     await app.user.click(screen.getByTestId('credentials-done'));
-    await waitFor(() => expect(app.location()).toBe('/robot/55'));
+    await waitFor(() => expect(app.location()).toBe('/robot/55'), slow);
     expect(await screen.findByTestId('robot-title', {}, slow)).toHaveTextContent('Lobby guide');
     expect(screen.getByTestId('robot-operate')).toHaveAttribute('href', '/app/tele-ope/drive/UGO-NEW');
     expect(screen.getByTestId('robot-watch')).toHaveAttribute('href', '/app/tele-ope/watch/UGO-NEW');

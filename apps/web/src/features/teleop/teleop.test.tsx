@@ -1,5 +1,9 @@
 import {
+  buildingOps,
   robotActionResultSchema,
+  robotFeatureOps,
+  robotOps,
+  robotPhotoSchema,
   robotSchema,
   robotTeleopSchema,
   speechTextSchema,
@@ -11,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { realtime } from '@/lib/realtime';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply, replyError, type Routes } from '@/testing/mock-api';
+import { mockApi, on, reply, replyError, type Routes } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import { fleetRobot, robotTeleop, teleopRobot } from './testing/fixtures';
 import { FakePeer } from './testing/fakes';
@@ -85,9 +89,9 @@ const other = { operatorId: 9, name: 'Taro Sato' };
 
 const routes = (extra: Routes = {}): Routes => ({
   ...signedInRoutes(),
-  'GET /api/robots/by-serial/UGO-5': () => reply(robotSchema, teleopRobot()),
-  'GET /api/robots/5/teleop': () => reply(robotTeleopSchema, robotTeleop()),
-  'GET /api/buildings/10/speech-texts': () =>
+  [on(robotFeatureOps.getRobotBySerial, { serialNo: 'UGO-5' })]: () => reply(robotSchema, teleopRobot()),
+  [on(robotFeatureOps.getRobotTeleop)]: () => reply(robotTeleopSchema, robotTeleop()),
+  [on(buildingOps.listSpeechTexts)]: () =>
     reply(z.array(speechTextSchema), [
       {
         id: 1,
@@ -227,7 +231,11 @@ describe('operator screen', () => {
   });
 
   it('says in words why driving is blocked and pauses the patrol so the operator can drive', async () => {
-    const { calls } = mockApi(routes({ 'POST /api/robots/5/commands': () => new Response(null, { status: 202 }) }));
+    const { calls } = mockApi(
+      routes({
+        [on(robotOps.sendRobotCommand)]: () => reply(robotOps.sendRobotCommand.responses[202], { ok: true }, 202),
+      }),
+    );
     const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
     const sock = await serverSocket();
     const pc = await join(sock, 'controller', me);
@@ -249,7 +257,7 @@ describe('operator screen', () => {
   it('shows the already-started notice when recording was already started (409)', async () => {
     const { calls } = mockApi(
       routes({
-        'POST /api/robots/5/actions': () => replyError('RECORDING_ALREADY_STARTED'),
+        [on(robotFeatureOps.sendRobotAction)]: () => replyError('RECORDING_ALREADY_STARTED'),
       }),
     );
     const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
@@ -263,8 +271,8 @@ describe('operator screen', () => {
   it('takes a photo with the current camera and speaks a phrase', async () => {
     const { calls } = mockApi(
       routes({
-        'POST /api/robots/5/actions': () => reply(robotActionResultSchema, { actionId: 'a-1' }, 202),
-        'GET /api/robots/5/photos': () => reply(z.array(z.never()), []),
+        [on(robotFeatureOps.sendRobotAction)]: () => reply(robotActionResultSchema, { actionId: 'a-1' }, 202),
+        [on(robotFeatureOps.listRobotPhotos)]: () => reply(z.array(robotPhotoSchema), []),
       }),
     );
     const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
@@ -295,7 +303,7 @@ describe('operator screen', () => {
 
   it('rings when a customer calls and answers', async () => {
     const { calls } = mockApi(
-      routes({ 'POST /api/robots/5/actions': () => reply(robotActionResultSchema, { actionId: 'a-2' }, 202) }),
+      routes({ [on(robotFeatureOps.sendRobotAction)]: () => reply(robotActionResultSchema, { actionId: 'a-2' }, 202) }),
     );
     const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
     const sock = await serverSocket();

@@ -1,11 +1,13 @@
-import { fleetRobotSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
+import { robotOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-/** GET /robots/fleet: every robot in scope with its live state (until the socket's snapshot arrives). */
-export const getFleet = () => api.get('/robots/fleet', z.array(fleetRobotSchema));
-
-export const fleetQueryOptions = () => queryOptions({ queryKey: ['robots', 'fleet', null], queryFn: getFleet });
+/**
+ * GET /robots/fleet: every robot in scope with its live state (until the socket's snapshot arrives);
+ * the same cache entry as the robot screens' whole fleet.
+ */
+export const fleetQueryOptions = () =>
+  opQuery(robotOps.listFleet, queryKeys.robots.list({ fleet: null }), { query: {} });
 
 export const useFleetQuery = (enabled: boolean) => useQuery({ ...fleetQueryOptions(), enabled });

@@ -1,6 +1,7 @@
-import { floorListSchema, type Filter } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { floorOps, type Filter } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** A building's floors, top floor first (the same call and cache entry as the robot screens). */
 const floorsFilter: Filter = {
@@ -8,11 +9,11 @@ const floorsFilter: Filter = {
   order: 'index DESC',
 };
 
-export const getFloors = (buildingId: number) =>
-  api.get(`/buildings/${buildingId}/floors`, floorListSchema, { query: { filter: JSON.stringify(floorsFilter) } });
-
 export const floorsQueryOptions = (buildingId: number) =>
-  queryOptions({ queryKey: ['buildings', buildingId, 'floors'], queryFn: () => getFloors(buildingId) });
+  opQuery(floorOps.listFloors, queryKeys.floors.options('building', buildingId), {
+    params: { id: buildingId },
+    query: { filter: floorsFilter },
+  });
 
 export const useFloors = (buildingId: number | null) =>
   useQuery({ ...floorsQueryOptions(buildingId ?? 0), enabled: buildingId !== null });

@@ -1,18 +1,14 @@
-import { createdRobotSchema, type RobotInput } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { robotKeys } from './keys';
+import { robotOps, type RobotInput } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** POST /robots: 201 with the robot and its broker credentials (shown once). */
-export const createRobot = (body: RobotInput) => api.send('POST', '/robots', createdRobotSchema, { body });
-
 export function useCreateRobot() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: createRobot,
-    onSuccess: (created) => {
-      qc.setQueryData(robotKeys.detail(created.robot.id), created.robot);
-      void qc.invalidateQueries({ queryKey: robotKeys.all });
-    },
+  return useOpMutation(robotOps.createRobot, {
+    args: (body: RobotInput) => ({ body }),
+    invalidates: ['robots'],
+    onSuccess: (created) => qc.setQueryData(queryKeys.robots.detail(created.robot.id), created.robot),
   });
 }

@@ -1,16 +1,18 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { robotKeys } from './keys';
-
-export const deleteRobot = (id: number) => api.command('DELETE', `/robots/${id}`);
+import { robotOps } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useInvalidate, useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export function useDeleteRobot() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: deleteRobot,
+  const invalidate = useInvalidate();
+  return useOpMutation(robotOps.deleteRobot, {
+    args: (id: number) => ({ params: { id } }),
+    // The deleted robot's own views go first, so that refreshing the others does not fetch it again.
+    invalidates: [],
     onSuccess: (_, id) => {
-      qc.removeQueries({ queryKey: robotKeys.detail(id) });
-      void qc.invalidateQueries({ queryKey: ['robots', 'list'] });
+      qc.removeQueries({ queryKey: queryKeys.robots.detail(id) });
+      void invalidate('robots');
     },
   });
 }

@@ -1,13 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { robotKeys } from './keys';
+import { robotOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-export const dismissPendingRobot = (id: number) => api.command('DELETE', `/robots/pending/${id}`);
-
-export function useDismissPendingRobot() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: dismissPendingRobot,
-    onSuccess: () => void qc.invalidateQueries({ queryKey: robotKeys.pending }),
+export const useDismissPendingRobot = () =>
+  useOpMutation(robotOps.deletePendingRobot, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['robots'],
   });
-}

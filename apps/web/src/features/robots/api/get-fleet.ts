@@ -1,15 +1,13 @@
-import { fleetRobotSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { robotKeys } from './keys';
+import { robotOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** GET /robots/fleet[?buildingId=]: registry rows with their live state (shown until the socket's snapshot). */
-export const getFleet = (buildingId: number | null) =>
-  api.get('/robots/fleet', z.array(fleetRobotSchema), { query: { buildingId } });
-
 export const fleetQueryOptions = (buildingId: number | null) =>
-  queryOptions({ queryKey: robotKeys.fleet(buildingId), queryFn: () => getFleet(buildingId) });
+  opQuery(robotOps.listFleet, queryKeys.robots.list({ fleet: buildingId }), {
+    query: { buildingId: buildingId ?? undefined },
+  });
 
 export const useFleetQuery = (buildingId: number | null, enabled = true) =>
   useQuery({ ...fleetQueryOptions(buildingId), enabled });

@@ -1,15 +1,13 @@
-import { groupSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { robotKeys } from './keys';
+import { groupOpsByKind } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** GET /buildings/:id/robot-groups: the groups a robot of the building may join. */
-export const getRobotGroups = (buildingId: number) =>
-  api.get(`/buildings/${buildingId}/robot-groups`, z.array(groupSchema));
-
 export const robotGroupsQueryOptions = (buildingId: number) =>
-  queryOptions({ queryKey: robotKeys.groups(buildingId), queryFn: () => getRobotGroups(buildingId) });
+  opQuery(groupOpsByKind['robot-group'].list, queryKeys.robotGroups.options('building', buildingId), {
+    params: { id: buildingId },
+  });
 
 export const useRobotGroups = (buildingId: number | null) =>
   useQuery({ ...robotGroupsQueryOptions(buildingId ?? 0), enabled: buildingId !== null });

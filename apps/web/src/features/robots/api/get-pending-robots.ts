@@ -1,13 +1,12 @@
-import { pendingRobotSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { robotKeys } from './keys';
+import { robotOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** GET /robots/pending (system administrators): robots knocking with unknown credentials. */
-export const getPendingRobots = () => api.get('/robots/pending', z.array(pendingRobotSchema));
-
-export const pendingRobotsQueryOptions = () =>
-  queryOptions({ queryKey: robotKeys.pending, queryFn: getPendingRobots, refetchInterval: 30_000 });
+export const pendingRobotsQueryOptions = () => ({
+  ...opQuery(robotOps.listPendingRobots, queryKeys.robots.list('pending')),
+  refetchInterval: 30_000,
+});
 
 export const usePendingRobots = (enabled: boolean) => useQuery({ ...pendingRobotsQueryOptions(), enabled });

@@ -1,11 +1,9 @@
-import { robotSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { robotKeys } from './keys';
-
-export const getRobot = (id: number) => api.get(`/robots/${id}`, robotSchema);
+import { robotOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const robotQueryOptions = (id: number) =>
-  queryOptions({ queryKey: robotKeys.detail(id), queryFn: () => getRobot(id) });
+  opQuery(robotOps.getRobot, queryKeys.robots.detail(id), { params: { id } });
 
 export const useRobot = (id: number) => useQuery(robotQueryOptions(id));

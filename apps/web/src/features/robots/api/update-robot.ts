@@ -1,20 +1,15 @@
-import { robotSchema, type UpdateRobotBody } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { robotKeys } from './keys';
+import { robotOps, type UpdateRobotBody } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** PUT /robots/:id with the updatedAt the edit is based on (409 STALE_UPDATE when it changed since). */
-export const updateRobot = ({ id, body }: { id: number; body: UpdateRobotBody }) =>
-  api.send('PUT', `/robots/${id}`, robotSchema, { body });
-
 export function useUpdateRobot() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: updateRobot,
-    onSuccess: (robot) => {
-      qc.setQueryData(robotKeys.detail(robot.id), robot);
-      void qc.invalidateQueries({ queryKey: ['robots', 'list'] });
-      void qc.invalidateQueries({ queryKey: ['robots', 'history', robot.id] });
-    },
+  return useOpMutation(robotOps.updateRobot, {
+    args: ({ id, body }: { id: number; body: UpdateRobotBody }) => ({ params: { id }, body }),
+    // Every view of robots refreshes: lists, the fleet, the setting history, the operator screens.
+    invalidates: ['robots'],
+    onSuccess: (robot) => qc.setQueryData(queryKeys.robots.detail(robot.id), robot),
   });
 }

@@ -1,15 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { teleopKeys } from './keys';
+import { robotFeatureOps } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** DELETE /robots/:id/thermal-presets/:presetId */
-export const deleteThermalPreset = (robotId: number, presetId: number) =>
-  api.command('DELETE', `/robots/${robotId}/thermal-presets/${presetId}`);
-
 export const useDeleteThermalPreset = (robotId: number) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (presetId: number) => deleteThermalPreset(robotId, presetId),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: teleopKeys.thermalPresets(robotId) }),
+  const qc = useQueryClient();
+  return useOpMutation(robotFeatureOps.deleteThermalPreset, {
+    args: (presetId: number) => ({ params: { id: robotId, presetId } }),
+    invalidates: [],
+    onSuccess: () => void qc.invalidateQueries({ queryKey: queryKeys.teleop.part(robotId, 'thermal-presets') }),
   });
 };

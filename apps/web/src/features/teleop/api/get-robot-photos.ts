@@ -1,14 +1,11 @@
-import { robotPhotoSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { teleopKeys } from './keys';
+import { robotFeatureOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** GET /robots/:id/photos: the photos taken by the robot, newest first. */
-export const getRobotPhotos = (robotId: number) => api.get(`/robots/${robotId}/photos`, z.array(robotPhotoSchema));
-
 export const robotPhotosQueryOptions = (robotId: number) =>
-  queryOptions({ queryKey: teleopKeys.photos(robotId), queryFn: () => getRobotPhotos(robotId) });
+  opQuery(robotFeatureOps.listRobotPhotos, queryKeys.teleop.part(robotId, 'photos'), { params: { id: robotId } });
 
 /** `refetchInterval`: poll for a while after taking a photo (the robot uploads it a moment later). */
 export const useRobotPhotos = (

@@ -1,13 +1,11 @@
-import { robotTeleopSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { teleopKeys } from './keys';
+import { robotFeatureOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** GET /robots/:id/teleop: capabilities, the last teleop facts and who has the controls. */
-export const getRobotTeleop = (robotId: number) => api.get(`/robots/${robotId}/teleop`, robotTeleopSchema);
-
 export const robotTeleopQueryOptions = (robotId: number) =>
-  queryOptions({ queryKey: teleopKeys.teleop(robotId), queryFn: () => getRobotTeleop(robotId) });
+  opQuery(robotFeatureOps.getRobotTeleop, queryKeys.teleop.detail(robotId), { params: { id: robotId } });
 
 export const useRobotTeleop = (robotId: number | null) =>
   useQuery({ ...robotTeleopQueryOptions(robotId ?? 0), enabled: robotId !== null });

@@ -1,15 +1,13 @@
-import { thermalPresetSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { teleopKeys } from './keys';
+import { robotFeatureOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** GET /robots/:id/thermal-presets: at most THERMAL_PRESET_LIMIT named thermal camera settings. */
-export const getThermalPresets = (robotId: number) =>
-  api.get(`/robots/${robotId}/thermal-presets`, z.array(thermalPresetSchema));
-
 export const thermalPresetsQueryOptions = (robotId: number) =>
-  queryOptions({ queryKey: teleopKeys.thermalPresets(robotId), queryFn: () => getThermalPresets(robotId) });
+  opQuery(robotFeatureOps.listThermalPresets, queryKeys.teleop.part(robotId, 'thermal-presets'), {
+    params: { id: robotId },
+  });
 
 export const useThermalPresets = (robotId: number, enabled = true) =>
   useQuery({ ...thermalPresetsQueryOptions(robotId), enabled });
