@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { idColumn, type Dialect } from '../migrator.ts';
+import { idColumn, type Dialect } from '../dialect.ts';
 
 /** The foundation's tables (issue 2), designed for the capabilities of ROADMAP.md. */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { idColumn, type Dialect } from '../migrator.ts';
+import { idColumn, type Dialect } from '../dialect.ts';
 
 /** Data management (issue 3): notification targets, speech texts, system links, files, floor map metadata. */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

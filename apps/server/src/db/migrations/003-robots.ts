@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { idColumn, type Dialect } from '../migrator.ts';
+import { idColumn, type Dialect } from '../dialect.ts';
 
 /** Robot link (issue 4): the robot registry, its setting history, and robots awaiting registration. */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

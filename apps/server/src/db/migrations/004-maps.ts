@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { idColumn, type Dialect } from '../migrator.ts';
+import { idColumn, type Dialect } from '../dialect.ts';
 
 /**
  * Floor maps (issue 5): every save of a floor's map document is a revision; the current map is the

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { idColumn, type Dialect } from '../migrator.ts';
+import { idColumn, type Dialect } from '../dialect.ts';
 
 /**
  * Pose definitions and pose networks (docs/poses.md). Joint angles and network edges are JSON text;

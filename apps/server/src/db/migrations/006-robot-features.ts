@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { idColumn, type Dialect } from '../migrator.ts';
+import { idColumn, type Dialect } from '../dialect.ts';
 
 /**
  * Robot features of teleoperation: photos robots took (the bytes are a stored file; the row says

@@ -6,7 +6,7 @@ import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { parseFilter, toApiRow } from '../../lib/filter.ts';
 import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
-import { liveRobotCount, purgeDeletedRobots } from '../robots/robot-usage.ts';
+import { liveRobotCount, purgeDeletedRobots } from './placement-repo.ts';
 import { buildingFilter, buildingRepo, type BuildingRow } from './building-repo.ts';
 import { buildingInScope, nullIfEmpty, recorder, requireManager } from './common.ts';
 

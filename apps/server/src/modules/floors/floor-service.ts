@@ -12,7 +12,7 @@ import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { assertRowInScope, buildingInScope, recorder, requireManager } from '../buildings/common.ts';
 import { fileKeyOfUrl, signFileUrl } from '../files/signed-url.ts';
-import { liveRobotCount, purgeDeletedRobots } from '../robots/robot-usage.ts';
+import { liveRobotCount, purgeDeletedRobots } from '../buildings/placement-repo.ts';
 import { floorFilter, floorRepo, type FloorRow } from './floor-repo.ts';
 import { readImageHeader } from './image-header.ts';
 
