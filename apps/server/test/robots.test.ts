@@ -614,6 +614,25 @@ describe('fleet and commands', () => {
   });
 });
 
+describe('path ids', () => {
+  it('are decimal ids as written: 0x10, 1e3, 0 and 01 are 400 VALIDATION_FAILED, not another robot', async () => {
+    const { robot } = await createRobot();
+    for (const id of ['0x10', '1e3', '0', '01']) {
+      for (const [method, url] of [
+        ['GET', `/robots/${id}`],
+        ['GET', `/robots/${id}/setting-history`],
+        ['DELETE', `/robots/pending/${id}`],
+        ['GET', `/robots/${id}/teleop`],
+        ['DELETE', `/robots/${robot.id}/thermal-presets/${id}`],
+      ] as const) {
+        const res = await call(method, url, auth.sysAdmin);
+        expect(res.statusCode, `${method} ${url}`).toBe(400);
+        expect(errorOf(res).code).toBe('VALIDATION_FAILED');
+      }
+    }
+  });
+});
+
 describe('robots awaiting registration', () => {
   it('are listed and dismissed by system administrators only', async () => {
     const at = new Date().toISOString();
