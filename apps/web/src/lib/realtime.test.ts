@@ -1,7 +1,17 @@
 import type { FleetRobot, MapSession, WsServerMessage } from '@portal/contract';
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RealtimeClient, realtimeUrl, useFleet, useMapSession, type TeleopServerMessage } from './realtime';
+import { createElement, type ReactNode } from 'react';
+import { FakeRealtime } from '@/testing/fake-realtime';
+import {
+  RealtimeClient,
+  RealtimeProvider,
+  realtimeUrl,
+  useFleet,
+  useMapSession,
+  useRealtimeStatus,
+  type TeleopServerMessage,
+} from './realtime';
 
 /** A WebSocket the test drives: open(), receive(message), drop(). */
 class FakeSocket {
@@ -362,5 +372,49 @@ describe('useMapSession', () => {
     expect(result.current[0]?.kind).toBe('recording');
     rerender({ id: null });
     expect(result.current[0]).toBeNull();
+  });
+});
+
+describe('RealtimeProvider and FakeRealtime', () => {
+  it('gives the hooks below it another client: the test plays the server', () => {
+    const fake = new FakeRealtime();
+    const wrapper = ({ children }: { children: ReactNode }) =>
+      createElement(RealtimeProvider, { client: fake }, children);
+    const { result, unmount } = renderHook(
+      () => ({
+        fleet: useFleet('fleet:10'),
+        session: useMapSession(1, 'fleet:10')[0],
+        status: useRealtimeStatus(),
+      }),
+      { wrapper },
+    );
+    expect(fake.subscribed('fleet:10')).toBe(true);
+    expect(fake.ofType('subscribe')).toEqual([{ type: 'subscribe', topic: 'fleet:10' }]); // one for both hooks
+    expect(result.current.status).toBe('open');
+
+    fake.snapshot('fleet:10', [robot(1), robot(2)]);
+    expect(result.current.fleet.ready).toBe(true);
+    fake.live({ ...robot(2).live, battery: 12 });
+    expect(result.current.fleet.robots.get(2)?.live.battery).toBe(12);
+    fake.poses([{ robotId: 1, position: { x: 4, y: 1, theta: 0, mapId: 'floor-1', floorId: 1 } }]);
+    act(() => vi.advanceTimersByTime(20)); // the next animation frame
+    expect(result.current.fleet.robots.get(1)?.live.position?.x).toBe(4);
+    fake.mapSession(1, {
+      robotId: 1,
+      floorId: 1,
+      kind: 'mapping',
+      state: 'recording',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      map: null,
+      points: [],
+      pointInterval: null,
+    });
+    expect(result.current.session?.state).toBe('recording');
+
+    fake.disconnect();
+    expect(result.current.status).toBe('closed');
+    unmount();
+    expect(fake.subscribed('fleet:10')).toBe(false);
+    expect(fake.ofType('unsubscribe')).toEqual([{ type: 'unsubscribe', topic: 'fleet:10' }]);
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { realtime } from '@/lib/realtime';
+import { useRealtime } from '@/lib/realtime';
 import type { GamepadLike } from '../lib/control-input';
 import {
   TeleopSession,
@@ -34,6 +34,7 @@ export function useTeleopSession(
   want: 'control' | 'watch',
   options: UseTeleopSessionOptions = {},
 ): { session: TeleopSession; snapshot: TeleopSnapshot } {
+  const realtime = useRealtime();
   const [session] = useState(
     () =>
       new TeleopSession({
