@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { ROBOT_SILENCE_OFFLINE_MS } from '@portal/contract';
+import { liveOf, significantKey, type RobotEntry } from '../src/modules/robot-link/fleet-state.ts';
+import { silenceCheck, takeCustomMessage, takeVdaMessage } from '../src/modules/robot-link/intake.ts';
+import { commandMessage, nextHeader, orderMessage } from '../src/modules/robot-link/messages.ts';
+
+/** Message intake and the message builders as pure functions: no broker, no database, no clock. */
+
+const NOW = Date.parse('2026-01-02T03:04:05.000Z');
+
+function entry(over: Partial<RobotEntry> = {}): RobotEntry {
+  const e: RobotEntry = {
+    id: 7,
+    organizationId: 1,
+    buildingId: 2,
+    buildingName: 'Tower',
+    floorId: 3,
+    groupId: null,
+    groupName: null,
+    serialNo: 'S-1',
+    name: 'Robot',
+    model: 'mini',
+    manufacturer: 'ugo',
+    status: 1,
+    videoMode: 'low',
+    online: false,
+    everSeen: false,
+    lastSeen: 0,
+    protocolVersion: null,
+    state: null,
+    factsheet: null,
+    teleop: null,
+    position: null,
+    liveKey: '',
+    headerIds: { order: 0, instantActions: 0 },
+    ...over,
+  };
+  e.liveKey = significantKey(liveOf(e));
+  return e;
+}
+
+const header = (version = '2.1.0') => ({
+  headerId: 1,
+  timestamp: '2026-01-02T03:04:04.000Z',
+  version,
+  manufacturer: 'ugo',
+  serialNumber: 'S-1',
+});
+const state = (over: Record<string, unknown> = {}) => ({
+  ...header(),
+  orderId: '',
+  orderUpdateId: 0,
+  lastNodeId: '',
+  lastNodeSequenceId: 0,
+  driving: false,
+  operatingMode: 'AUTOMATIC',
+  nodeStates: [],
+  edgeStates: [],
+  actionStates: [],
+  batteryState: { batteryCharge: 80, charging: false },
+  errors: [],
+  safetyState: { eStop: 'NONE', fieldViolation: false },
+  agvPosition: { x: 1, y: 2, theta: 0, mapId: 'floor-3', positionInitialized: true },
+  ...over,
+});
+const bytes = (m: unknown) => Buffer.from(typeof m === 'string' ? m : JSON.stringify(m));
+
+describe('robot message intake', () => {
+  it('a state brings the robot online: new entry, a live and a pose event, last communication to save', () => {
+    const before = entry();
+    const r = takeVdaMessage(before, 'state', bytes(state()), NOW);
+    if (!r.ok) throw new Error('refused');
+    expect(r.dirty).toBe(true);
+    expect(r.entry).toMatchObject({ online: true, everSeen: true, lastSeen: NOW, protocolVersion: '2.1.0' });
+    expect(r.entry.position).toMatchObject({ x: 1, y: 2, floorId: 3 });
+    expect(r.events.map((e) => e.type)).toEqual(['live', 'pose']);
+    expect(r.events[0]!.event).toMatchObject({ robotId: 7, organizationId: 1, buildingId: 2 });
+    // The input is left as it was.
+    expect(before.online).toBe(false);
+    expect(before.state).toBeNull();
+  });
+
+  it('the same state again changes nothing significant: only the position goes out', () => {
+    const first = takeVdaMessage(entry(), 'state', bytes(state()), NOW);
+    if (!first.ok) throw new Error('refused');
+    const again = takeVdaMessage(first.entry, 'state', bytes(state()), NOW + 1000);
+    if (!again.ok) throw new Error('refused');
+    expect(again.events.map((e) => e.type)).toEqual(['pose']);
+  });
+
+  it('drops what is not JSON or not VDA 5050, and custom messages that fail their schema', () => {
+    expect(takeVdaMessage(entry(), 'state', bytes('{oops'), NOW)).toMatchObject({ ok: false, reason: 'notJson' });
+    const invalid = takeVdaMessage(entry(), 'state', bytes({ ...header(), driving: 'yes' }), NOW);
+    expect(invalid).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(takeCustomMessage(entry(), 'photo', bytes('nope'), NOW)).toMatchObject({ ok: false, reason: 'invalid' });
+  });
+
+  it('OFFLINE connection takes the robot offline; a silent robot goes offline after the silence limit', () => {
+    const online = takeVdaMessage(entry(), 'state', bytes(state()), NOW);
+    if (!online.ok) throw new Error('refused');
+    const off = takeVdaMessage(online.entry, 'connection', bytes({ ...header(), connectionState: 'OFFLINE' }), NOW);
+    expect(off).toMatchObject({ ok: true, dirty: true, entry: { online: false } });
+    expect(silenceCheck(online.entry, NOW + ROBOT_SILENCE_OFFLINE_MS)).toBeNull();
+    const silent = silenceCheck(online.entry, NOW + ROBOT_SILENCE_OFFLINE_MS + 1);
+    expect(silent?.entry.online).toBe(false);
+    expect(silent?.events.map((e) => e.type)).toEqual(['live']);
+  });
+});
+
+describe('messages to robots', () => {
+  it('headers count per topic; 2.0 robots get 2.0.0 and actionName', () => {
+    const e = entry({ protocolVersion: '2.0.0' });
+    const h = nextHeader(e, 'instantActions', '2026-01-02T03:04:05.000Z');
+    expect(h).toMatchObject({ headerId: 0, version: '2.0.0', manufacturer: 'ugo', serialNumber: 'S-1' });
+    expect(nextHeader(e, 'instantActions', 'x').headerId).toBe(1);
+    expect(nextHeader(e, 'order', 'x').headerId).toBe(0);
+    expect(commandMessage(h, 'pause', 'u1').actions).toEqual([
+      { actionId: 'pause-u1', actionType: 'startPause', actionName: 'startPause', blockingType: 'HARD' },
+    ]);
+  });
+
+  it('orders: nodes with even and edges with odd sequence ids, angles in [-π, π]', () => {
+    const h = nextHeader(entry(), 'order', 't');
+    const o = orderMessage(h, 'o1', [
+      { nodeId: 'a', x: 0, y: 0, mapId: 'm' },
+      { nodeId: 'b', x: 1, y: 0, theta: 3 * Math.PI, mapId: 'm', maxSpeed: 0.5 },
+    ]);
+    expect(o.nodes.map((n) => n.sequenceId)).toEqual([0, 2]);
+    expect(o.edges).toMatchObject([{ edgeId: 'a--b', sequenceId: 1, startNodeId: 'a', endNodeId: 'b', maxSpeed: 0.5 }]);
+    expect(Math.abs(o.nodes[1]!.nodePosition!.theta!)).toBeCloseTo(Math.PI);
+  });
+});
