@@ -256,6 +256,13 @@ describe('where operators on SQLite', () => {
     expect(await db.selectFrom('buildings').select('id').execute()).toHaveLength(5);
   });
 
+  it('like ignores case, the same on SQLite and PostgreSQL', async () => {
+    expect(await sorted({ where: { name: { like: '%TA%' } } })).toEqual([2, 4]);
+    expect(await sorted({ where: { name: { like: 'bet__hall' } } })).toEqual([2]);
+    expect(await sorted({ where: { name: { like: 'ALPHA%' } } })).toEqual([1]);
+    expect(await sorted({ where: { name: { like: 'alpha t%' } } })).toEqual([1]);
+  });
+
   it('booleans as true/false and 0/1', async () => {
     expect(await sorted({ where: { ipRestrictionEnabled: true } })).toEqual([2, 3]);
     expect(await sorted({ where: { ipRestrictionEnabled: 1 } })).toEqual([2, 3]);
@@ -573,14 +580,14 @@ function checkParsed(f: ParsedFilter): void {
   if (f.where) checkNode(f.where);
 }
 
-// A JavaScript model of LoopBack's where: SQLite's LIKE ignores ASCII case, PostgreSQL's does not;
-// both compare text by code point (the test cluster is C.UTF-8).
+// A JavaScript model of LoopBack's where: `like` ignores case on both databases (the generated text
+// is ASCII); both compare text by code point (the test cluster is C.UTF-8).
 type DbRow = Record<string, string | number | null>;
-function likeRegex(pattern: string, caseInsensitive: boolean): RegExp {
+function likeRegex(pattern: string): RegExp {
   const body = [...pattern]
     .map((ch) => (ch === '%' ? '[\\s\\S]*' : ch === '_' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))
     .join('');
-  return new RegExp(`^${body}$`, caseInsensitive ? 'i' : '');
+  return new RegExp(`^${body}$`, 'i');
 }
 function cmp(a: string | number, b: string | number): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
@@ -631,7 +638,7 @@ function matchesWhere(where: Record<string, unknown>, row: DbRow): boolean {
         case 'between':
           return cmp(v, stored(list[0])) >= 0 && cmp(v, stored(list[1])) <= 0;
         case 'like':
-          return typeof v === 'string' && likeRegex(operand as string, handle.dialect === 'sqlite').test(v);
+          return typeof v === 'string' && likeRegex(operand as string).test(v);
         default:
           throw new Error(`operator ${op} was accepted`);
       }

@@ -6,6 +6,7 @@ import * as m003 from './migrations/003-robots.ts';
 import * as m004 from './migrations/004-maps.ts';
 import * as m005 from './migrations/005-poses.ts';
 import * as m006 from './migrations/006-robot-features.ts';
+import * as m007 from './migrations/007-list-indexes.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -23,6 +24,7 @@ const migrations: Migration[] = [
   { name: '004-maps', up: m004.up },
   { name: '005-poses', up: m005.up },
   { name: '006-robot-features', up: m006.up },
+  { name: '007-list-indexes', up: m007.up },
 ];
 
 /**

@@ -20,8 +20,9 @@ import { AppError } from './errors.ts';
  *   `and` / `or` take arrays of where objects (empty `and` is true, empty `or` is false).
  * - `eq: null` is `is null`, `neq: null` is `is not null`; other operators refuse null.
  * - `inq: []` matches nothing, `nin: []` matches everything.
- * - `like` takes the pattern as given (`%` and `_` are wildcards) on text and date fields. A backslash
- *   is refused because PostgreSQL treats it as an escape character and SQLite does not.
+ * - `like` takes the pattern as given (`%` and `_` are wildcards) on text and date fields and ignores
+ *   case, the same on SQLite and PostgreSQL (both sides lowered). A backslash is refused because
+ *   PostgreSQL treats it as an escape character and SQLite does not.
  * - Dates are ISO-8601 strings (`2024-05-01`, `2024-05-01T09:00:00+09:00`; no offset means UTC),
  *   normalised to the stored form `YYYY-MM-DDTHH:mm:ss.sssZ` so text comparison is time order.
  * - Booleans are `true`/`false` or `0`/`1`, stored as 0/1.
@@ -541,6 +542,10 @@ export function whereExpression<DB, TB extends keyof DB>(
     case 'between':
       return eb.between(sql.ref(node.column), node.from, node.to);
     case 'compare':
+      // Search ignores case on every database: SQLite's LIKE ignores ASCII case and PostgreSQL's
+      // does not, so both sides are lowered (ASCII on SQLite; PostgreSQL lowers per its ctype).
+      if (node.op === 'like')
+        return eb(eb.fn('lower', [sql.ref(node.column)]), 'like', eb.fn('lower', [eb.val(node.value)]));
       return eb(sql.ref(node.column), node.op, node.value);
   }
 }
