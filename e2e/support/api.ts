@@ -1,81 +1,42 @@
-import type {
-  Building,
-  BuildingInput,
-  CreatedRobot,
-  Delivery,
-  ErrorBody,
-  FloorDetail,
-  FloorInput,
-  FloorMap,
-  InitData,
-  IpRestriction,
-  IpRule,
-  LoginChallenge,
-  Organization,
-  RobotInput,
-  Session,
-  TermCheck,
-  initDataResultSchema,
+import {
+  adminOps,
+  authOps,
+  buildingOps,
+  buildingSchema,
+  createApiClient,
+  floorOps,
+  floorSchema,
+  mapOps,
+  myOps,
+  operatorOps,
+  organizationOps,
+  organizationSchema,
+  robotOps,
+  type BuildingInput,
+  type FloorDetail,
+  type FloorInput,
+  type InitData,
+  type LoginChallenge,
+  type RobotInput,
+  type Session,
 } from '@portal/contract';
 import { baseUrl } from './state.ts';
 
-/** Small typed client of the API for the end-to-end tests; it speaks the contract's types. */
-
-export type InitDataResult = ReturnType<typeof initDataResultSchema.parse>;
-export type Page<T> = { items: T[]; total: number; page: number; perPage: number };
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ErrorBody | null,
-    method: string,
-    path: string,
-  ) {
-    super(`${method} ${path} answered ${status}${body ? ` ${body.error.code}: ${body.error.message}` : ''}`);
-  }
-  get code(): string | undefined {
-    return this.body?.error.code;
-  }
-}
-
-interface CallOptions {
-  token?: string;
-  body?: unknown;
-}
-
-/** Sends one request; returns the status and parsed JSON body (null when empty) without throwing. */
-export async function call(
-  method: string,
-  path: string,
-  { token, body }: CallOptions = {},
-): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${baseUrl()}/api${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
-}
-
-/** Like `call`, but any status outside `ok` throws an ApiError carrying the error body. */
-async function request<T>(method: string, path: string, ok: number[], options: CallOptions = {}): Promise<T> {
-  const res = await call(method, path, options);
-  if (!ok.includes(res.status)) throw new ApiError(res.status, res.body as ErrorBody | null, method, path);
-  return res.body as T;
-}
+/**
+ * The end-to-end tests speak to the server through the same typed client as the web app: every call
+ * names a contract operation, and every answer is checked against its schema.
+ */
+export const api = createApiClient({ baseUrl: () => `${baseUrl()}/api` });
 
 export type LoginResult = { kind: 'session'; session: Session } | { kind: 'challenge'; challenge: LoginChallenge };
 
 /** POST /operators/login: a session (200) or a verification-code challenge (202). */
 export async function login(loginId: string, password: string): Promise<LoginResult> {
-  const res = await call('POST', '/operators/login', { body: { loginId, loginPw: password } });
-  if (res.status === 200) return { kind: 'session', session: res.body as Session };
-  if (res.status === 202) return { kind: 'challenge', challenge: res.body as LoginChallenge };
-  throw new ApiError(res.status, res.body as ErrorBody | null, 'POST', '/operators/login');
+  const res = await api.request(authOps.login, { body: { loginId, loginPw: password } });
+  if (!res.ok) throw res.error;
+  return res.status === 202
+    ? { kind: 'challenge', challenge: res.data as LoginChallenge }
+    : { kind: 'session', session: res.data as Session };
 }
 
 /** Signs in an account without a verification code and returns its session token. */
@@ -86,29 +47,22 @@ export async function tokenFor(loginId: string, password: string): Promise<strin
 }
 
 /** POST /operators/assertAuthCode with the pending token of the challenge. */
-export function assertAuthCode(pendingToken: string, authDigits: string): Promise<Session> {
-  return request<Session>('POST', '/operators/assertAuthCode', [200], { token: pendingToken, body: { authDigits } });
-}
+export const assertAuthCode = (pendingToken: string, authDigits: string) =>
+  api.call(authOps.assertAuthCode, { token: pendingToken, body: { authDigits } });
 
 /** GET /deliveries (system administrators): the delivery log, newest first. */
-export function getDeliveries(adminToken: string, page = 1, perPage = 20): Promise<Page<Delivery>> {
-  return request<Page<Delivery>>('GET', `/deliveries?page=${page}&perPage=${perPage}`, [200], { token: adminToken });
-}
+export const getDeliveries = (adminToken: string, page = 1, perPage = 20) =>
+  api.call(adminOps.listDeliveries, { token: adminToken, query: { page, perPage } });
 
 /** POST /init-data (system administrators): one organization with buildings and operators. */
-export function importInitData(adminToken: string, data: InitData): Promise<InitDataResult> {
-  return request<InitDataResult>('POST', '/init-data', [201], { token: adminToken, body: data });
-}
+export const importInitData = (adminToken: string, data: InitData) =>
+  api.call(adminOps.importInitData, { token: adminToken, body: data });
 
 /** GET /my/term-agreements/check: the pending term documents of the signed-in operator. */
-export function checkTerms(token: string): Promise<TermCheck> {
-  return request<TermCheck>('GET', '/my/term-agreements/check', [200], { token });
-}
+export const checkTerms = (token: string) => api.call(myOps.checkTermAgreements, { token });
 
 /** POST /operators/logout. */
-export async function logout(token: string): Promise<void> {
-  await request<null>('POST', '/operators/logout', [204], { token });
-}
+export const logout = (token: string) => api.call(authOps.logout, { token });
 
 /**
  * The newest verification code mailed to `recipient` (purpose 'auth-code'), read from the delivery
@@ -140,66 +94,54 @@ export async function latestDeliveryId(adminToken: string): Promise<number> {
 }
 
 /** GET /organizations (system administrators: every organization), up to 1000. */
-export function getOrganizations(token: string): Promise<Organization[]> {
-  return request<Organization[]>('GET', `/organizations?filter=${encodeURIComponent('{"limit":1000}')}`, [200], {
-    token,
-  });
-}
+export const getOrganizations = async (token: string) =>
+  // Lists answer partial rows (a filter may pick fields); this one asks for whole rows.
+  organizationSchema
+    .array()
+    .parse(await api.call(organizationOps.listOrganizations, { token, query: { filter: { limit: 1000 } } }));
 
 /** GET /buildings: the buildings of the caller's scope, up to 1000. */
-export function getBuildings(token: string): Promise<Building[]> {
-  return request<Building[]>('GET', `/buildings?filter=${encodeURIComponent('{"limit":1000}')}`, [200], { token });
-}
+export const getBuildings = async (token: string) =>
+  buildingSchema
+    .array()
+    .parse(await api.call(buildingOps.listBuildings, { token, query: { filter: { limit: 1000 } } }));
 
 /** POST /buildings (organization and system administrators). */
-export function createBuilding(token: string, body: BuildingInput): Promise<Building> {
-  return request<Building>('POST', '/buildings', [201], { token, body });
-}
+export const createBuilding = (token: string, body: BuildingInput) =>
+  api.call(buildingOps.createBuilding, { token, body });
 
 /** DELETE /buildings/:id (refused 409 IN_USE while operators belong to it). */
-export async function deleteBuilding(token: string, id: number): Promise<void> {
-  await request<null>('DELETE', `/buildings/${id}`, [204], { token });
-}
+export const deleteBuilding = (token: string, id: number) =>
+  api.call(buildingOps.deleteBuilding, { token, params: { id } });
 
 /** GET /buildings/:id/ip-restriction: the switch, the allow-list and the caller's address. */
-export function getIpRestriction(token: string, buildingId: number): Promise<IpRestriction> {
-  return request<IpRestriction>('GET', `/buildings/${buildingId}/ip-restriction`, [200], { token });
-}
+export const getIpRestriction = (token: string, buildingId: number) =>
+  api.call(buildingOps.getIpRestriction, { token, params: { id: buildingId } });
 
 /** POST /buildings/:id/ip-rules. */
-export function addIpRule(token: string, buildingId: number, address: string, description = ''): Promise<IpRule> {
-  return request<IpRule>('POST', `/buildings/${buildingId}/ip-rules`, [201], {
-    token,
-    body: { address, description },
-  });
-}
+export const addIpRule = (token: string, buildingId: number, address: string, description = '') =>
+  api.call(buildingOps.createIpRule, { token, params: { id: buildingId }, body: { address, description } });
 
 /** DELETE /ip-rules/:id. */
-export async function deleteIpRule(token: string, ruleId: number): Promise<void> {
-  await request<null>('DELETE', `/ip-rules/${ruleId}`, [204], { token });
-}
+export const deleteIpRule = (token: string, ruleId: number) =>
+  api.call(buildingOps.deleteIpRule, { token, params: { id: ruleId } });
 
 /** DELETE /operators/:id. */
-export async function deleteOperator(token: string, id: number): Promise<void> {
-  await request<null>('DELETE', `/operators/${id}`, [204], { token });
-}
+export const deleteOperator = (token: string, id: number) =>
+  api.call(operatorOps.deleteOperator, { token, params: { id } });
 
 /** Registers a robot (POST /api/robots); answers the robot and its one-time broker credentials. */
-export function createRobot(token: string, body: RobotInput): Promise<CreatedRobot> {
-  return request<CreatedRobot>('POST', '/robots', [201], { token, body });
-}
+export const createRobot = (token: string, body: RobotInput) => api.call(robotOps.createRobot, { token, body });
 
 /** The floors of a building (GET /api/buildings/{id}/floors). */
-export function getFloors(token: string, buildingId: number): Promise<Array<{ id: number; name: string }>> {
-  return request('GET', `/buildings/${buildingId}/floors`, [200], { token });
-}
+export const getFloors = async (token: string, buildingId: number) =>
+  floorSchema.array().parse(await api.call(floorOps.listFloors, { token, params: { id: buildingId } }));
 
 // ---------------------------------------------------------------- floors and floor maps (map editor)
 
 /** GET /floors/:id. */
-export function getFloor(token: string, floorId: number): Promise<FloorDetail> {
-  return request<FloorDetail>('GET', `/floors/${floorId}`, [200], { token });
-}
+export const getFloor = (token: string, floorId: number) =>
+  api.call(floorOps.getFloor, { token, params: { id: floorId } });
 
 /** PATCH /floors/:id: sets the map metadata (metres per pixel, origin) keeping name, type and index. */
 export async function setFloorFrame(
@@ -215,26 +157,16 @@ export async function setFloorFrame(
     ...frame,
     updatedAt: floor.updatedAt,
   };
-  return request<FloorDetail>('PATCH', `/floors/${floorId}`, [200], { token, body });
+  return api.call(floorOps.updateFloor, { token, params: { id: floorId }, body });
 }
 
 /** PUT /floors/:id/map-image: a multipart upload of one PNG in the field `file`. */
-export async function uploadFloorImage(token: string, floorId: number, png: Buffer): Promise<FloorDetail> {
+export function uploadFloorImage(token: string, floorId: number, png: Buffer): Promise<FloorDetail> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'floor.png');
-  const path = `/floors/${floorId}/map-image`;
-  const res = await fetch(`${baseUrl()}/api${path}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-    body: form,
-  });
-  const text = await res.text();
-  const body = text ? (JSON.parse(text) as unknown) : null;
-  if (res.status !== 200) throw new ApiError(res.status, body as ErrorBody | null, 'PUT', path);
-  return body as FloorDetail;
+  return api.call(floorOps.uploadFloorMapImage, { token, params: { id: floorId }, body: form });
 }
 
 /** GET /floors/:id/map: the current revision of the floor's map. */
-export function getFloorMap(token: string, floorId: number): Promise<FloorMap> {
-  return request<FloorMap>('GET', `/floors/${floorId}/map`, [200], { token });
-}
+export const getFloorMap = (token: string, floorId: number) =>
+  api.call(mapOps.getFloorMap, { token, params: { id: floorId } });

@@ -1,5 +1,6 @@
 import { expect, test } from '../support/fixtures.ts';
-import { call, tokenFor } from '../support/api.ts';
+import { adminOps } from '@portal/contract';
+import { api, tokenFor } from '../support/api.ts';
 import { DEMO, pageLanguage, signIn, TEXT } from '../support/ui.ts';
 
 test.describe('a general operator', () => {
@@ -22,8 +23,8 @@ test.describe('a general operator', () => {
 
   test('gets 403 from the delivery log API', async () => {
     const token = await tokenFor(DEMO.operator.loginId, DEMO.operator.password);
-    const res = await call('GET', '/deliveries?page=1&perPage=20', { token });
+    const res = await api.request(adminOps.listDeliveries, { token, query: { page: 1, perPage: 20 } });
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ error: { statusCode: 403, code: 'FORBIDDEN' } });
+    expect(!res.ok && res.error.code).toBe('FORBIDDEN');
   });
 });

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { buildingOps } from '@portal/contract';
 import { expect, test, type ConsoleErrors } from '../support/fixtures.ts';
 import {
   addIpRule,
-  call,
+  api,
   createBuilding,
   deleteBuilding,
   deleteIpRule,
@@ -193,9 +194,9 @@ test('an organization administrator sets up a building with an IP allow-list, a 
   expect(now.rules.map((r) => r.id)).toEqual([other.id]);
 
   // A session from before is refused on its next request too (the check runs on every request).
-  const refused = await call('GET', '/buildings', { token: operatorToken });
+  const refused = await api.request(buildingOps.listBuildings, { token: operatorToken });
   expect(refused.status).toBe(403);
-  expect(refused.body).toMatchObject({ error: { code: 'IP_NOT_ALLOWED' } });
+  expect(!refused.ok && refused.error.code).toBe('IP_NOT_ALLOWED');
 
   const loginText = TEXT[await pageLanguage(page)];
   expect(await submitLoginAndWait(page, operator.loginId, operator.password)).toBe(403);
@@ -276,8 +277,8 @@ test('a stale building edit shows the conflict, keeps what was typed, and the fi
   await expect(second.getByLabel(text.buildingName)).toHaveValue(`${building.name} (2)`);
 
   // The stored building is the first change, not the second.
-  const stored = await call('GET', `/buildings/${building.id}`, { token: adminToken });
-  expect(stored.body).toMatchObject({ name: building.name, city: '千代田区' });
+  const stored = await api.call(buildingOps.getBuilding, { token: adminToken, params: { id: building.id } });
+  expect(stored).toMatchObject({ name: building.name, city: '千代田区' });
 
   // The alert's reload, then a full reload, both show the first change.
   await stale.getByRole('button', { name: text.reload }).click();

@@ -1,7 +1,8 @@
 import { OCCUPANCY, type FleetRobot } from '@portal/contract';
 import { worldFor } from '@portal/robot-sim';
 import { expect, test } from '../support/fixtures.ts';
-import { call, tokenFor } from '../support/api.ts';
+import { robotOps } from '@portal/contract';
+import { api, tokenFor } from '../support/api.ts';
 import { robotTenant } from '../support/tenant.ts';
 import { startSimProcess, type SimProcess } from '../support/sim-process.ts';
 import { agreeToTerms, submitLogin } from '../support/ui.ts';
@@ -38,8 +39,8 @@ test('operator screen: live video, W drives the robot, releasing stops it, closi
 
   const opToken = await tokenFor(operator.loginId, operator.password);
   const live = async () => {
-    const res = await call('GET', `/robots/fleet?buildingId=${buildingId}`, { token: opToken });
-    return (res.body as FleetRobot[]).find((r) => r.serialNo === serialNo)!.live;
+    const fleet = await api.call(robotOps.listFleet, { token: opToken, query: { buildingId } });
+    return fleet.find((r) => r.serialNo === serialNo)!.live;
   };
   await expect.poll(async () => (await live()).online, { timeout: 15_000 }).toBe(true);
 
