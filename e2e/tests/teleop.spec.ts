@@ -1,4 +1,4 @@
-import { OCCUPANCY, type FleetRobot } from '@portal/contract';
+import { OCCUPANCY } from '@portal/contract';
 import { worldFor } from '@portal/robot-sim';
 import { expect, test } from '../support/fixtures.ts';
 import { robotOps } from '@portal/contract';
