@@ -157,6 +157,11 @@ describe('operator list and detail', () => {
     expect((await call('GET', `/operators/${demoOp.id}`, otherAdmin)).statusCode).toBe(404);
     expect((await call('GET', '/operators/999999', sys)).statusCode).toBe(404);
     expect((await call('GET', '/operators/abc', sys)).statusCode).toBe(400);
+    // Path ids are read strictly: no hexadecimal, exponent or padded forms of another operator's id.
+    for (const bad of [`0x${demoOp.id.toString(16)}`, '1e3', `0${demoOp.id}`]) {
+      expect((await call('GET', `/operators/${bad}`, sys)).statusCode).toBe(400);
+      expect((await call('POST', `/operators/${bad}/lock`, sys)).statusCode).toBe(400);
+    }
   });
 });
 
