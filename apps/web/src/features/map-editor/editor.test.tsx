@@ -1,8 +1,8 @@
-import { floorDetailSchema, floorMapSchema, saveFloorMapBodySchema } from '@portal/contract';
+import { floorDetailSchema, floorMapSchema, floorOps, mapOps, saveFloorMapBodySchema } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply, replyError, type ApiCall } from '@/testing/mock-api';
+import { mockApi, on, reply, replyError, type ApiCall } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import { testDocument, testFloor, testFloorMap } from './test-fixtures';
 
@@ -36,9 +36,9 @@ const floor = testFloor;
 function routes(put: (call: ApiCall) => Response) {
   return mockApi({
     ...signedInRoutes(),
-    'GET /api/floors/5/map': () => reply(floorMapSchema, floorMap()),
-    'GET /api/floors/5': () => reply(floorDetailSchema, floor),
-    'PUT /api/floors/5/map': put,
+    [on(mapOps.getFloorMap, { id: 5 })]: () => reply(floorMapSchema, floorMap()),
+    [on(floorOps.getFloor, { id: 5 })]: () => reply(floorDetailSchema, floor),
+    [on(mapOps.saveFloorMap, { id: 5 })]: put,
   });
 }
 
@@ -152,4 +152,35 @@ describe('map editor screen', () => {
     renderApp('/editor/v2/5/floor', { session: makeSession(2) });
     expect(await screen.findByTestId('beta-badge', undefined, slow)).toHaveTextContent('Beta');
   });
+
+  it('asks before a menu entry leaves unsaved edits, and leaves at once once they are saved', async () => {
+    routes((call) => {
+      const body = saveFloorMapBodySchema.parse(call.body);
+      return reply(floorMapSchema, floorMap({ revision: 4, document: body.document }));
+    });
+    const { user, location } = renderApp('/editor/floor/5', { session: makeSession(2) });
+    await screen.findByTestId('editor-toolbar', undefined, slow);
+    await user.click(screen.getByTestId('panel-tab-waypoints'));
+    await user.click(within(screen.getByTestId('waypoint-list')).getByText('Charger'));
+    await user.click(screen.getByTestId('panel-tab-properties'));
+    await user.clear(screen.getByTestId('prop-name'));
+    await user.type(screen.getByTestId('prop-name'), 'Dock{Enter}');
+    expect(screen.getByTestId('unsaved')).toHaveTextContent('Unsaved changes');
+
+    // A menu entry: the question, and staying keeps the edit.
+    await user.click(screen.getByTestId('nav-buildings'));
+    expect(await screen.findByText('Leave without saving?')).toBeInTheDocument();
+    expect(location()).toBe('/editor/floor/5');
+    await user.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    await waitFor(() => expect(screen.queryByText('Leave without saving?')).not.toBeInTheDocument());
+    expect(location()).toBe('/editor/floor/5');
+    expect(screen.getByTestId('prop-name')).toHaveValue('Dock');
+
+    // Saved: the menu entry leaves without asking.
+    await user.click(screen.getByTestId('save-map'));
+    await waitFor(() => expect(screen.getByTestId('unsaved')).toHaveTextContent('All changes saved'));
+    await user.click(screen.getByTestId('nav-buildings'));
+    await waitFor(() => expect(location()).toBe('/building/list'));
+    expect(screen.queryByText('Leave without saving?')).not.toBeInTheDocument();
+  }, 20_000);
 });

@@ -1,11 +1,10 @@
-import { waypointSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { mapKeys } from './keys';
+import { mapOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-export const getWaypoint = (floorId: number, id: number) => api.get(`/maps/${floorId}/waypoints/${id}`, waypointSchema);
-
+/** GET /maps/:floorId/waypoints/:id. */
 export const waypointQueryOptions = (floorId: number, id: number) =>
-  queryOptions({ queryKey: mapKeys.waypoint(floorId, id), queryFn: () => getWaypoint(floorId, id) });
+  opQuery(mapOps.getWaypoint, queryKeys.maps.part(floorId, 'waypoint', id), { params: { floorId, id } });
 
 export const useWaypoint = (floorId: number, id: number) => useQuery(waypointQueryOptions(floorId, id));

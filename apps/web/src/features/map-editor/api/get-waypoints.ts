@@ -1,13 +1,10 @@
-import { waypointSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { mapKeys } from './keys';
+import { mapOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** GET /maps/:floorId/waypoints: the waypoints of the floor's current map. */
-export const getWaypoints = (floorId: number) => api.get(`/maps/${floorId}/waypoints`, z.array(waypointSchema));
-
 export const waypointsQueryOptions = (floorId: number) =>
-  queryOptions({ queryKey: mapKeys.waypoints(floorId), queryFn: () => getWaypoints(floorId) });
+  opQuery(mapOps.listWaypoints, queryKeys.maps.part(floorId, 'waypoints'), { params: { floorId } });
 
 export const useWaypoints = (floorId: number) => useQuery(waypointsQueryOptions(floorId));

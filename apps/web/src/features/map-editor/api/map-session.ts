@@ -1,7 +1,8 @@
-import { floorMapSchema, mapSessionSchema, type MapSession } from '@portal/contract';
+import { mapSessionOps, type FloorMap, type MapSession } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { mapKeys } from './keys';
+import { client } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import { refreshMapParts } from './save-floor-map';
 
 /**
  * A robot's map creation and route recording (issue 5): start, pause, resume, stop (save or
@@ -9,70 +10,48 @@ import { mapKeys } from './keys';
  */
 export type MapSessionKind = MapSession['kind'];
 
-const base = (kind: MapSessionKind) => (kind === 'mapping' ? 'mapping' : 'route-recording');
-
 /** GET /robots/:id/map-session: the running session, null when there is none. */
 export const getMapSession = (robotId: number): Promise<MapSession | null> =>
-  api.get(`/robots/${robotId}/map-session`, mapSessionSchema.nullable());
+  client.call(mapSessionOps.getMapSession, { params: { id: robotId } });
 
-/** POST /robots/:id/mapping `{ floorId }` → 202 MapSession. */
-export const startMapping = (robotId: number, floorId: number) =>
-  api.send('POST', `/robots/${robotId}/mapping`, mapSessionSchema, { body: { floorId } });
+const pauseOps = {
+  mapping: { pause: mapSessionOps.pauseMapping, resume: mapSessionOps.resumeMapping },
+  recording: { pause: mapSessionOps.pauseRouteRecording, resume: mapSessionOps.resumeRouteRecording },
+} as const;
 
-/** POST /robots/:id/route-recording `{ floorId, pointInterval }` → 202 MapSession. */
-export const startRecording = (robotId: number, floorId: number, pointInterval: number) =>
-  api.send('POST', `/robots/${robotId}/route-recording`, mapSessionSchema, { body: { floorId, pointInterval } });
+/** POST /robots/:id/mapping `{ floorId }` or /robots/:id/route-recording `{ floorId, pointInterval }` → 202. */
+const startSession = (v: { kind: MapSessionKind; robotId: number; floorId: number; pointInterval: number }) =>
+  v.kind === 'mapping'
+    ? client.call(mapSessionOps.startMapping, { params: { id: v.robotId }, body: { floorId: v.floorId } })
+    : client.call(mapSessionOps.startRouteRecording, {
+        params: { id: v.robotId },
+        body: { floorId: v.floorId, pointInterval: v.pointInterval },
+      });
 
-/**
- * POST .../pause or .../resume. The answer is the session when the server sends it; otherwise the
- * WebSocket brings the new state.
- */
-export async function setMapSessionPaused(
-  robotId: number,
-  kind: MapSessionKind,
-  paused: boolean,
-): Promise<MapSession | null> {
-  const res = await api.send(
-    'POST',
-    `/robots/${robotId}/${base(kind)}/${paused ? 'pause' : 'resume'}`,
-    mapSessionSchema.nullable().catch(null),
-  );
-  return res;
-}
-
-/** POST /robots/:id/mapping/stop `{ save }` → the session (saved: the floor's image is the robot's map). */
-export const stopMapping = (robotId: number, save: boolean) =>
-  api.send('POST', `/robots/${robotId}/mapping/stop`, mapSessionSchema.nullable().catch(null), { body: { save } });
+/** POST .../pause or .../resume: the session in its new state (the WebSocket brings it too). */
+const setPaused = (v: { kind: MapSessionKind; robotId: number; paused: boolean }): Promise<MapSession> =>
+  client.call(pauseOps[v.kind][v.paused ? 'pause' : 'resume'], { params: { id: v.robotId } });
 
 /** POST /robots/:id/route-recording/stop `{ save, name }` → the new revision when saved. */
-export async function stopRecording(robotId: number, save: boolean, name = '') {
-  if (save)
-    return api.send('POST', `/robots/${robotId}/route-recording/stop`, floorMapSchema, { body: { save, name } });
-  await api.command('POST', `/robots/${robotId}/route-recording/stop`, { body: { save, name } });
-  return null;
+async function stopRecording(robotId: number, save: boolean, name = ''): Promise<FloorMap | null> {
+  const answer = await client.call(mapSessionOps.stopRouteRecording, { params: { id: robotId }, body: { save, name } });
+  return save && 'document' in answer ? answer : null;
 }
 
-export const useStartMapSession = () =>
-  useMutation({
-    mutationFn: (v: { kind: MapSessionKind; robotId: number; floorId: number; pointInterval: number }) =>
-      v.kind === 'mapping' ? startMapping(v.robotId, v.floorId) : startRecording(v.robotId, v.floorId, v.pointInterval),
-  });
+export const useStartMapSession = () => useMutation({ mutationFn: startSession });
 
-export const usePauseMapSession = () =>
-  useMutation({
-    mutationFn: (v: { kind: MapSessionKind; robotId: number; paused: boolean }) =>
-      setMapSessionPaused(v.robotId, v.kind, v.paused),
-  });
+export const usePauseMapSession = () => useMutation({ mutationFn: setPaused });
 
-/** Stop mapping: saved, the floor's image (and anything derived from it) is loaded again. */
+/** Stop mapping (POST /robots/:id/mapping/stop `{ save }`): saved, the floor's image is the robot's map. */
 export const useStopMapping = (floorId: number) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (v: { robotId: number; save: boolean }) => stopMapping(v.robotId, v.save),
+    mutationFn: (v: { robotId: number; save: boolean }) =>
+      client.call(mapSessionOps.stopMapping, { params: { id: v.robotId }, body: { save: v.save } }),
     onSuccess: (_s, v) => {
       if (!v.save) return;
-      void queryClient.invalidateQueries({ queryKey: mapKeys.floor(floorId) });
-      void queryClient.invalidateQueries({ queryKey: mapKeys.revisions(floorId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.floors.detail(floorId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.maps.part(floorId, 'revisions') });
     },
   });
 };
@@ -83,9 +62,7 @@ export const useStopRecording = (floorId: number) => {
   return useMutation({
     mutationFn: (v: { robotId: number; save: boolean; name?: string }) => stopRecording(v.robotId, v.save, v.name),
     onSuccess: (map) => {
-      if (!map) return;
-      void queryClient.invalidateQueries({ queryKey: mapKeys.revisions(floorId) });
-      void queryClient.invalidateQueries({ queryKey: mapKeys.waypoints(floorId) });
+      if (map) void refreshMapParts(queryClient, floorId);
     },
   });
 };

@@ -1,20 +1,18 @@
-import { floorMapSchema } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { mapKeys } from './keys';
+import { mapOps } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
+import { refreshMapParts } from './save-floor-map';
 
 /** POST /floors/:id/map/revisions/:rev/restore: the old document becomes the newest revision. */
-export const restoreMapRevision = (floorId: number, revision: number) =>
-  api.send('POST', `/floors/${floorId}/map/revisions/${revision}/restore`, floorMapSchema);
-
 export const useRestoreMapRevision = (floorId: number) => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (revision: number) => restoreMapRevision(floorId, revision),
+  return useOpMutation(mapOps.restoreFloorMapRevision, {
+    args: (revision: number) => ({ params: { id: floorId, rev: revision } }),
+    invalidates: [],
     onSuccess: (map) => {
-      queryClient.setQueryData(mapKeys.map(floorId), map);
-      void queryClient.invalidateQueries({ queryKey: mapKeys.revisions(floorId) });
-      void queryClient.invalidateQueries({ queryKey: mapKeys.waypoints(floorId) });
+      queryClient.setQueryData(queryKeys.maps.detail(floorId), map);
+      void refreshMapParts(queryClient, floorId);
     },
   });
 };

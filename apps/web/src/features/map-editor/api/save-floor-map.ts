@@ -1,24 +1,29 @@
-import { floorMapSchema, type SaveFloorMapBody } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { mapKeys } from './keys';
+import { mapOps, type SaveFloorMapBody } from '@portal/contract';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 type Body = Pick<SaveFloorMapBody, 'baseRevision' | 'document'> & Partial<Pick<SaveFloorMapBody, 'note' | 'overwrite'>>;
 
-/** PUT /floors/:id/map: a new revision (409 STALE_UPDATE when someone saved since baseRevision). */
-export const saveFloorMap = (floorId: number, body: Body) =>
-  api.send('PUT', `/floors/${floorId}/map`, floorMapSchema, {
-    body: { note: '', overwrite: false, ...body },
+/**
+ * After a new revision: every view of the floor's map but the document itself (revisions, waypoints)
+ * refreshes. The document comes with the answer; loading a large map again would only repeat it.
+ */
+export const refreshMapParts = (queryClient: QueryClient, floorId: number) =>
+  queryClient.invalidateQueries({
+    queryKey: queryKeys.maps.detail(floorId),
+    predicate: (q) => q.queryKey.length > queryKeys.maps.detail(floorId).length,
   });
 
+/** PUT /floors/:id/map: a new revision (409 STALE_UPDATE when someone saved since baseRevision). */
 export const useSaveFloorMap = (floorId: number) => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: Body) => saveFloorMap(floorId, body),
+  return useOpMutation(mapOps.saveFloorMap, {
+    args: (body: Body) => ({ params: { id: floorId }, body: { note: '', overwrite: false, ...body } }),
+    invalidates: [],
     onSuccess: (map) => {
-      queryClient.setQueryData(mapKeys.map(floorId), map);
-      void queryClient.invalidateQueries({ queryKey: mapKeys.revisions(floorId) });
-      void queryClient.invalidateQueries({ queryKey: mapKeys.waypoints(floorId) });
+      queryClient.setQueryData(queryKeys.maps.detail(floorId), map);
+      void refreshMapParts(queryClient, floorId);
     },
   });
 };

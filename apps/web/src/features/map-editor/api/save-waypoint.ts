@@ -1,21 +1,23 @@
-import { waypointSchema, type WaypointInput } from '@portal/contract';
+import { mapOps, type WaypointInput } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { mapKeys } from './keys';
+import { client } from '@/lib/api-client';
+import { useInvalidate } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-/** POST /maps/:floorId/waypoints (id null) or PUT /maps/:floorId/waypoints/:id. */
-export const saveWaypoint = (floorId: number, id: number | null, body: WaypointInput) =>
+/** POST /maps/:floorId/waypoints (id null) or PUT /maps/:floorId/waypoints/:id: a new map revision. */
+const saveWaypoint = (floorId: number, id: number | null, body: WaypointInput) =>
   id === null
-    ? api.send('POST', `/maps/${floorId}/waypoints`, waypointSchema, { body })
-    : api.send('PUT', `/maps/${floorId}/waypoints/${id}`, waypointSchema, { body });
+    ? client.call(mapOps.createWaypoint, { params: { floorId }, body })
+    : client.call(mapOps.updateWaypoint, { params: { floorId, id }, body });
 
 export const useSaveWaypoint = (floorId: number, id: number | null) => {
   const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   return useMutation({
     mutationFn: (body: WaypointInput) => saveWaypoint(floorId, id, body),
     onSuccess: (w) => {
-      queryClient.setQueryData(mapKeys.waypoint(floorId, w.id), w);
-      void queryClient.invalidateQueries({ queryKey: mapKeys.map(floorId) });
+      void invalidate('maps');
+      queryClient.setQueryData(queryKeys.maps.part(floorId, 'waypoint', w.id), w);
     },
   });
 };

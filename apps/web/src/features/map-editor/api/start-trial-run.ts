@@ -1,8 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { mapOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
 /** POST /robots/:id/trial-run: 202 once the robot has the route (409 ROBOT_OFFLINE or NO_PATH). */
-export const startTrialRun = ({ robotId, floorId, routeId }: { robotId: number; floorId: number; routeId: number }) =>
-  api.command('POST', `/robots/${robotId}/trial-run`, { body: { floorId, routeId } });
-
-export const useStartTrialRun = () => useMutation({ mutationFn: startTrialRun });
+export const useStartTrialRun = () =>
+  useOpMutation(mapOps.trialRunRoute, {
+    args: ({ robotId, floorId, routeId }: { robotId: number; floorId: number; routeId: number }) => ({
+      params: { id: robotId },
+      body: { floorId, routeId },
+    }),
+    invalidates: [],
+  });

@@ -1,4 +1,4 @@
-import { OperatorType } from '@portal/contract';
+import { isDataAdmin } from '@portal/contract';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
 import { useFloor } from '../api/get-floor';
@@ -6,8 +6,7 @@ import { useFloorMap } from '../api/get-floor-map';
 import { EditorWorkspace } from './editor-workspace';
 
 /** Organization and system administrators edit maps; general operators and area managers view them. */
-export const canEditMaps = (type: number | undefined): boolean =>
-  type === OperatorType.orgAdmin || type === OperatorType.systemAdmin;
+export const canEditMaps = (type: number | undefined): boolean => type !== undefined && isDataAdmin(type);
 
 interface EditorPageProps {
   floorId: number;

@@ -5,8 +5,9 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '@/lib/format';
 import { showNotification } from '@/lib/notify';
+import { queryKeys } from '@/lib/query-keys';
+import { useLeaveGuard } from '@/lib/use-leave-guard';
 import { floorMapQueryOptions } from '../api/get-floor-map';
-import { mapKeys } from '../api/keys';
 import { useMapRevision } from '../api/get-map-revision';
 import { useRestoreMapRevision } from '../api/restore-map-revision';
 import { MapCanvas } from '../canvas/map-canvas';
@@ -89,7 +90,7 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
   );
   const shown = previewRevision !== null && previewStore ? previewStore : store;
 
-  // Unsaved changes go to the browser (debounced) and the tab warns before closing.
+  // Unsaved changes go to the browser (debounced).
   useEffect(() => {
     if (!canEdit) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -107,16 +108,8 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
     };
   }, [store, canEdit, map.floorId, baseRevision]);
 
-  const dirty = store.dirty;
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => {
-      e.preventDefault();
-      e.returnValue = t('mapEditor.leaveWarning');
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty, t]);
+  // Until they are saved, leaving the editor (a menu entry, back, closing the tab) asks first.
+  useLeaveGuard(store.dirty);
 
   const fit = useCallback(() => shown.fit(map.image), [shown, map.image]);
   const onReady = useCallback(() => {
@@ -164,7 +157,7 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
       const draft = readDraft(map.floorId);
       if (draft) setDraftNotice({ kind: 'kept', draft });
     }
-    queryClient.setQueryData(mapKeys.map(map.floorId), m);
+    queryClient.setQueryData(queryKeys.maps.detail(map.floorId), m);
     store.load(m.document);
     setBaseRevision(m.revision);
     setRevision(m.revision);

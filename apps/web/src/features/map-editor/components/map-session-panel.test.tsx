@@ -1,6 +1,9 @@
 import {
   floorDetailSchema,
   floorMapSchema,
+  floorOps,
+  mapOps,
+  mapSessionOps,
   mapSessionSchema,
   type FleetRobot,
   type MapSession,
@@ -10,7 +13,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { realtime } from '@/lib/realtime';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply, replyError, type ApiCall, type Routes } from '@/testing/mock-api';
+import { mockApi, on, reply, replyError, type ApiCall, type Routes } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import { testDocument, testFloor, testFloorMap } from '../test-fixtures';
 import type { SessionOverlaySource } from './session-overlay';
@@ -107,9 +110,9 @@ const mapSession = (over: Partial<MapSession> = {}): MapSession =>
 function routes(extra: Routes) {
   return mockApi({
     ...signedInRoutes(),
-    'GET /api/floors/5/map': () => reply(floorMapSchema, floorMap()),
-    'GET /api/floors/5': () => reply(floorDetailSchema, floor),
-    'GET /api/robots/7/map-session': () => reply(mapSessionSchema.nullable(), null),
+    [on(mapOps.getFloorMap, { id: 5 })]: () => reply(floorMapSchema, floorMap()),
+    [on(floorOps.getFloor, { id: 5 })]: () => reply(floorDetailSchema, floor),
+    [on(mapSessionOps.getMapSession, { id: 7 })]: () => reply(mapSessionSchema.nullable(), null),
     ...extra,
   });
 }
@@ -152,10 +155,10 @@ describe('robot mapping and route recording', () => {
       () =>
         reply(mapSessionSchema, mapSession({ state }), status);
     const { calls, user, sock, panel } = await openPanel({
-      'POST /api/robots/7/mapping': answer('recording', 202),
-      'POST /api/robots/7/mapping/pause': answer('paused'),
-      'POST /api/robots/7/mapping/resume': answer('resumed'),
-      'POST /api/robots/7/mapping/stop': answer('saved'),
+      [on(mapSessionOps.startMapping, { id: 7 })]: answer('recording', 202),
+      [on(mapSessionOps.pauseMapping, { id: 7 })]: answer('paused'),
+      [on(mapSessionOps.resumeMapping, { id: 7 })]: answer('resumed'),
+      [on(mapSessionOps.stopMapping, { id: 7 })]: answer('saved'),
     });
     expect(within(panel).queryByTestId('map-session-state')).toBeNull();
     await user.click(screen.getByTestId('map-session-start'));
@@ -198,7 +201,7 @@ describe('robot mapping and route recording', () => {
 
   it('shows why a start was refused', async () => {
     const { user } = await openPanel({
-      'POST /api/robots/7/mapping': () => replyError('CONFLICT'),
+      [on(mapSessionOps.startMapping, { id: 7 })]: () => replyError('CONFLICT'),
     });
     await user.click(screen.getByTestId('map-session-start'));
     expect(await screen.findByText('This robot is already creating a map or recording a route.')).toBeInTheDocument();
@@ -223,9 +226,9 @@ describe('robot mapping and route recording', () => {
       },
     });
     const { calls, user, sock } = await openPanel({
-      'POST /api/robots/7/route-recording': () =>
+      [on(mapSessionOps.startRouteRecording, { id: 7 })]: () =>
         reply(mapSessionSchema, mapSession({ kind: 'recording', pointInterval: 0.2 }), 202),
-      'POST /api/robots/7/route-recording/stop': () => reply(floorMapSchema, saved),
+      [on(mapSessionOps.stopRouteRecording, { id: 7 })]: () => reply(floorMapSchema, saved),
     });
     await user.click(screen.getByText('Record route'));
     const interval = screen.getByTestId('map-session-interval');

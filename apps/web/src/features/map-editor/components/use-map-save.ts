@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/lib/api-client';
 import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
+import { queryKeys } from '@/lib/query-keys';
 import { getFloorMap } from '../api/get-floor-map';
-import { mapKeys } from '../api/keys';
 import { useSaveFloorMap } from '../api/save-floor-map';
 import { clearDraft, writeDraft } from '../drafts';
 import type { EditorStore } from '../model/store';
@@ -69,7 +69,7 @@ export function useMapSave(
   const reloadTheirs = useCallback(() => {
     if (!theirs) return null;
     writeDraft(floorId, baseRevision, store.doc);
-    queryClient.setQueryData(mapKeys.map(floorId), theirs);
+    queryClient.setQueryData(queryKeys.maps.detail(floorId), theirs);
     const map = theirs;
     setTheirs(null);
     return map;
