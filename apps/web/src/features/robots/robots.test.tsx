@@ -7,53 +7,16 @@ import {
   robotSchema,
   type FleetRobot,
   type Robot,
-  type WsServerMessage,
 } from '@portal/contract';
-import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { realtime } from '@/lib/realtime';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, on, reply, replyError, type Routes } from '@/testing/mock-api';
+import { FakeRealtime } from '@/testing/fake-realtime';
 import { renderApp } from '@/testing/render-app';
 
 const slow = { timeout: 5000 };
-
-/** The browser WebSocket, driven by the test. */
-class FakeSocket {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  sent: Array<Record<string, unknown>> = [];
-  onopen: ((ev: Event) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  onclose: ((ev: CloseEvent) => void) | null = null;
-  onerror: ((ev: Event) => void) | null = null;
-  constructor(readonly url: string) {
-    FakeSocket.all.push(this);
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  close() {
-    this.readyState = 3;
-  }
-  receive(msg: WsServerMessage) {
-    act(() => this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(msg) })));
-  }
-}
-
-/** Opens the tab's socket once the screen subscribed, answers `ready`. */
-async function serverSocket(): Promise<FakeSocket> {
-  await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
-  const sock = FakeSocket.all.at(-1)!;
-  act(() => {
-    sock.readyState = 1;
-    sock.onopen?.(new Event('open'));
-  });
-  expect(sock.sent[0]).toEqual({ type: 'auth', token: 'token-abc' });
-  sock.receive({ type: 'ready', operatorId: 7 });
-  return sock;
-}
 
 const fleetRobot = (id: number, over: Partial<FleetRobot> = {}, live: Partial<FleetRobot['live']> = {}): FleetRobot =>
   fleetRobotSchema.parse({
@@ -103,11 +66,11 @@ const cardIds = () =>
     .map((el) => el.getAttribute('data-testid')!.slice('robot-card-'.length))
     .sort();
 
+/** The tab's live updates, played by the test. */
+let realtime: FakeRealtime;
 beforeEach(() => {
-  FakeSocket.all = [];
-  vi.stubGlobal('WebSocket', FakeSocket);
+  realtime = new FakeRealtime();
 });
-afterEach(() => realtime.close());
 
 describe('robot control', () => {
   const routes = (extra: Routes = {}): Routes => ({
@@ -118,7 +81,7 @@ describe('robot control', () => {
 
   it('narrows the fleet with filters and search, in the URL', async () => {
     mockApi(routes());
-    const app = renderApp('/robot/control', { session: makeSession(0) });
+    const app = renderApp('/robot/control', { session: makeSession(0), realtime });
     await waitFor(() => expect(cardIds()).toEqual(['UGO-1', 'UGO-2', 'UGO-3', 'ZX-900']), slow);
     const alpha = screen.getByTestId('robot-card-UGO-1');
     expect(within(alpha).getByTestId('robot-status')).toHaveTextContent('Available');
@@ -147,24 +110,19 @@ describe('robot control', () => {
 
   it('updates a card live from the WebSocket', async () => {
     mockApi(routes());
-    renderApp('/robot/control', { session: makeSession(0) });
-    const sock = await serverSocket();
-    expect(sock.sent.at(-1)).toEqual({ type: 'subscribe', topic: 'fleet:all' });
-    sock.receive({ type: 'snapshot', topic: 'fleet:all', robots: fleet });
+    renderApp('/robot/control', { session: makeSession(0), realtime });
+    await waitFor(() => expect(realtime.subscribed('fleet:all')).toBe(true));
+    realtime.snapshot('fleet:all', fleet);
     const card = await screen.findByTestId('robot-card-UGO-1', {}, slow);
     expect(within(card).getByTestId('robot-battery')).toHaveTextContent('80%');
     expect(within(card).getByTestId('robot-operate')).toHaveAttribute('href', '/app/tele-ope/drive/UGO-1');
 
-    sock.receive({
-      type: 'live',
-      robotId: 1,
-      live: {
-        ...fleet[0]!.live,
-        battery: 9,
-        activity: 'emergencyStop',
-        statusLabel: 'unavailable',
-        issues: [{ code: 'emergencyStop', level: 'FATAL', description: null }],
-      },
+    realtime.live({
+      ...fleet[0]!.live,
+      battery: 9,
+      activity: 'emergencyStop',
+      statusLabel: 'unavailable',
+      issues: [{ code: 'emergencyStop', level: 'FATAL', description: null }],
     });
     const updated = screen.getByTestId('robot-card-UGO-1');
     expect(within(updated).getByTestId('robot-battery')).toHaveTextContent('9%');
@@ -214,7 +172,7 @@ describe('robot registration', () => {
     mockApi(
       formRoutes({ [on(robotOps.createRobot)]: () => replyError('DUPLICATE', [{ path: 'serialNo', message: 'dup' }]) }),
     );
-    const app = renderApp('/robot/create', { session: makeSession(2) });
+    const app = renderApp('/robot/create', { session: makeSession(2), realtime });
     const form = await screen.findByTestId('robot-form', {}, slow);
     await app.user.type(within(form).getByTestId('robot-serial'), 'bad serial!');
     await app.user.type(within(form).getByTestId('robot-hardware-revision'), '12a');
@@ -249,7 +207,7 @@ describe('robot registration', () => {
     const { calls } = mockApi(
       formRoutes({ [on(robotOps.createRobot)]: () => reply(createdRobotSchema, created, 201) }),
     );
-    const app = renderApp('/robot/create?serial=UGO-NEW', { session: makeSession(9) });
+    const app = renderApp('/robot/create?serial=UGO-NEW', { session: makeSession(9), realtime });
     const form = await screen.findByTestId('robot-form', {}, slow);
     expect(within(form).getByTestId('robot-serial')).toHaveValue('UGO-NEW');
     await app.user.type(within(form).getByTestId('robot-name'), 'Lobby guide');
