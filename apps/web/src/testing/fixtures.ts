@@ -1,5 +1,9 @@
 import {
   buildingListSchema,
+  buildingOps,
+  floorOps,
+  myOps,
+  robotOps,
   contractSchema,
   fleetRobotSchema,
   floorListSchema,
@@ -12,7 +16,7 @@ import {
   type TermDocument,
 } from '@portal/contract';
 import { z } from 'zod';
-import { reply, type Routes } from './mock-api';
+import { on, reply, type Routes } from './mock-api';
 
 export const makeSession = (type: OperatorTypeCode = 0, over: Partial<Session> = {}): Session =>
   sessionSchema.parse({
@@ -58,15 +62,15 @@ export const makeContract = (over: Partial<Contract> = {}): Contract =>
 /** The calls every signed-in screen makes, answering "nothing pending". */
 export function signedInRoutes(opts: { terms?: TermCheck; contract?: Contract } = {}): Routes {
   return {
-    'GET /api/my/term-agreements/check': () => reply(termCheckSchema, opts.terms ?? noPendingTerms),
-    'GET /api/my/contract': () => reply(contractSchema, opts.contract ?? makeContract()),
-    'GET /api/buildings': () =>
+    [on(myOps.checkTermAgreements)]: () => reply(termCheckSchema, opts.terms ?? noPendingTerms),
+    [on(myOps.getContract)]: () => reply(contractSchema, opts.contract ?? makeContract()),
+    [on(buildingOps.listBuildings)]: () =>
       reply(buildingListSchema, [
         { id: 10, name: 'Marunouchi Tower', status: 1 },
         { id: 11, name: 'Shinjuku Annex', status: 1 },
       ]),
-    'GET /api/robots/fleet': () => reply(z.array(fleetRobotSchema), []),
-    'GET /api/buildings/10/floors': () =>
+    [on(robotOps.listFleet)]: () => reply(z.array(fleetRobotSchema), []),
+    [on(floorOps.listFloors, { id: 10 })]: () =>
       reply(floorListSchema, [
         { id: 2, name: 'Office', buildingId: 10, type: 'office', index: 2 },
         { id: 1, name: 'Entrance', buildingId: 10, type: 'entrance', index: 1 },

@@ -1,9 +1,9 @@
-import { auditLogEntrySchema, operatorSchema } from '@portal/contract';
+import { auditLogEntrySchema, auditOps, operatorOps, operatorSchema } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply } from '@/testing/mock-api';
+import { mockApi, on, reply } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import { auditLogFilter, parseAuditLogParams } from './list-params';
 
@@ -11,8 +11,8 @@ describe('audit log', () => {
   it('turns the URL filters into the request filter and shows the entries', async () => {
     const { calls } = mockApi({
       ...signedInRoutes(),
-      'GET /api/operators': () => reply(z.array(operatorSchema), []),
-      'GET /api/audit-logs': () => {
+      [on(operatorOps.listOperators)]: () => reply(z.array(operatorSchema), []),
+      [on(auditOps.listAuditLogs)]: () => {
         const res = reply(z.array(auditLogEntrySchema), [
           {
             id: 1,

@@ -1,9 +1,9 @@
-import { loginChallengeSchema, sessionSchema } from '@portal/contract';
+import { authOps, loginChallengeSchema, sessionSchema } from '@portal/contract';
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { initI18n } from '@/lib/i18n';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply, replyError } from '@/testing/mock-api';
+import { mockApi, on, reply, replyError } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const challenge = (minutes = 10) =>
@@ -44,7 +44,7 @@ describe('login form', () => {
   });
 
   it('shows the lock-out message of a 403', async () => {
-    mockApi({ 'POST /api/operators/login': () => replyError('ACCOUNT_LOCKED') });
+    mockApi({ [on(authOps.login)]: () => replyError('ACCOUNT_LOCKED') });
     const { user } = renderApp('/auth/login');
     await user.type(await screen.findByLabelText('Email address'), 'a@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret123');
@@ -55,7 +55,7 @@ describe('login form', () => {
   });
 
   it('shows the contract-ended message of a 499 with a help link', async () => {
-    mockApi({ 'POST /api/operators/login': () => replyError('CONTRACT_ENDED') });
+    mockApi({ [on(authOps.login)]: () => replyError('CONTRACT_ENDED') });
     const { user } = renderApp('/auth/login');
     await user.type(await screen.findByLabelText('Email address'), 'a@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret123');
@@ -67,7 +67,7 @@ describe('login form', () => {
   it('signs in, says "Logged in" and goes to the redirect target after 500 ms', async () => {
     const api = mockApi({
       ...signedInRoutes(),
-      'POST /api/operators/login': () => reply(sessionSchema, makeSession(0, { language: 'en' })),
+      [on(authOps.login)]: () => reply(sessionSchema, makeSession(0, { language: 'en' })),
     });
     const app = renderApp(`/auth/login?redirect=${encodeURIComponent('/my/versions')}`);
     await app.user.type(await screen.findByLabelText('Email address'), 'a@example.com');
@@ -86,8 +86,8 @@ describe('login form', () => {
   it('asks for the code after a 202 and signs in with the pending token', async () => {
     const api = mockApi({
       ...signedInRoutes(),
-      'POST /api/operators/login': () => reply(loginChallengeSchema, challenge(), 202),
-      'POST /api/operators/assertAuthCode': () => reply(sessionSchema, makeSession()),
+      [on(authOps.login)]: () => reply(loginChallengeSchema, challenge(), 202),
+      [on(authOps.assertAuthCode)]: () => reply(sessionSchema, makeSession()),
     });
     const app = renderApp('/auth/login');
     await app.user.type(await screen.findByLabelText('Email address'), 'a@example.com');
@@ -115,8 +115,8 @@ describe('login form', () => {
   it('stays on the code step on a mismatch, and returns to the login form when the code expired', async () => {
     let answer: 'mismatch' | 'expired' = 'mismatch';
     mockApi({
-      'POST /api/operators/login': () => reply(loginChallengeSchema, challenge(), 202),
-      'POST /api/operators/assertAuthCode': () =>
+      [on(authOps.login)]: () => reply(loginChallengeSchema, challenge(), 202),
+      [on(authOps.assertAuthCode)]: () =>
         replyError(answer === 'mismatch' ? 'AUTH_CODE_MISMATCH' : 'AUTH_CODE_EXPIRED'),
     });
     const app = renderApp('/auth/login');
@@ -137,7 +137,7 @@ describe('login form', () => {
 
   it('counts down to the expiry', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    mockApi({ 'POST /api/operators/login': () => reply(loginChallengeSchema, challenge(1), 202) });
+    mockApi({ [on(authOps.login)]: () => reply(loginChallengeSchema, challenge(1), 202) });
     const app = renderApp('/auth/login', { user: { advanceTimers: vi.advanceTimersByTime } });
     await app.user.type(await screen.findByLabelText('Email address'), 'a@example.com');
     await app.user.type(screen.getByLabelText('Password'), 'secret123');

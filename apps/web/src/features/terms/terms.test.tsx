@@ -1,7 +1,8 @@
+import { myOps } from '@portal/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeContract, makeSession, signedInRoutes, termDoc } from '@/testing/fixtures';
-import { mockApi, noContent } from '@/testing/mock-api';
+import { mockApi, noContent, on } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 // jsdom does no layout: give the scroll area a viewport of 100px over 1000px of content.
@@ -25,9 +26,9 @@ describe('term agreement', () => {
     let agreed = false;
     const api = mockApi({
       ...signedInRoutes({ terms, contract: makeContract() }),
-      'GET /api/my/term-agreements/check': () =>
+      [on(myOps.checkTermAgreements)]: () =>
         new Response(JSON.stringify(agreed ? { TOS: null, PP: null, MC: terms.MC } : terms), { status: 200 }),
-      'POST /api/my/term-agreements': () => {
+      [on(myOps.agreeTerms)]: () => {
         agreed = true;
         return noContent();
       },

@@ -1,15 +1,14 @@
-import { operatorSchema, type Filter } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
+import { operatorOps, type Filter } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 const filter: Filter = { order: ['lastName ASC', 'firstName ASC'], limit: 1000 };
 
 /** Operators of the caller's scope, for the "operator" filter of the audit log. */
-export const getOperatorOptions = () =>
-  api.get('/operators', z.array(operatorSchema), { query: { filter: JSON.stringify(filter) } });
-
-export const operatorOptionsQueryOptions = () =>
-  queryOptions({ queryKey: ['operators', 'options'], queryFn: getOperatorOptions, staleTime: 60_000 });
+export const operatorOptionsQueryOptions = () => ({
+  ...opQuery(operatorOps.listOperators, queryKeys.operators.options('audit-log'), { query: { filter } }),
+  staleTime: 60_000,
+});
 
 export const useOperatorOptions = () => useQuery(operatorOptionsQueryOptions());

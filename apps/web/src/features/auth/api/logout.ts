@@ -1,7 +1,10 @@
+import { authOps } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { client } from '@/lib/api-client';
 
 /** POST /operators/logout: revokes the token (204). */
-export const logout = () => api.command('POST', '/operators/logout', { skipAuthRedirect: true });
+export const logout = async (): Promise<void> => {
+  await client.call(authOps.logout, { skipAuthRedirect: true });
+};
 
 export const useLogout = () => useMutation({ mutationFn: logout });

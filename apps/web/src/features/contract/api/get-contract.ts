@@ -1,10 +1,9 @@
-import { contractSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { myOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-export const getContract = () => api.get('/my/contract', contractSchema);
-
-export const contractQueryOptions = () => queryOptions({ queryKey: ['my', 'contract'], queryFn: getContract });
+export const contractQueryOptions = () => opQuery(myOps.getContract, queryKeys.contract.detail('mine'));
 
 export const useContract = (options: { enabled?: boolean } = {}) =>
   useQuery({ ...contractQueryOptions(), enabled: options.enabled ?? true });

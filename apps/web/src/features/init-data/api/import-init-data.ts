@@ -1,8 +1,10 @@
-import { initDataResultSchema, type InitData } from '@portal/contract';
-import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { adminOps, type InitData } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
 /** POST /init-data (system administrators): all or nothing; 409 DUPLICATE lists what exists. */
-export const importInitData = (body: InitData) => api.send('POST', '/init-data', initDataResultSchema, { body });
-
-export const useImportInitData = () => useMutation({ mutationFn: importInitData });
+export const useImportInitData = () =>
+  useOpMutation(adminOps.importInitData, {
+    args: (body: InitData) => ({ body }),
+    // A new organization with its buildings, floors and operators.
+    invalidates: ['organizations', 'buildings', 'floors', 'operators'],
+  });

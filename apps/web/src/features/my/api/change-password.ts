@@ -1,14 +1,9 @@
-import type { ChangePasswordBody } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { myOps, type ChangePasswordBody } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-/** POST /my/password: every other session is revoked. */
-export const changePassword = (body: ChangePasswordBody) => api.command('POST', '/my/password', { body });
-
-export const useChangePassword = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: changePassword,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['my', 'devices'] }),
+/** POST /my/password: every other session is revoked (the devices list refreshes). */
+export const useChangePassword = () =>
+  useOpMutation(myOps.changePassword, {
+    args: (body: ChangePasswordBody) => ({ body }),
+    invalidates: ['my'],
   });
-};

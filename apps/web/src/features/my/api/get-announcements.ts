@@ -1,12 +1,10 @@
-import { announcementSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-
-export const getAnnouncements = () => api.get('/my/announcements', z.array(announcementSchema));
+import { myOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** The server answers in the operator's language, so the language is part of the key. */
 export const announcementsQueryOptions = (language: string) =>
-  queryOptions({ queryKey: ['my', 'announcements', language], queryFn: getAnnouncements });
+  opQuery(myOps.listAnnouncements, queryKeys.my.part('me', 'announcements', language));
 
 export const useAnnouncements = (language: string) => useQuery(announcementsQueryOptions(language));

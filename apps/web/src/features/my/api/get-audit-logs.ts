@@ -1,18 +1,15 @@
-import { auditLogSchema, paged } from '@portal/contract';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { myOps } from '@portal/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const AUDIT_LOGS_PER_PAGE = 20;
-const auditLogPageSchema = paged(auditLogSchema);
 
-export const getAuditLogs = (page: number) =>
-  api.get('/my/audit-logs', auditLogPageSchema, { query: { page, perPage: AUDIT_LOGS_PER_PAGE } });
-
-export const auditLogsQueryOptions = (page: number) =>
-  queryOptions({
-    queryKey: ['my', 'audit-logs', page],
-    queryFn: () => getAuditLogs(page),
-    placeholderData: keepPreviousData,
-  });
+export const auditLogsQueryOptions = (page: number) => ({
+  ...opQuery(myOps.listMyAuditLogs, queryKeys.my.part('me', 'audit-logs', page), {
+    query: { page, perPage: AUDIT_LOGS_PER_PAGE },
+  }),
+  placeholderData: keepPreviousData,
+});
 
 export const useAuditLogs = (page: number) => useQuery(auditLogsQueryOptions(page));

@@ -1,10 +1,8 @@
-import { deviceSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
+import { myOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-export const getDevices = () => api.get('/my/devices', z.array(deviceSchema));
-
-export const devicesQueryOptions = () => queryOptions({ queryKey: ['my', 'devices'], queryFn: getDevices });
+export const devicesQueryOptions = () => opQuery(myOps.listDevices, queryKeys.my.part('me', 'devices'));
 
 export const useDevices = () => useQuery(devicesQueryOptions());

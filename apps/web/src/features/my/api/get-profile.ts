@@ -1,9 +1,8 @@
-import { profileSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { myOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-export const getProfile = () => api.get('/my/profile', profileSchema);
-
-export const profileQueryOptions = () => queryOptions({ queryKey: ['my', 'profile'], queryFn: getProfile });
+export const profileQueryOptions = () => opQuery(myOps.getProfile, queryKeys.my.part('me', 'profile'));
 
 export const useProfile = () => useQuery(profileQueryOptions());

@@ -1,9 +1,8 @@
-import { versionsSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { myOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-export const getVersions = () => api.get('/my/versions', versionsSchema);
-
-export const versionsQueryOptions = () => queryOptions({ queryKey: ['my', 'versions'], queryFn: getVersions });
+export const versionsQueryOptions = () => opQuery(myOps.getVersions, queryKeys.my.part('me', 'versions'));
 
 export const useVersions = () => useQuery(versionsQueryOptions());

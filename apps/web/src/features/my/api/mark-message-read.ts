@@ -1,12 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { myOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-export const markMessageRead = (id: number) => api.command('POST', `/my/messages/${id}/read`);
-
-export const useMarkMessageRead = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: markMessageRead,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['my', 'messages'] }),
-  });
-};
+export const useMarkMessageRead = () =>
+  useOpMutation(myOps.markMessageRead, { args: (id: number) => ({ params: { id } }), invalidates: ['my'] });

@@ -1,13 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { devicesQueryOptions } from './get-devices';
+import { myOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-export const revokeDevice = (id: number) => api.command('DELETE', `/my/devices/${id}`);
-
-export const useRevokeDevice = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: revokeDevice,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: devicesQueryOptions().queryKey }),
-  });
-};
+export const useRevokeDevice = () =>
+  useOpMutation(myOps.revokeDevice, { args: (id: number) => ({ params: { id } }), invalidates: ['my'] });

@@ -1,13 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { devicesQueryOptions } from './get-devices';
+import { myOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-export const revokeOtherDevices = () => api.command('DELETE', '/my/devices');
-
-export const useRevokeOtherDevices = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: revokeOtherDevices,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: devicesQueryOptions().queryKey }),
-  });
-};
+export const useRevokeOtherDevices = () =>
+  useOpMutation(myOps.revokeOtherDevices, { args: () => ({}), invalidates: ['my'] });

@@ -1,8 +1,6 @@
-import type { Language } from '@portal/contract';
-import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { myOps, type Language } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-/** PUT /my/language: the account's display language. */
-export const updateLanguage = (language: Language) => api.command('PUT', '/my/language', { body: { language } });
-
-export const useUpdateLanguage = () => useMutation({ mutationFn: updateLanguage });
+/** PUT /my/language: the account's display language (the profile and language-dependent texts refresh). */
+export const useUpdateLanguage = () =>
+  useOpMutation(myOps.setLanguage, { args: (language: Language) => ({ body: { language } }), invalidates: ['my'] });

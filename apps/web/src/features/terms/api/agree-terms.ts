@@ -1,12 +1,10 @@
-import type { agreeTermsBodySchema, TermCheck } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { myOps, type agreeTermsBodySchema, type TermCheck } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { api } from '@/lib/api-client';
+import { useOpMutation } from '@/lib/api-hooks';
 import { termCheckQueryOptions } from './get-term-check';
 
-type AgreeTermsBody = z.infer<typeof agreeTermsBodySchema>;
-
-export const agreeTerms = (body: AgreeTermsBody) => api.command('POST', '/my/term-agreements', { body });
+type AgreeTermsBody = z.input<typeof agreeTermsBodySchema>;
 
 /** The agreed documents are no longer pending: update the check at once so the guard lets the user on. */
 const withoutAgreed = (check: TermCheck, ids: number[]): TermCheck => ({
@@ -18,11 +16,11 @@ const withoutAgreed = (check: TermCheck, ids: number[]): TermCheck => ({
 export const useAgreeTerms = () => {
   const queryClient = useQueryClient();
   const { queryKey } = termCheckQueryOptions();
-  return useMutation({
-    mutationFn: agreeTerms,
-    onSuccess: async (_data, body) => {
+  return useOpMutation(myOps.agreeTerms, {
+    args: (body: AgreeTermsBody) => ({ body }),
+    invalidates: ['terms'],
+    onSuccess: (_data, body) => {
       queryClient.setQueryData<TermCheck>(queryKey, (old) => (old ? withoutAgreed(old, body.documentIds) : old));
-      await queryClient.invalidateQueries({ queryKey });
     },
   });
 };

@@ -1,9 +1,8 @@
-import { termCheckSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { myOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-export const getTermCheck = () => api.get('/my/term-agreements/check', termCheckSchema);
-
-export const termCheckQueryOptions = () => queryOptions({ queryKey: ['my', 'term-check'], queryFn: getTermCheck });
+export const termCheckQueryOptions = () => opQuery(myOps.checkTermAgreements, queryKeys.terms.detail('check'));
 
 export const useTermCheck = () => useQuery(termCheckQueryOptions());
