@@ -23,12 +23,12 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import type { FloorDetail, FloorMap, MapDocument } from '@portal/contract';
+import { floorOps, mapOps, type MapDocument } from '@portal/contract';
 import { round, writeResults, type Figure } from './lib/results.ts';
 import {
   BenchError,
   ROOT,
-  expectCall,
+  benchApi,
   freePort,
   rememberTempDir,
   serverLog,
@@ -88,13 +88,12 @@ async function seed(base: string): Promise<{ floorId: number; doc: MapDocument }
     { organization: 'Bench Editor Org', building: 'Bench Warehouse' },
     [{ ...EDITOR, firstName: 'Bench', lastName: 'Editor', type: 2 }],
   );
-  const floor = await expectCall<FloorDetail>(base, 'GET', `/api/floors/${floorId}`, 200, undefined, token);
-  await expectCall(
-    base,
-    'PATCH',
-    `/api/floors/${floorId}`,
-    200,
-    {
+  const api = benchApi(base);
+  const floor = await api.call(floorOps.getFloor, { token, params: { id: floorId } });
+  await api.call(floorOps.updateFloor, {
+    token,
+    params: { id: floorId },
+    body: {
       name: floor.name,
       type: floor.type,
       index: floor.index,
@@ -103,8 +102,7 @@ async function seed(base: string): Promise<{ floorId: number; doc: MapDocument }
       originY: FRAME.originY,
       updatedAt: floor.updatedAt,
     },
-    token,
-  );
+  });
 
   const t0 = performance.now();
   const png = makeFloorPlanPng(FRAME.width, FRAME.height);
@@ -113,22 +111,14 @@ async function seed(base: string): Promise<{ floorId: number; doc: MapDocument }
   );
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'floor.png');
-  const up = await fetch(`${base}/api/floors/${floorId}/map-image`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  if (up.status !== 200) throw new BenchError(`PUT map-image answered ${up.status} ${await up.text()}`);
+  await api.call(floorOps.uploadFloorMapImage, { token, params: { id: floorId }, body: form });
 
   const doc = makeMapDocument(FRAME, WAYPOINTS, EDGES);
-  const saved = await expectCall<FloorMap>(
-    base,
-    'PUT',
-    `/api/floors/${floorId}/map`,
-    200,
-    { baseRevision: 0, document: doc, note: 'bench:editor' },
+  const saved = await api.call(mapOps.saveFloorMap, {
     token,
-  );
+    params: { id: floorId },
+    body: { baseRevision: 0, document: doc, note: 'bench:editor' },
+  });
   console.log(
     `map document: revision ${saved.revision}, ${doc.waypoints.length} waypoints, ${doc.edges.length} edges, ` +
       `${doc.routes.length} routes, ${doc.noGoAreas.length} no-go areas, ${doc.partialMaps.length} partial maps ` +

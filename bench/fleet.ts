@@ -35,13 +35,24 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { initDataSchema, ROBOT_MODELS, floorMapId, WS_PATH, type Building, type Floor } from '@portal/contract';
+import {
+  adminOps,
+  authOps,
+  buildingOps,
+  buildingSchema,
+  floorOps,
+  initDataSchema,
+  robotOps,
+  ROBOT_MODELS,
+  floorMapId,
+  WS_PATH,
+} from '@portal/contract';
 import { ClientMeter, FleetClient, matchChanges } from './lib/fleet-clients.ts';
 import { cpuCount, machineBusyPercent, machineCpu, processCpuMs, processMemory } from './lib/fleet-measure.ts';
 import type { Change, FromSim, SimCounts, SimRobotSpec, ToSim } from './lib/fleet-protocol.ts';
 import {
   BenchError,
-  expectCall,
+  benchApi,
   freePort,
   pool,
   rememberTempDir,
@@ -106,6 +117,7 @@ interface SeededBuilding {
 
 /** 4 organizations × 5 buildings, one floor each, one general operator per building. */
 async function seed(base: string, token: string): Promise<SeededBuilding[]> {
+  const api = benchApi(base);
   const out: SeededBuilding[] = [];
   for (let o = 1; o <= ORGANIZATIONS; o++) {
     const pad = (n: number) => String(n).padStart(2, '0');
@@ -124,40 +136,21 @@ async function seed(base: string, token: string): Promise<SeededBuilding[]> {
         building: b,
       })),
     });
-    const { organizationId } = await expectCall<{ organizationId: number }>(
-      base,
-      'POST',
-      '/api/init-data',
-      201,
-      body,
-      token,
-    );
+    const { organizationId } = await api.call(adminOps.importInitData, { token, body });
     const filter = { where: { organizationId }, order: 'name ASC', limit: 100 };
-    const buildings = await expectCall<Building[]>(
-      base,
-      'GET',
-      `/api/buildings?filter=${encodeURIComponent(JSON.stringify(filter))}`,
-      200,
-      undefined,
-      token,
-    );
+    const buildings = buildingSchema
+      .array()
+      .parse(await api.call(buildingOps.listBuildings, { token, query: { filter } }));
     if (buildings.length !== BUILDINGS_PER_ORGANIZATION) {
       throw new BenchError(`organization ${organizationId} has ${buildings.length} buildings`);
     }
     for (const [b, building] of buildings.entries()) {
-      const floors = await expectCall<Floor[]>(
-        base,
-        'GET',
-        `/api/buildings/${building.id}/floors`,
-        200,
-        undefined,
-        token,
-      );
+      const floors = await api.call(floorOps.listFloors, { token, params: { id: building.id } });
       if (!floors[0]) throw new BenchError(`building ${building.id} has no floor`);
       out.push({
         id: building.id,
         name: building.name,
-        floorId: floors[0].id,
+        floorId: floors[0].id!,
         operator: `fleet-watch-${o}-${pad(b + 1)}@example.com`,
       });
     }
@@ -166,14 +159,9 @@ async function seed(base: string, token: string): Promise<SeededBuilding[]> {
 }
 
 async function login(base: string, loginId: string, loginPw: string): Promise<string> {
-  const res = await expectCall<{ token?: unknown }>(base, 'POST', '/api/operators/login', 200, { loginId, loginPw });
-  if (typeof res.token !== 'string') throw new BenchError(`login of ${loginId} answered no token`);
+  const res = await benchApi(base).call(authOps.login, { body: { loginId, loginPw } });
+  if (!('token' in res)) throw new BenchError(`login of ${loginId} asks for a verification code`);
   return res.token;
-}
-
-interface CreatedRobot {
-  robot: { id: number };
-  credentials: { mqttUrl: string; username: string; password: string; manufacturer: string; serialNumber: string };
 }
 
 /** 50 robots per building through POST /api/robots; answers what the simulator needs of each. */
@@ -183,12 +171,9 @@ async function registerRobots(base: string, token: string, buildings: SeededBuil
   );
   return pool(plan, REGISTER_CONCURRENCY, async ({ building, bi, r }) => {
     const model = ROBOT_MODELS[r % ROBOT_MODELS.length]!;
-    const created = await expectCall<CreatedRobot>(
-      base,
-      'POST',
-      '/api/robots',
-      201,
-      {
+    const created = await benchApi(base).call(robotOps.createRobot, {
+      token,
+      body: {
         serialNo: `fleet-${String(bi + 1).padStart(2, '0')}-${String(r + 1).padStart(3, '0')}`,
         name: `Fleet robot ${bi + 1}-${r + 1}`,
         model,
@@ -202,8 +187,7 @@ async function registerRobots(base: string, token: string, buildings: SeededBuil
         videoMode: 'high',
         notes: '',
       },
-      token,
-    );
+    });
     const c = created.credentials;
     return {
       robotId: created.robot.id,

@@ -28,7 +28,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { VIDEO_MODE_SPECS, VIDEO_MODES, type CreatedRobot, type Robot, type VideoMode } from '@portal/contract';
+import { robotOps, VIDEO_MODE_SPECS, VIDEO_MODES, type CreatedRobot, type VideoMode } from '@portal/contract';
 import { startRobot, worldFor, type SimRobot } from '@portal/robot-sim';
 import { webrtcTeleop } from '@portal/robot-sim/teleop';
 import { decodeStamp } from '@portal/robot-sim/video';
@@ -37,7 +37,7 @@ import { round, writeResults, type Figure } from './lib/results.ts';
 import {
   BenchError,
   ROOT,
-  expectCall,
+  benchApi,
   freePort,
   rememberTempDir,
   serverLog,
@@ -81,12 +81,9 @@ async function seed(base: string): Promise<{ created: CreatedRobot; floorId: num
     { organization: 'Bench Teleop Org', building: 'Bench Teleop Building' },
     [{ ...OPERATOR, firstName: 'Bench', lastName: 'Operator', type: 0 }],
   );
-  const created = await expectCall<CreatedRobot>(
-    base,
-    'POST',
-    '/api/robots',
-    201,
-    {
+  const created = await benchApi(base).call(robotOps.createRobot, {
+    token,
+    body: {
       serialNo: 'BENCH-TELEOP-1',
       name: 'Bench teleop robot',
       model: 'ex',
@@ -100,14 +97,14 @@ async function seed(base: string): Promise<{ created: CreatedRobot; floorId: num
       videoMode: 'medium',
       notes: '',
     },
-    token,
-  );
+  });
   return { created, floorId, token };
 }
 
 /** The robot's registered video setting (robot settings), which the operator screen starts with. */
 async function registerVideo(base: string, token: string, robotId: number, mode: VideoMode): Promise<void> {
-  const r = await expectCall<Robot>(base, 'GET', `/api/robots/${robotId}`, 200, undefined, token);
+  const api = benchApi(base);
+  const r = await api.call(robotOps.getRobot, { token, params: { id: robotId } });
   const body = {
     serialNo: r.serialNo,
     name: r.name,
@@ -123,7 +120,7 @@ async function registerVideo(base: string, token: string, robotId: number, mode:
     notes: r.notes,
     updatedAt: r.updatedAt,
   };
-  await expectCall(base, 'PUT', `/api/robots/${robotId}`, 200, body, token);
+  await api.call(robotOps.updateRobot, { token, params: { id: robotId }, body });
 }
 
 /** In the page: reads the barcode of every displayed frame; `window.__g2g` collects the latencies. */

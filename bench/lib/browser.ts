@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expectCall } from './fleet-server.ts';
+import { adminOps, authOps, buildingOps, floorOps, sessionSchema } from '@portal/contract';
+import { benchApi } from './fleet-server.ts';
 
 /** The system Chromium's flags on this machine (stack-notes.md): headless, no GPU, no background traffic. */
 export const CHROMIUM_ARGS = [
@@ -41,40 +42,23 @@ export async function seedBuilding(
   base: string,
   admin: { loginId: string; loginPw: string },
   names: { organization: string; building: string },
-  operators: ReadonlyArray<{ loginId: string; password: string; firstName: string; lastName: string; type: number }>,
+  operators: ReadonlyArray<{ loginId: string; password: string; firstName: string; lastName: string; type: 0 | 1 | 2 }>,
 ): Promise<{ token: string; buildingId: number; floorId: number }> {
-  const { token } = await expectCall<{ token: string }>(base, 'POST', '/api/operators/login', 200, {
-    loginId: admin.loginId,
-    loginPw: admin.loginPw,
-  });
-  const imported = await expectCall<{ organizationId: number }>(
-    base,
-    'POST',
-    '/api/init-data',
-    201,
-    {
+  const api = benchApi(base);
+  const { token } = sessionSchema.parse(await api.call(authOps.login, { body: admin }));
+  const imported = await api.call(adminOps.importInitData, {
+    token,
+    body: {
       organization: { name: names.organization, type: 0, labOption: false },
       buildings: [{ name: names.building, floors: [{ name: '1F', index: 1, type: 'office' }] }],
       operators: operators.map((o) => ({ ...o, building: 0 })),
     },
+  });
+  const buildings = await api.call(buildingOps.listBuildings, {
     token,
-  );
-  const buildings = await expectCall<Array<{ id: number; organizationId: number }>>(
-    base,
-    'GET',
-    `/api/buildings?filter=${encodeURIComponent('{"limit":1000}')}`,
-    200,
-    undefined,
-    token,
-  );
-  const buildingId = buildings.find((b) => b.organizationId === imported.organizationId)!.id;
-  const floors = await expectCall<Array<{ id: number }>>(
-    base,
-    'GET',
-    `/api/buildings/${buildingId}/floors`,
-    200,
-    undefined,
-    token,
-  );
-  return { token, buildingId, floorId: floors[0]!.id };
+    query: { filter: { where: { organizationId: imported.organizationId }, limit: 1 } },
+  });
+  const buildingId = buildings[0]!.id!;
+  const floors = await api.call(floorOps.listFloors, { token, params: { id: buildingId } });
+  return { token, buildingId, floorId: floors[0]!.id! };
 }

@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createApiClient } from '@portal/contract';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -161,47 +162,13 @@ export function startSimulator(): ChildProcess {
 
 // ---------------------------------------------------------------- HTTP
 
-export async function call(
-  base: string,
-  method: string,
-  url: string,
-  body?: unknown,
-  token?: string,
-): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(60_000),
-  });
-  const text = await res.text();
-  let json: unknown = text;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    // keep the text
-  }
-  return { status: res.status, json };
-}
+/**
+ * The benchmarks speak to the server through the contract's typed client: every call names an
+ * operation and every answer is checked against its schema.
+ */
+export const benchApi = (base: string) => createApiClient({ baseUrl: () => `${base}/api` });
 
 export const show = (v: unknown) => JSON.stringify(v).slice(0, 500);
-
-/** Calls and checks the status; answers the JSON body. */
-export async function expectCall<T>(
-  base: string,
-  method: string,
-  url: string,
-  status: number,
-  body?: unknown,
-  token?: string,
-): Promise<T> {
-  const res = await call(base, method, url, body, token);
-  if (res.status !== status) throw new BenchError(`${method} ${url} answered ${res.status} ${show(res.json)}`);
-  return res.json as T;
-}
 
 /** Runs `task` over `items` with at most `limit` at a time; answers the results in order. */
 export async function pool<T, R>(items: readonly T[], limit: number, task: (item: T, i: number) => Promise<R>) {
