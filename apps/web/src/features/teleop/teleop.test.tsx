@@ -8,60 +8,31 @@ import {
   robotTeleopSchema,
   speechTextSchema,
   type TeleopPeerStatus,
-  type WsServerMessage,
 } from '@portal/contract';
 import { act, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { realtime } from '@/lib/realtime';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, on, reply, replyError, type Routes } from '@/testing/mock-api';
+import { FakeRealtime } from '@/testing/fake-realtime';
 import { renderApp } from '@/testing/render-app';
 import { fleetRobot, robotTeleop, teleopRobot } from './testing/fixtures';
 import { FakePeer } from './testing/fakes';
 
 const slow = { timeout: 5000 };
 
-/** The browser WebSocket, driven by the test (see lib/realtime.test.ts). */
-class FakeSocket {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  sent: Array<Record<string, unknown>> = [];
-  onopen: ((ev: Event) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  onclose: ((ev: CloseEvent) => void) | null = null;
-  onerror: ((ev: Event) => void) | null = null;
-  constructor(readonly url: string) {
-    FakeSocket.all.push(this);
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  close() {
-    this.readyState = 3;
-  }
-  receive(msg: WsServerMessage) {
-    act(() => this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(msg) })));
-  }
-  ofType(type: string) {
-    return this.sent.filter((m) => m.type === type);
-  }
-}
+/** The tab's live updates and teleop signalling, played by the test. */
+let realtime: FakeRealtime;
 
-async function serverSocket(): Promise<FakeSocket> {
-  await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0), slow);
-  const sock = FakeSocket.all.at(-1)!;
-  act(() => {
-    sock.readyState = 1;
-    sock.onopen?.(new Event('open'));
-  });
-  sock.receive({ type: 'ready', operatorId: 7 });
-  return sock;
+/** The realtime link, once the screen opened its teleop link on it. */
+async function serverSocket(): Promise<FakeRealtime> {
+  await waitFor(() => expect(realtime.isActive()).toBe(true), slow);
+  return realtime;
 }
 
 /** Waits for the screen's join, answers it, and returns the peer it opened. */
 async function join(
-  sock: FakeSocket,
+  sock: FakeRealtime,
   role: 'controller' | 'viewer',
   controller: { operatorId: number; name: string } | null,
 ) {
@@ -106,17 +77,15 @@ const routes = (extra: Routes = {}): Routes => ({
 });
 
 beforeEach(() => {
-  FakeSocket.all = [];
+  realtime = new FakeRealtime();
   FakePeer.all = [];
-  vi.stubGlobal('WebSocket', FakeSocket);
   vi.stubGlobal('RTCPeerConnection', FakePeer);
 });
-afterEach(() => realtime.close());
 
 describe('operator screen', () => {
   it('watches: joins to watch, shows who operates and no take-over for a general operator', async () => {
     mockApi(routes());
-    renderApp('/app/tele-ope/watch/UGO-5', { session: makeSession(0) });
+    renderApp('/app/tele-ope/watch/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     await join(sock, 'viewer', other);
     expect(sock.ofType('teleop.join')[0]).toEqual({ type: 'teleop.join', robotId: 5, want: 'watch' });
@@ -130,7 +99,7 @@ describe('operator screen', () => {
 
   it('lets an administrator take over, and sends it with the session id', async () => {
     mockApi(routes());
-    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(2) });
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(2), realtime });
     const sock = await serverSocket();
     await join(sock, 'viewer', other);
     expect(sock.ofType('teleop.join')[0]).toMatchObject({ want: 'control' });
@@ -140,7 +109,7 @@ describe('operator screen', () => {
 
   it('offers the free controls and tells the controller when an administrator took over', async () => {
     mockApi(routes());
-    const app = renderApp('/app/tele-ope/watch/UGO-5', { session: makeSession(0) });
+    const app = renderApp('/app/tele-ope/watch/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     await join(sock, 'viewer', null);
     await app.user.click(await screen.findByTestId('teleop-request'));
@@ -170,7 +139,7 @@ describe('operator screen', () => {
 
   it('shows the state, the dead-man stop and the robot messages; drives with the keyboard as controller', async () => {
     mockApi(routes());
-    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     const pc = await join(sock, 'controller', me);
     expect(screen.getByTestId('teleop-state')).toHaveAttribute('data-state', 'connecting');
@@ -218,7 +187,7 @@ describe('operator screen', () => {
 
   it('starts the video at the robot’s registered video setting', async () => {
     mockApi(routes());
-    renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     const pc = await join(sock, 'controller', me);
     act(() => {
@@ -236,7 +205,7 @@ describe('operator screen', () => {
         [on(robotOps.sendRobotCommand)]: () => reply(robotOps.sendRobotCommand.responses[202], { ok: true }, 202),
       }),
     );
-    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     const pc = await join(sock, 'controller', me);
     sock.receive({ type: 'snapshot', topic: 'robot:5', robots: [fleetRobot({ activity: 'driving' })] });
@@ -260,7 +229,7 @@ describe('operator screen', () => {
         [on(robotFeatureOps.sendRobotAction)]: () => replyError('RECORDING_ALREADY_STARTED'),
       }),
     );
-    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     await join(sock, 'controller', me);
     await app.user.click(await screen.findByTestId('teleop-recording-start'));
@@ -275,7 +244,7 @@ describe('operator screen', () => {
         [on(robotFeatureOps.listRobotPhotos)]: () => reply(z.array(robotPhotoSchema), []),
       }),
     );
-    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     const pc = await join(sock, 'controller', me);
     act(() => {
@@ -305,7 +274,7 @@ describe('operator screen', () => {
     const { calls } = mockApi(
       routes({ [on(robotFeatureOps.sendRobotAction)]: () => reply(robotActionResultSchema, { actionId: 'a-2' }, 202) }),
     );
-    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     await join(sock, 'controller', me);
     expect(screen.queryByTestId('teleop-call')).not.toBeInTheDocument();
@@ -323,7 +292,7 @@ describe('operator screen', () => {
 
   it('says the robot is offline and takes the controls away', async () => {
     mockApi(routes());
-    renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     await join(sock, 'controller', me);
     sock.receive({
@@ -340,7 +309,7 @@ describe('operator screen', () => {
 
   it('leaves the session when the screen closes', async () => {
     mockApi(routes());
-    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0) });
+    const app = renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     await join(sock, 'controller', me);
     act(() => void app.router.navigate('/robot/control'));
@@ -350,7 +319,7 @@ describe('operator screen', () => {
 
   it('drives by default for an unknown mode, and says when the serial number is unknown', async () => {
     mockApi(routes());
-    const app = renderApp('/app/tele-ope/steer/UGO-5', { session: makeSession(0) });
+    const app = renderApp('/app/tele-ope/steer/UGO-5', { session: makeSession(0), realtime });
     await waitFor(() => expect(app.location()).toBe('/app/tele-ope/drive/UGO-5'), slow);
     act(() => void app.router.navigate('/app/tele-ope/drive/NOPE'));
     expect(await screen.findByTestId('teleop-not-found', {}, slow)).toHaveTextContent('NOPE');
@@ -360,7 +329,7 @@ describe('operator screen', () => {
 describe('basic controller', () => {
   it('asks for the controls and shows the big stop button and the phrases', async () => {
     mockApi(routes());
-    renderApp('/app/basic/UGO-5', { session: makeSession(0) });
+    renderApp('/app/basic/UGO-5', { session: makeSession(0), realtime });
     const sock = await serverSocket();
     const pc = await join(sock, 'controller', me);
     expect(sock.ofType('teleop.join')[0]).toMatchObject({ want: 'control' });
