@@ -1,8 +1,8 @@
-import { buildingListSchema, type Filter } from '@portal/contract';
+import { buildingListSchema, buildingOps, type Filter } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, type ApiCall } from '@/testing/mock-api';
+import { mockApi, on, type ApiCall } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const buildings = buildingListSchema.parse([
@@ -14,7 +14,7 @@ const route = () => (_call: ApiCall) =>
 
 describe('BuildingFilter', { timeout: 20_000 }, () => {
   it('preselects the building of the URL and writes a new choice to the URL', async () => {
-    const api = mockApi({ ...signedInRoutes(), 'GET /api/buildings': route() });
+    const api = mockApi({ ...signedInRoutes(), [on(buildingOps.listBuildings)]: route() });
     const app = renderApp('/building/list?building=11&page=3', { session: makeSession(2) });
 
     const select = await screen.findByTestId('building-filter', {}, { timeout: 5000 });

@@ -1,19 +1,21 @@
 import { NativeSelect } from '@mantine/core';
-import { buildingListSchema, type Filter } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { buildingOps, type Filter } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { api } from '@/lib/api-client';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** Active buildings of the operator's scope, by name: only what a filter needs. */
 const optionsFilter: Filter = { where: { status: 1 }, order: 'name ASC', fields: ['id', 'name'] };
 
-export const buildingFilterOptions = () =>
-  queryOptions({
-    queryKey: ['buildings', 'filter-options'],
-    queryFn: () => api.get('/buildings', buildingListSchema, { query: { filter: JSON.stringify(optionsFilter) } }),
-    staleTime: 60_000,
-  });
+/** Under the buildings root: a change to any building refreshes every filter at once. */
+export const buildingFilterOptions = () => ({
+  ...opQuery(buildingOps.listBuildings, queryKeys.buildings.options('filter', optionsFilter), {
+    query: { filter: optionsFilter },
+  }),
+  staleTime: 60_000,
+});
 
 interface BuildingFilterProps {
   /** The URL search parameter holding the building id. */

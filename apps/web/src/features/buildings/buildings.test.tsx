@@ -1,4 +1,6 @@
 import {
+  buildingOps,
+  groupOpsByKind,
   buildingListSchema,
   buildingSchema,
   groupSchema,
@@ -9,7 +11,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { json, mockApi, reply, replyError } from '@/testing/mock-api';
+import { json, mockApi, on, reply, replyError } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import { makeBuilding, makeGroup } from './test-data';
 
@@ -23,7 +25,7 @@ const listRoute = () => {
 
 describe('building list', { timeout: 20_000 }, () => {
   it('sends the filter of the URL state (page, sort, search) and shows the rows', async () => {
-    const api = mockApi({ ...signedInRoutes(), 'GET /api/buildings': listRoute() });
+    const api = mockApi({ ...signedInRoutes(), [on(buildingOps.listBuildings)]: listRoute() });
     renderApp('/building/list?page=2&sort=name&q=Tower', { session: makeSession(2) });
 
     expect(await screen.findByText('Shinjuku Annex', {}, slow)).toBeInTheDocument();
@@ -39,7 +41,7 @@ describe('building list', { timeout: 20_000 }, () => {
   });
 
   it('hides "add building" from operators who cannot change buildings', async () => {
-    mockApi({ ...signedInRoutes(), 'GET /api/buildings': listRoute() });
+    mockApi({ ...signedInRoutes(), [on(buildingOps.listBuildings)]: listRoute() });
     renderApp('/building/list', { session: makeSession(1) });
     expect(await screen.findByText('Shinjuku Annex', {}, slow)).toBeInTheDocument();
     expect(screen.queryByTestId('building-create')).toBeNull();
@@ -57,8 +59,8 @@ const restriction = (over: Partial<IpRestriction>): IpRestriction => ({
 function buildingRoutes(ip: IpRestriction) {
   return {
     ...signedInRoutes(),
-    'GET /api/buildings/10': () => reply(buildingSchema, makeBuilding()),
-    'GET /api/buildings/10/ip-restriction': () => reply(ipRestrictionSchema, ip),
+    [on(buildingOps.getBuilding)]: () => reply(buildingSchema, makeBuilding()),
+    [on(buildingOps.getIpRestriction)]: () => reply(ipRestrictionSchema, ip),
   };
 }
 
@@ -78,9 +80,15 @@ describe('IP restriction', { timeout: 20_000 }, () => {
     const rules = [
       { id: 1, buildingId: 10, address: '10.0.0.0/8', description: 'Office', createdAt: '2026-01-01T00:00:00.000Z' },
     ];
+    // The server's state: the restriction refetched after the switch is the one just saved.
+    let current = restriction({ rules });
     const api = mockApi({
-      ...buildingRoutes(restriction({ rules })),
-      'PUT /api/buildings/10/ip-restriction': () => reply(ipRestrictionSchema, restriction({ rules, enabled: true })),
+      ...buildingRoutes(current),
+      [on(buildingOps.getIpRestriction)]: () => reply(ipRestrictionSchema, current),
+      [on(buildingOps.setIpRestriction)]: () => {
+        current = restriction({ rules, enabled: true });
+        return reply(ipRestrictionSchema, current);
+      },
     });
     const app = renderApp('/building/10?tab=security', { session: makeSession(2) });
 
@@ -109,16 +117,15 @@ describe('IP restriction', { timeout: 20_000 }, () => {
 
 describe('robot groups', { timeout: 20_000 }, () => {
   it('saves the new order when a group is moved with the keyboard buttons', async () => {
-    const groups = [makeGroup(1, 'North wing', 1), makeGroup(2, 'South wing', 2), makeGroup(3, 'Lobby', 3)];
+    // The server's state: the groups refetched after the move are in the saved order.
+    let groups = [makeGroup(1, 'North wing', 1), makeGroup(2, 'South wing', 2), makeGroup(3, 'Lobby', 3)];
     const api = mockApi({
       ...buildingRoutes(restriction({})),
-      'GET /api/buildings/10/robot-groups': () => reply(z.array(groupSchema), groups),
-      'PUT /api/buildings/10/robot-groups/order': (call) => {
+      [on(groupOpsByKind['robot-group'].list)]: () => reply(z.array(groupSchema), groups),
+      [on(groupOpsByKind['robot-group'].reorder)]: (call) => {
         const ids = (call.body as { ids: number[] }).ids;
-        return reply(
-          z.array(groupSchema),
-          ids.map((id, i) => ({ ...groups.find((g) => g.id === id)!, sortOrder: i + 1 })),
-        );
+        groups = ids.map((id, i) => ({ ...groups.find((g) => g.id === id)!, sortOrder: i + 1 }));
+        return reply(z.array(groupSchema), groups);
       },
     });
     const app = renderApp('/building/10?tab=robotGroups', { session: makeSession(2) });
@@ -141,12 +148,12 @@ describe('building form', { timeout: 20_000 }, () => {
     let version = 1;
     mockApi({
       ...buildingRoutes(restriction({})),
-      'GET /api/buildings/10': () =>
+      [on(buildingOps.getBuilding)]: () =>
         reply(
           buildingSchema,
           makeBuilding(version > 1 ? { name: 'Renamed elsewhere', updatedAt: '2026-02-01T00:00:00.000Z' } : {}),
         ),
-      'PATCH /api/buildings/10': () => replyError('STALE_UPDATE'),
+      [on(buildingOps.updateBuilding)]: () => replyError('STALE_UPDATE'),
     });
     const app = renderApp('/building/10', { session: makeSession(2) });
 
@@ -170,7 +177,7 @@ describe('building form', { timeout: 20_000 }, () => {
   it('names what still uses a building it cannot delete', async () => {
     mockApi({
       ...buildingRoutes(restriction({})),
-      'DELETE /api/buildings/10': () =>
+      [on(buildingOps.deleteBuilding)]: () =>
         json(409, {
           error: {
             statusCode: 409,

@@ -1,4 +1,6 @@
 import {
+  buildingOps,
+  floorOps,
   buildingSchema,
   floorDetailSchema,
   floorListSchema,
@@ -8,7 +10,7 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
-import { mockApi, reply } from '@/testing/mock-api';
+import { mockApi, on, reply } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import { checkMapImage } from './map-image-check';
 
@@ -52,8 +54,8 @@ describe('floors', { timeout: 20_000 }, () => {
   it('lists floors top first with 1F / B1 / B2 labels', async () => {
     mockApi({
       ...signedInRoutes(),
-      'GET /api/buildings/10': () => reply(buildingSchema, building),
-      'GET /api/buildings/10/floors': () =>
+      [on(buildingOps.getBuilding)]: () => reply(buildingSchema, building),
+      [on(floorOps.listFloors, { id: 10 })]: () =>
         reply(floorListSchema, [
           { id: 1, name: 'Basement 2', buildingId: 10, type: 'parking', index: -1, img: null },
           { id: 2, name: 'Lobby', buildingId: 10, type: 'entrance', index: 1, img: null },
@@ -73,9 +75,9 @@ describe('floors', { timeout: 20_000 }, () => {
   it('chooses the floor number by its label and sends the index (B2 = -1)', async () => {
     const api = mockApi({
       ...signedInRoutes(),
-      'GET /api/buildings/10': () => reply(buildingSchema, building),
-      'POST /api/buildings/10/floors': () => reply(floorDetailSchema, floor({ id: 7 }), 201),
-      'GET /api/floors/7': () => reply(floorDetailSchema, floor({ id: 7 })),
+      [on(buildingOps.getBuilding)]: () => reply(buildingSchema, building),
+      [on(floorOps.createFloor)]: () => reply(floorDetailSchema, floor({ id: 7 }), 201),
+      [on(floorOps.getFloor)]: () => reply(floorDetailSchema, floor({ id: 7 })),
     });
     const app = renderApp('/building/10/floor/create', { session: makeSession(2) });
 
@@ -104,7 +106,7 @@ describe('floors', { timeout: 20_000 }, () => {
   });
 
   it('rejects a non-image or oversized file in the browser before uploading', async () => {
-    const api = mockApi({ ...signedInRoutes(), 'GET /api/floors/5': () => reply(floorDetailSchema, floor()) });
+    const api = mockApi({ ...signedInRoutes(), [on(floorOps.getFloor)]: () => reply(floorDetailSchema, floor()) });
     renderApp('/building/floor/5', { session: makeSession(2) });
     await screen.findByTestId('map-image-choose', {}, slow);
     const input = document.querySelector<HTMLInputElement>('input[type="file"]');
@@ -128,8 +130,8 @@ describe('floors', { timeout: 20_000 }, () => {
   it('keeps the typed values when the save is stale', async () => {
     mockApi({
       ...signedInRoutes(),
-      'GET /api/floors/5': () => reply(floorDetailSchema, floor()),
-      'PATCH /api/floors/5': () =>
+      [on(floorOps.getFloor)]: () => reply(floorDetailSchema, floor()),
+      [on(floorOps.updateFloor)]: () =>
         new Response(JSON.stringify({ error: { statusCode: 409, code: 'STALE_UPDATE', message: 'stale' } }), {
           status: 409,
         }),

@@ -1,18 +1,11 @@
-import { ipRuleSchema, type ipRuleInputSchema } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { buildingOps, type ipRuleInputSchema } from '@portal/contract';
 import type { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
+import { useOpMutation } from '@/lib/api-hooks';
 
-type Body = z.infer<typeof ipRuleInputSchema>;
+type Body = z.input<typeof ipRuleInputSchema>;
 
-export const addIpRule = (buildingId: number, body: Body) =>
-  api.send('POST', `/buildings/${buildingId}/ip-rules`, ipRuleSchema, { body });
-
-export const useAddIpRule = (buildingId: number) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: Body) => addIpRule(buildingId, body),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: buildingKeys.ipRestriction(buildingId) }),
+export const useAddIpRule = (buildingId: number) =>
+  useOpMutation(buildingOps.createIpRule, {
+    args: (body: Body) => ({ params: { id: buildingId }, body }),
+    invalidates: ['buildings'],
   });
-};

@@ -1,17 +1,13 @@
-import { buildingSchema, type BuildingInput } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
-
-export const createBuilding = (body: BuildingInput) => api.send('POST', '/buildings', buildingSchema, { body });
+import { buildingOps, type BuildingInput } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const useCreateBuilding = () => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createBuilding,
-    onSuccess: (b) => {
-      queryClient.setQueryData(buildingKeys.detail(b.id), b);
-      void queryClient.invalidateQueries({ queryKey: buildingKeys.all, exact: false, refetchType: 'none' });
-    },
+  return useOpMutation(buildingOps.createBuilding, {
+    args: (body: BuildingInput) => ({ body }),
+    invalidates: ['buildings'],
+    onSuccess: (b) => queryClient.setQueryData(queryKeys.buildings.detail(b.id), b),
   });
 };

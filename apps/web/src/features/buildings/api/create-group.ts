@@ -1,19 +1,13 @@
-import { groupSchema, type groupInputSchema } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { groupOpsByKind, type groupInputSchema } from '@portal/contract';
 import type { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { buildingKeys, type GroupKind } from './keys';
+import { useOpMutation } from '@/lib/api-hooks';
+import { groupResource, type GroupKind } from './get-groups';
 
-export const createGroup = (kind: GroupKind, body: z.infer<typeof groupInputSchema>) =>
-  api.send('POST', `/${kind}s`, groupSchema, { body });
+type Body = z.input<typeof groupInputSchema>;
 
-export const useCreateGroup = (kind: GroupKind) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: z.infer<typeof groupInputSchema>) => createGroup(kind, body),
-    onSuccess: (g) => {
-      void queryClient.invalidateQueries({ queryKey: buildingKeys.groups(g.buildingId, kind) });
-      void queryClient.invalidateQueries({ queryKey: buildingKeys.detail(g.buildingId), exact: true });
-    },
+/** A new group goes last; the building's views (its groups, the lists that include them) refresh. */
+export const useCreateGroup = (kind: GroupKind) =>
+  useOpMutation(groupOpsByKind[kind].create, {
+    args: (body: Body) => ({ body }),
+    invalidates: ['buildings', groupResource(kind)],
   });
-};

@@ -1,16 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
-
-export const deleteBuilding = (id: number) => api.command('DELETE', `/buildings/${id}`);
+import { buildingOps } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const useDeleteBuilding = () => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteBuilding,
-    onSuccess: (_, id) => {
-      queryClient.removeQueries({ queryKey: buildingKeys.detail(id) });
-      void queryClient.invalidateQueries({ queryKey: buildingKeys.all });
-    },
+  return useOpMutation(buildingOps.deleteBuilding, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['buildings'],
+    onSuccess: (_, id) => queryClient.removeQueries({ queryKey: queryKeys.buildings.detail(id) }),
   });
 };

@@ -1,16 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { buildingKeys, type GroupKind } from './keys';
+import { groupOpsByKind } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
+import { groupResource, type GroupKind } from './get-groups';
 
-export const deleteGroup = (kind: GroupKind, id: number) => api.command('DELETE', `/${kind}s/${id}`);
-
-export const useDeleteGroup = (kind: GroupKind, buildingId: number) => {
+export const useDeleteGroup = (kind: GroupKind, _buildingId: number) => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => deleteGroup(kind, id),
-    onSuccess: (_, id) => {
-      queryClient.removeQueries({ queryKey: buildingKeys.group(kind, id) });
-      void queryClient.invalidateQueries({ queryKey: buildingKeys.groups(buildingId, kind) });
-    },
+  return useOpMutation(groupOpsByKind[kind].remove, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['buildings'],
+    onSuccess: (_, id) => queryClient.removeQueries({ queryKey: queryKeys[groupResource(kind)].detail(id) }),
   });
 };

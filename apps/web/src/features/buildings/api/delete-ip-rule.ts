@@ -1,13 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
+import { buildingOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-export const deleteIpRule = (id: number) => api.command('DELETE', `/ip-rules/${id}`);
-
-export const useDeleteIpRule = (buildingId: number) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteIpRule,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: buildingKeys.ipRestriction(buildingId) }),
+export const useDeleteIpRule = (_buildingId: number) =>
+  useOpMutation(buildingOps.deleteIpRule, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['buildings'],
   });
-};

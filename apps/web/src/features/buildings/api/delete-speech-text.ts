@@ -1,13 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
+import { buildingOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-export const deleteSpeechText = (id: number) => api.command('DELETE', `/speech-texts/${id}`);
-
-export const useDeleteSpeechText = (buildingId: number) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteSpeechText,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: buildingKeys.speechTexts(buildingId) }),
+export const useDeleteSpeechText = (_buildingId: number) =>
+  useOpMutation(buildingOps.deleteSpeechText, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['buildings'],
   });
-};

@@ -1,11 +1,10 @@
-import { groupSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { buildingKeys, type GroupKind } from './keys';
-
-export const getGroup = (kind: GroupKind, id: number) => api.get(`/${kind}s/${id}`, groupSchema);
+import { groupOpsByKind } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
+import { groupResource, type GroupKind } from './get-groups';
 
 export const groupQueryOptions = (kind: GroupKind, id: number) =>
-  queryOptions({ queryKey: buildingKeys.group(kind, id), queryFn: () => getGroup(kind, id) });
+  opQuery(groupOpsByKind[kind].get, queryKeys[groupResource(kind)].detail(id), { params: { id } });
 
 export const useGroup = (kind: GroupKind, id: number) => useQuery(groupQueryOptions(kind, id));

@@ -1,14 +1,18 @@
-import { groupSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { buildingKeys, type GroupKind } from './keys';
+import { groupOpsByKind } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
+
+/** Robot groups and flow groups share one shape of screens and operations. */
+export type GroupKind = keyof typeof groupOpsByKind;
+
+/** The query-key resource of one kind of group (its detail views). */
+export const groupResource = (kind: GroupKind) => (kind === 'robot-group' ? 'robotGroups' : 'flowGroups');
 
 /** GET /buildings/:id/robot-groups (or flow-groups), in their sort order. */
-export const getGroups = (buildingId: number, kind: GroupKind) =>
-  api.get(`/buildings/${buildingId}/${kind}s`, z.array(groupSchema));
-
 export const groupsQueryOptions = (buildingId: number, kind: GroupKind) =>
-  queryOptions({ queryKey: buildingKeys.groups(buildingId, kind), queryFn: () => getGroups(buildingId, kind) });
+  opQuery(groupOpsByKind[kind].list, queryKeys.buildings.part(buildingId, `${kind}s`), {
+    params: { id: buildingId },
+  });
 
 export const useGroups = (buildingId: number, kind: GroupKind) => useQuery(groupsQueryOptions(buildingId, kind));

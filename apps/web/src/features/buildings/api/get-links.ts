@@ -1,12 +1,12 @@
-import { buildingLinksSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
+import { buildingOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** System links; secrets come back masked (or null when none is stored). */
-export const getLinks = (buildingId: number) => api.get(`/buildings/${buildingId}/links`, buildingLinksSchema);
-
 export const linksQueryOptions = (buildingId: number) =>
-  queryOptions({ queryKey: buildingKeys.links(buildingId), queryFn: () => getLinks(buildingId) });
+  opQuery(buildingOps.getBuildingLinks, queryKeys.buildings.part(buildingId, 'links'), {
+    params: { id: buildingId },
+  });
 
 export const useLinks = (buildingId: number) => useQuery(linksQueryOptions(buildingId));

@@ -1,18 +1,16 @@
-import { groupSchema, type Group } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { buildingKeys, type GroupKind } from './keys';
+import { groupOpsByKind, type Group } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
+import { groupResource, type GroupKind } from './get-groups';
 
 /** PUT /buildings/:id/robot-groups/order with every id in the new order. */
-export const reorderGroups = (buildingId: number, kind: GroupKind, ids: number[]) =>
-  api.send('PUT', `/buildings/${buildingId}/${kind}s/order`, z.array(groupSchema), { body: { ids } });
-
 export const useReorderGroups = (buildingId: number, kind: GroupKind) => {
   const queryClient = useQueryClient();
-  const key = buildingKeys.groups(buildingId, kind);
-  return useMutation({
-    mutationFn: (ids: number[]) => reorderGroups(buildingId, kind, ids),
+  const key = queryKeys.buildings.part(buildingId, `${kind}s`);
+  return useOpMutation(groupOpsByKind[kind].reorder, {
+    args: (ids: number[]) => ({ params: { id: buildingId }, body: { ids } }),
+    invalidates: ['buildings', groupResource(kind)],
     // Show the new order at once; put the old one back if the server refuses.
     onMutate: async (ids) => {
       await queryClient.cancelQueries({ queryKey: key });
@@ -27,7 +25,8 @@ export const useReorderGroups = (buildingId: number, kind: GroupKind) => {
       return { before };
     },
     onError: (_e, _ids, context) => {
-      if (context?.before) queryClient.setQueryData(key, context.before);
+      const before = (context as { before?: Group[] } | undefined)?.before;
+      if (before) queryClient.setQueryData(key, before);
     },
     onSuccess: (groups) => queryClient.setQueryData(key, groups),
   });

@@ -1,22 +1,18 @@
-import { groupSchema, type updateGroupBodySchema } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { groupOpsByKind, type updateGroupBodySchema } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { buildingKeys, type GroupKind } from './keys';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
+import { groupResource, type GroupKind } from './get-groups';
 
-type Body = z.infer<typeof updateGroupBodySchema>;
+type Body = z.input<typeof updateGroupBodySchema>;
 
 /** PATCH /robot-groups/:id with the `updatedAt` it was based on. */
-export const updateGroup = (kind: GroupKind, id: number, body: Body) =>
-  api.send('PATCH', `/${kind}s/${id}`, groupSchema, { body });
-
 export const useUpdateGroup = (kind: GroupKind, id: number) => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: Body) => updateGroup(kind, id, body),
-    onSuccess: (g) => {
-      queryClient.setQueryData(buildingKeys.group(kind, id), g);
-      void queryClient.invalidateQueries({ queryKey: buildingKeys.groups(g.buildingId, kind) });
-    },
+  return useOpMutation(groupOpsByKind[kind].update, {
+    args: (body: Body) => ({ params: { id }, body }),
+    invalidates: ['buildings', groupResource(kind)],
+    onSuccess: (g) => queryClient.setQueryData(queryKeys[groupResource(kind)].detail(id), g),
   });
 };

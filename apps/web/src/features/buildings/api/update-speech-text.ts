@@ -1,18 +1,11 @@
-import { speechTextSchema, type speechTextInputSchema } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { buildingOps, type speechTextInputSchema } from '@portal/contract';
 import type { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { buildingKeys } from './keys';
+import { useOpMutation } from '@/lib/api-hooks';
 
-type Body = z.infer<typeof speechTextInputSchema>;
+type Body = z.input<typeof speechTextInputSchema>;
 
-export const updateSpeechText = (id: number, body: Body) =>
-  api.send('PATCH', `/speech-texts/${id}`, speechTextSchema, { body });
-
-export const useUpdateSpeechText = (buildingId: number) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: Body }) => updateSpeechText(id, body),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: buildingKeys.speechTexts(buildingId) }),
+export const useUpdateSpeechText = (_buildingId: number) =>
+  useOpMutation(buildingOps.updateSpeechText, {
+    args: ({ id, body }: { id: number; body: Body }) => ({ params: { id }, body }),
+    invalidates: ['buildings'],
   });
-};

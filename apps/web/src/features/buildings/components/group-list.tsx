@@ -8,7 +8,7 @@ import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { useErrorText } from '@/lib/i18n';
 import { useGroups } from '../api/get-groups';
-import type { GroupKind } from '../api/keys';
+import type { GroupKind } from '../api/get-groups';
 import { useReorderGroups } from '../api/reorder-groups';
 
 /** `ids` with the item at `from` moved to `to`. */

@@ -15,7 +15,7 @@ import { useCreateGroup } from '../api/create-group';
 import { useDeleteGroup } from '../api/delete-group';
 import { useBuilding } from '../api/get-building';
 import { useGroup } from '../api/get-group';
-import type { GroupKind } from '../api/keys';
+import type { GroupKind } from '../api/get-groups';
 import { useUpdateGroup } from '../api/update-group';
 import { hasCode } from '@/lib/server-errors';
 import { SaveErrorAlert } from '@/components/save-error-alert';

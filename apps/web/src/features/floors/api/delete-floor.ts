@@ -1,16 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { floorKeys } from './keys';
+import { floorOps } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-export const deleteFloor = (id: number) => api.command('DELETE', `/floors/${id}`);
-
-export const useDeleteFloor = (buildingId: number) => {
+export const useDeleteFloor = (_buildingId: number) => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteFloor,
-    onSuccess: (_, id) => {
-      queryClient.removeQueries({ queryKey: floorKeys.detail(id) });
-      void queryClient.invalidateQueries({ queryKey: ['buildings', buildingId, 'floors'] });
-    },
+  return useOpMutation(floorOps.deleteFloor, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['floors'],
+    onSuccess: (_, id) => queryClient.removeQueries({ queryKey: queryKeys.floors.detail(id) }),
   });
 };

@@ -1,16 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { floorKeys } from './keys';
+import { floorOps } from '@portal/contract';
+import { useOpMutation } from '@/lib/api-hooks';
 
-export const deleteMapImage = (id: number) => api.command('DELETE', `/floors/${id}/map-image`);
-
-export const useDeleteMapImage = (id: number, buildingId: number) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => deleteMapImage(id),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: floorKeys.detail(id) });
-      void queryClient.invalidateQueries({ queryKey: ['buildings', buildingId, 'floors'] });
-    },
+export const useDeleteMapImage = (id: number, _buildingId: number) =>
+  useOpMutation(floorOps.deleteFloorMapImage, {
+    args: () => ({ params: { id } }),
+    invalidates: ['floors'],
   });
-};

@@ -1,7 +1,7 @@
-import { floorListSchema, type Filter } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { floorKeys } from './keys';
+import { floorOps, type Filter } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** Spec section 7: a building's floors, top floor first. */
 const filter: Filter = {
@@ -10,10 +10,10 @@ const filter: Filter = {
   limit: 1000,
 };
 
-export const getBuildingFloors = (buildingId: number) =>
-  api.get(`/buildings/${buildingId}/floors`, floorListSchema, { query: { filter: JSON.stringify(filter) } });
-
 export const buildingFloorsQueryOptions = (buildingId: number) =>
-  queryOptions({ queryKey: floorKeys.table(buildingId), queryFn: () => getBuildingFloors(buildingId) });
+  opQuery(floorOps.listFloors, queryKeys.floors.list({ buildingId, filter }), {
+    params: { id: buildingId },
+    query: { filter },
+  });
 
 export const useBuildingFloors = (buildingId: number) => useQuery(buildingFloorsQueryOptions(buildingId));

@@ -1,11 +1,9 @@
-import { floorDetailSchema } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { floorKeys } from './keys';
-
-export const getFloor = (id: number) => api.get(`/floors/${id}`, floorDetailSchema);
+import { floorOps } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 export const floorQueryOptions = (id: number) =>
-  queryOptions({ queryKey: floorKeys.detail(id), queryFn: () => getFloor(id) });
+  opQuery(floorOps.getFloor, queryKeys.floors.detail(id), { params: { id } });
 
 export const useFloor = (id: number) => useQuery(floorQueryOptions(id));

@@ -1,21 +1,17 @@
-import { floorDetailSchema, type updateFloorBodySchema } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { floorOps, type updateFloorBodySchema } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { api } from '@/lib/api-client';
-import { floorKeys } from './keys';
+import { useOpMutation } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
-type Body = z.infer<typeof updateFloorBodySchema>;
+type Body = z.input<typeof updateFloorBodySchema>;
 
 /** PATCH /floors/:id with the `updatedAt` it was based on (stale → 409 STALE_UPDATE). */
-export const updateFloor = (id: number, body: Body) => api.send('PATCH', `/floors/${id}`, floorDetailSchema, { body });
-
 export const useUpdateFloor = (id: number) => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: Body) => updateFloor(id, body),
-    onSuccess: (f) => {
-      queryClient.setQueryData(floorKeys.detail(id), f);
-      void queryClient.invalidateQueries({ queryKey: ['buildings', f.buildingId, 'floors'] });
-    },
+  return useOpMutation(floorOps.updateFloor, {
+    args: (body: Body) => ({ params: { id }, body }),
+    invalidates: ['floors'],
+    onSuccess: (f) => queryClient.setQueryData(queryKeys.floors.detail(id), f),
   });
 };

@@ -1,6 +1,7 @@
-import { buildingListSchema, type Filter } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { buildingOps, type Filter } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { opQuery } from '@/lib/api-hooks';
+import { queryKeys } from '@/lib/query-keys';
 
 /** Active buildings of the operator's scope, newest first, with groups (spec section 7). */
 const activeBuildingsFilter: Filter = {
@@ -9,10 +10,12 @@ const activeBuildingsFilter: Filter = {
   include: ['groups', 'flowGroups'],
 };
 
-export const getActiveBuildings = () =>
-  api.get('/buildings', buildingListSchema, { query: { filter: JSON.stringify(activeBuildingsFilter) } });
-
-export const activeBuildingsQueryOptions = () =>
-  queryOptions({ queryKey: ['buildings', 'active'], queryFn: getActiveBuildings, staleTime: 5 * 60_000 });
+/** Under the buildings root: a change to any building refreshes the location switcher at once. */
+export const activeBuildingsQueryOptions = () => ({
+  ...opQuery(buildingOps.listBuildings, queryKeys.buildings.options('active', activeBuildingsFilter), {
+    query: { filter: activeBuildingsFilter },
+  }),
+  staleTime: 5 * 60_000,
+});
 
 export const useActiveBuildings = () => useQuery(activeBuildingsQueryOptions());
