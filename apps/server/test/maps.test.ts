@@ -396,6 +396,15 @@ describe('waypoint API', () => {
     ]);
   });
 
+  it('reads path ids strictly: no hexadecimal, exponent or padded forms of another floor, waypoint or revision', async () => {
+    for (const bad of ['0x10', '1e3', '01', '0', '%201']) {
+      expect((await call('GET', `/floors/${bad}/map`, auth.general)).statusCode).toBe(400);
+      expect((await call('GET', `/floors/${floor.id}/map/revisions/${bad}`, auth.general)).statusCode).toBe(400);
+      expect((await call('GET', `/maps/${bad}/waypoints`, auth.general)).statusCode).toBe(400);
+      expect((await call('GET', `/maps/${floor.id}/waypoints/${bad}`, auth.general)).statusCode).toBe(400);
+    }
+  });
+
   it('concurrent waypoint edits each get their own id and revision, none lost', async () => {
     const floor2 = await createFloor('W2', 22, false);
     const results = await Promise.all(

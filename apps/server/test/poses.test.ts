@@ -208,6 +208,13 @@ describe('pose definitions', () => {
     expect(error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path, message })]));
   });
 
+  it('reads path ids strictly: no hexadecimal, exponent or padded forms of another id', async () => {
+    for (const bad of ['0x10', '1e3', '01', '%201']) {
+      expect((await call('GET', `/pose-defs/${bad}`, auth.orgAdmin)).statusCode).toBe(400);
+      expect((await call('GET', `/pose-networks/${bad}`, auth.orgAdmin)).statusCode).toBe(400);
+    }
+  });
+
   it('accepts the limits themselves and the periscope range of each model', async () => {
     await createPose({ arms: [[-90, 180, 135, 90]] });
     await createPose({ armModel: 300, armType: 21, arms: homeArms(300, 21), periscopeMm: 800 });

@@ -189,6 +189,12 @@ export interface PoseNameKey {
   name: string;
 }
 
+/** A write refused by a foreign key (SQLite and PostgreSQL codes): a pose a network took meanwhile. */
+export const isForeignKeyViolation = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+};
+
 /**
  * SQL of poses and networks. Reads are within the caller's scope unless said otherwise; writes take
  * the transaction they belong to.

@@ -22,6 +22,7 @@ import { canSeeBuilding } from '../../lib/scope.ts';
 import { expectVersioned, nextVersion, staleUpdate } from '../../lib/versioned.ts';
 import { duplicate, isUniqueViolation } from '../organizations/admin-rules.ts';
 import {
+  isForeignKeyViolation,
   poseDefFilter,
   poseNetworkFilter,
   poseRepo,
@@ -47,11 +48,6 @@ const fieldsNotSupported = () =>
   new AppError('BAD_FILTER', 'Invalid filter: fields is not supported here', [
     { path: 'fields', message: 'fields is not supported here; every entry is answered whole' },
   ]);
-
-const isForeignKeyViolation = (err: unknown): boolean => {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
-};
 
 /** 409 IN_USE naming the networks that hold a pose: one detail per network (`networks.{id}`, its name). */
 const inUse = (what: string, networks: Array<{ id: number; name: string }>) =>
