@@ -3,6 +3,7 @@ import type { Database } from './db/schema.ts';
 import { hashPassword } from './lib/crypto.ts';
 import { addDays } from './lib/time.ts';
 import { newOperatorRow } from './modules/operators/new-operator.ts';
+import { seedRepo } from './seed-repo.ts';
 
 /** The organization system administrators belong to (the portal's operator). */
 export const SYSTEM_ORGANIZATION = 'Portal Operations';
@@ -64,63 +65,47 @@ export const DEMO_ACCOUNTS = [
 type Db = Kysely<Database>;
 
 async function ensureSystemOrganization(db: Db, now: string): Promise<number> {
-  const existing = await db
-    .selectFrom('organizations')
-    .select('id')
-    .where('name', '=', SYSTEM_ORGANIZATION)
-    .executeTakeFirst();
-  if (existing) return existing.id;
-  const row = await db
-    .insertInto('organizations')
-    .values({
-      name: SYSTEM_ORGANIZATION,
-      type: 3,
-      level: 0,
-      prefecture: null,
-      city: null,
-      address: null,
-      postal_code: null,
-      status: 1,
-      lab_option: 1,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  const repo = seedRepo(db);
+  const existing = await repo.organizationIdNamed(SYSTEM_ORGANIZATION);
+  if (existing !== undefined) return existing;
+  return repo.insertOrganization({
+    name: SYSTEM_ORGANIZATION,
+    type: 3,
+    level: 0,
+    prefecture: null,
+    city: null,
+    address: null,
+    postal_code: null,
+    status: 1,
+    lab_option: 1,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 /** ADMIN_EMAIL + ADMIN_PASSWORD: creates a system administrator when the database has none. */
 export async function ensureAdmin(db: Db, admin: { email: string; password: string }, now: Date): Promise<boolean> {
-  const any = await db
-    .selectFrom('operators')
-    .select('id')
-    .where('type', '=', 9)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (any) return false;
+  const repo = seedRepo(db);
+  if (await repo.anySystemAdmin()) return false;
   const at = now.toISOString();
   const orgId = await ensureSystemOrganization(db, at);
-  await db
-    .insertInto('operators')
-    .values(
-      newOperatorRow({
-        organizationId: orgId,
-        buildingId: null,
-        loginId: admin.email,
-        passwordHash: await hashPassword(admin.password),
-        type: 9,
-        lastName: 'Administrator',
-        firstName: 'System',
-        now: at,
-      }),
-    )
-    .execute();
+  await repo.insertOperator(
+    newOperatorRow({
+      organizationId: orgId,
+      buildingId: null,
+      loginId: admin.email,
+      passwordHash: await hashPassword(admin.password),
+      type: 9,
+      lastName: 'Administrator',
+      firstName: 'System',
+      now: at,
+    }),
+  );
   return true;
 }
 
 export async function isEmpty(db: Db): Promise<boolean> {
-  return !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
+  return !(await seedRepo(db).anyOrganization());
 }
 
 const TERMS = {
@@ -161,110 +146,91 @@ export async function seedDemo(db: Db, now: Date): Promise<void> {
   const at = now.toISOString();
   const systemOrgId = await ensureSystemOrganization(db, at);
   await db.transaction().execute(async (trx) => {
-    const org = await trx
-      .insertInto('organizations')
-      .values({
-        name: 'Demo Facilities Co.',
-        type: 0,
-        level: 0,
-        prefecture: '東京都',
-        city: '千代田区',
-        address: '丸の内1-1-1',
-        postal_code: '100-0005',
-        status: 1,
-        lab_option: 1,
+    const repo = seedRepo(trx);
+    const orgId = await repo.insertOrganization({
+      name: 'Demo Facilities Co.',
+      type: 0,
+      level: 0,
+      prefecture: '東京都',
+      city: '千代田区',
+      address: '丸の内1-1-1',
+      postal_code: '100-0005',
+      status: 1,
+      lab_option: 1,
+      created_at: at,
+      updated_at: at,
+    });
+    await repo.insertContract({
+      organization_id: orgId,
+      contract_end_at: addDays(now, 365).toISOString().slice(0, 10),
+      payment_completed: 1,
+      maintenance_company_id: systemOrgId,
+      created_at: at,
+      updated_at: at,
+    });
+    const buildingId = await repo.insertBuilding({
+      organization_id: orgId,
+      name: 'Demo Tower',
+      prefecture: '東京都',
+      city: '千代田区',
+      address: '丸の内1-1-1',
+      postal_code: '100-0005',
+      latitude: 35.6812,
+      longitude: 139.7671,
+      status: 1,
+      ip_restriction_enabled: 0,
+      created_at: at,
+      updated_at: at,
+    });
+    await repo.insertBuildingOptions({
+      building_id: buildingId,
+      organization_id: orgId,
+      is_archive: 1,
+      is_mini_asilla: 0,
+      is_lilz: 0,
+      is_hakaru_ai: 1,
+      is_kanriroid: 0,
+      is_auto_guide: 1,
+    });
+    await repo.insertFloors(
+      [
+        { name: '1F', index: 1, type: 'entrance' },
+        { name: '2F', index: 2, type: 'office' },
+        { name: 'B1', index: 0, type: 'parking' },
+      ].map((f) => ({
+        organization_id: orgId,
+        building_id: buildingId,
+        name: f.name,
+        type: f.type,
+        index: f.index,
+        img: null,
+        ugomap: null,
         created_at: at,
         updated_at: at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('contracts')
-      .values({
-        organization_id: org.id,
-        contract_end_at: addDays(now, 365).toISOString().slice(0, 10),
-        payment_completed: 1,
-        maintenance_company_id: systemOrgId,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    const building = await trx
-      .insertInto('buildings')
-      .values({
-        organization_id: org.id,
-        name: 'Demo Tower',
-        prefecture: '東京都',
-        city: '千代田区',
-        address: '丸の内1-1-1',
-        postal_code: '100-0005',
-        latitude: 35.6812,
-        longitude: 139.7671,
-        status: 1,
-        ip_restriction_enabled: 0,
-        created_at: at,
-        updated_at: at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('building_options')
-      .values({
-        building_id: building.id,
-        organization_id: org.id,
-        is_archive: 1,
-        is_mini_asilla: 0,
-        is_lilz: 0,
-        is_hakaru_ai: 1,
-        is_kanriroid: 0,
-        is_auto_guide: 1,
-      })
-      .execute();
-    await trx
-      .insertInto('floors')
-      .values(
-        [
-          { name: '1F', index: 1, type: 'entrance' },
-          { name: '2F', index: 2, type: 'office' },
-          { name: 'B1', index: 0, type: 'parking' },
-        ].map((f) => ({
-          organization_id: org.id,
-          building_id: building.id,
-          name: f.name,
-          type: f.type,
-          index: f.index,
-          img: null,
-          ugomap: null,
-          created_at: at,
-          updated_at: at,
-        })),
-      )
-      .execute();
+      })),
+    );
     for (const [table, names] of [
       ['robot_groups', ['Patrol', 'Reception']],
       ['flow_groups', ['Daily patrol', 'Night patrol']],
     ] as const) {
-      await trx
-        .insertInto(table)
-        .values(
-          names.map((name, i) => ({
-            organization_id: org.id,
-            building_id: building.id,
-            name,
-            sort_order: i,
-            created_at: at,
-            updated_at: at,
-          })),
-        )
-        .execute();
+      await repo.insertGroups(
+        table,
+        names.map((name, i) => ({
+          organization_id: orgId,
+          building_id: buildingId,
+          name,
+          sort_order: i,
+          created_at: at,
+          updated_at: at,
+        })),
+      );
     }
 
     const docIds: number[] = [];
     for (const kind of ['TOS', 'PP', 'MC'] as const) {
       const t = TERMS[kind];
-      const doc = await trx
-        .insertInto('term_documents')
-        .values({
+      docIds.push(
+        await repo.insertTermDocument({
           kind,
           version: '1.0',
           title_ja: t.ja[0],
@@ -272,63 +238,50 @@ export async function seedDemo(db: Db, now: Date): Promise<void> {
           body_ja: longBody(t.ja[1], 'ja'),
           body_en: longBody(t.en[1], 'en'),
           published_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      docIds.push(doc.id);
+        }),
+      );
     }
 
     for (const a of DEMO_ACCOUNTS) {
       const sys = a.type === 9;
-      const op = await trx
-        .insertInto('operators')
-        .values(
-          newOperatorRow({
-            organizationId: sys ? systemOrgId : org.id,
-            buildingId: sys ? null : building.id,
-            loginId: a.loginId,
-            passwordHash: await hashPassword(a.password),
-            type: a.type,
-            lastName: a.lastName,
-            firstName: a.firstName,
-            authMode: 'authMode' in a ? a.authMode : 'none',
-            now: at,
-          }),
-        )
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const operatorId = await repo.insertOperator(
+        newOperatorRow({
+          organizationId: sys ? systemOrgId : orgId,
+          buildingId: sys ? null : buildingId,
+          loginId: a.loginId,
+          passwordHash: await hashPassword(a.password),
+          type: a.type,
+          lastName: a.lastName,
+          firstName: a.firstName,
+          authMode: 'authMode' in a ? a.authMode : 'none',
+          now: at,
+        }),
+      );
       if (!('agreed' in a)) {
-        await trx
-          .insertInto('term_agreements')
-          .values(docIds.map((id) => ({ operator_id: op.id, document_id: id, agreed_at: at, ip: null })))
-          .execute();
+        await repo.insertTermAgreements(
+          docIds.map((id) => ({ operator_id: operatorId, document_id: id, agreed_at: at, ip: null })),
+        );
       }
-      await trx
-        .insertInto('messages')
-        .values({
-          organization_id: sys ? systemOrgId : org.id,
-          operator_id: op.id,
-          level: 0,
-          title: 'Welcome to the Robot Portal / ロボットポータルへようこそ',
-          body: 'Robots of your building appear under Robot control once they connect. / 接続されたロボットは「ロボット操作」に表示されます。',
-          read_at: null,
-          created_at: at,
-        })
-        .execute();
+      await repo.insertMessage({
+        organization_id: sys ? systemOrgId : orgId,
+        operator_id: operatorId,
+        level: 0,
+        title: 'Welcome to the Robot Portal / ロボットポータルへようこそ',
+        body: 'Robots of your building appear under Robot control once they connect. / 接続されたロボットは「ロボット操作」に表示されます。',
+        read_at: null,
+        created_at: at,
+      });
     }
 
-    await trx
-      .insertInto('announcements')
-      .values({
-        organization_id: null,
-        level: 0,
-        title_ja: 'ロボットポータル 1.14.1 を公開しました',
-        title_en: 'Robot Portal 1.14.1 is out',
-        body_ja: 'ログイン時の二段階認証、端末管理、契約情報の表示に対応しました。',
-        body_en: 'Two-step login, device management and the contract page are available.',
-        published_at: at,
-        created_at: at,
-      })
-      .execute();
+    await repo.insertAnnouncement({
+      organization_id: null,
+      level: 0,
+      title_ja: 'ロボットポータル 1.14.1 を公開しました',
+      title_en: 'Robot Portal 1.14.1 is out',
+      body_ja: 'ログイン時の二段階認証、端末管理、契約情報の表示に対応しました。',
+      body_en: 'Two-step login, device management and the contract page are available.',
+      published_at: at,
+      created_at: at,
+    });
   });
 }
