@@ -1,9 +1,9 @@
 import type { Group } from '@portal/contract';
-import type { Selectable } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
-import type { GroupTable } from '../../db/schema.ts';
-import { AppError } from '../../lib/errors.ts';
-import { assertRowInScope, buildingInScope, nextVersion, recorder, requireManager, staleUpdate } from './common.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
+import { assertRowInScope, buildingInScope, recorder, requireManager } from './common.ts';
+import { groupRepo, type GroupRow } from './group-repo.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit'>;
 
@@ -16,20 +16,13 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
   const table = tableOf[kind];
   const label = labelOf[kind];
   const record = recorder(audit);
+  const repo = groupRepo(db, table);
 
   async function find(p: Principal, id: number) {
-    const row = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
-    return assertRowInScope(p, row, label);
+    return assertRowInScope(p, await repo.find(id), label);
   }
 
-  const list = (buildingId: number) =>
-    db
-      .selectFrom(table)
-      .selectAll()
-      .where('building_id', '=', buildingId)
-      .orderBy('sort_order')
-      .orderBy('id')
-      .execute();
+  const list = (buildingId: number) => repo.listOf(buildingId);
 
   return {
     async list(p: Principal, buildingId: number): Promise<Group[]> {
@@ -47,26 +40,17 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
       const b = await buildingInScope(db, p, body.buildingId);
       const now = clock().toISOString();
       const id = await db.transaction().execute(async (trx) => {
-        const last = await trx
-          .selectFrom(table)
-          .select((eb) => eb.fn.max('sort_order').as('m'))
-          .where('building_id', '=', b.id)
-          .executeTakeFirst();
-        const sortOrder = last?.m == null ? 0 : Number(last.m) + 1;
-        const row = await trx
-          .insertInto(table)
-          .values({
-            organization_id: b.organizationId,
-            building_id: b.id,
-            name: body.name.trim(),
-            sort_order: sortOrder,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await record(p, ip, `${kind}.create`, { type: kind, id: row.id }, { buildingId: b.id, name: body.name }, trx);
-        return row.id;
+        const rows = groupRepo(trx, table);
+        const groupId = await rows.insert({
+          organization_id: b.organizationId,
+          building_id: b.id,
+          name: body.name.trim(),
+          sort_order: await rows.nextSortOrder(b.id),
+          created_at: now,
+          updated_at: now,
+        });
+        await record(p, ip, `${kind}.create`, { type: kind, id: groupId }, { buildingId: b.id, name: body.name }, trx);
+        return groupId;
       });
       return toGroup(await find(p, id));
     },
@@ -75,13 +59,17 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
       requireManager(p);
       await find(p, id);
       await db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable(table)
-          .set({ name: body.name.trim(), updated_at: nextVersion(clock(), body.updatedAt) })
-          .where('id', '=', id)
-          .where('updated_at', '=', body.updatedAt)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw staleUpdate(label.toLowerCase());
+        const rows = groupRepo(trx, table);
+        const written = await rows.updateVersioned(id, body.updatedAt, {
+          name: body.name.trim(),
+          updated_at: nextVersion(clock(), body.updatedAt),
+        });
+        await expectVersioned(
+          written,
+          label.toLowerCase(),
+          async () => (await rows.find(id)) !== undefined,
+          () => notFound(label),
+        );
         await record(p, ip, `${kind}.update`, { type: kind, id }, { name: body.name }, trx);
       });
       return toGroup(await find(p, id));
@@ -91,7 +79,7 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
       requireManager(p);
       await find(p, id);
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom(table).where('id', '=', id).execute();
+        await groupRepo(trx, table).remove(id);
         await record(p, ip, `${kind}.delete`, { type: kind, id }, undefined, trx);
       });
     },
@@ -101,7 +89,8 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
       requireManager(p);
       await buildingInScope(db, p, buildingId);
       await db.transaction().execute(async (trx) => {
-        const current = await trx.selectFrom(table).select('id').where('building_id', '=', buildingId).execute();
+        const rows = groupRepo(trx, table);
+        const current = await rows.listOf(buildingId);
         const known = new Set(current.map((r) => r.id));
         const same = ids.length === known.size && new Set(ids).size === ids.length && ids.every((i) => known.has(i));
         if (!same) {
@@ -112,7 +101,7 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
           );
         }
         for (const [index, groupId] of ids.entries()) {
-          await trx.updateTable(table).set({ sort_order: index }).where('id', '=', groupId).execute();
+          await rows.setSortOrder(groupId, index);
         }
         await record(p, ip, `${kind}.reorder`, { type: 'building', id: buildingId }, { ids }, trx);
       });
@@ -121,7 +110,7 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
   };
 }
 
-function toGroup(r: Selectable<GroupTable>): Group {
+function toGroup(r: GroupRow): Group {
   return {
     id: r.id,
     buildingId: r.building_id,

@@ -1,10 +1,10 @@
 import type { IpRestriction, IpRule } from '@portal/contract';
-import type { Selectable } from 'kysely';
 import type { AppContext, Principal } from '../../context.ts';
-import type { BuildingIpRuleTable } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ipAllowed } from '../../lib/ip.ts';
+import { buildingRepo } from './building-repo.ts';
 import { assertRowInScope, buildingInScope, recorder, requireManager } from './common.ts';
+import { ipRuleRepo, type IpRuleRow } from './ip-rule-repo.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit'>;
 
@@ -23,19 +23,14 @@ const sameRule = (a: string, b: string) => a.trim().toLowerCase() === b.trim().t
  */
 export function ipRestrictionService({ db, clock, audit }: Ctx) {
   const record = recorder(audit);
-
-  const rulesOf = (buildingId: number) =>
-    db.selectFrom('building_ip_rules').selectAll().where('building_id', '=', buildingId).orderBy('id').execute();
+  const rulesRepo = ipRuleRepo(db);
+  const rulesOf = (buildingId: number) => rulesRepo.listOf(buildingId);
 
   async function state(buildingId: number, clientIp: string): Promise<IpRestriction> {
-    const b = await db
-      .selectFrom('buildings')
-      .select('ip_restriction_enabled')
-      .where('id', '=', buildingId)
-      .executeTakeFirstOrThrow();
+    const enabled = await buildingRepo(db).ipRestrictionEnabled(buildingId);
     const rules = (await rulesOf(buildingId)).map(toIpRule);
     return {
-      enabled: b.ip_restriction_enabled === 1,
+      enabled,
       rules,
       clientIp,
       clientIpAllowed: ipAllowed(
@@ -67,46 +62,30 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
         ]);
       }
       const id = await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .insertInto('building_ip_rules')
-          .values({
-            organization_id: b.organizationId,
-            building_id: b.id,
-            address,
-            description: body.description.trim(),
-            created_at: clock().toISOString(),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await record(p, ip, 'ip-rule.create', { type: 'building', id: b.id }, { ruleId: row.id, address }, trx);
-        return row.id;
+        const ruleId = await ipRuleRepo(trx).insert({
+          organization_id: b.organizationId,
+          building_id: b.id,
+          address,
+          description: body.description.trim(),
+          created_at: clock().toISOString(),
+        });
+        await record(p, ip, 'ip-rule.create', { type: 'building', id: b.id }, { ruleId, address }, trx);
+        return ruleId;
       });
-      return toIpRule(
-        await db.selectFrom('building_ip_rules').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
-      );
+      const created = await rulesRepo.find(id);
+      if (!created) throw new Error(`IP rule ${id} vanished after its insert`);
+      return toIpRule(created);
     },
 
     /** Refused while the restriction is on and this is the last rule (it would lock everyone out). */
     async removeRule(p: Principal, ruleId: number, ip: string): Promise<void> {
       requireManager(p);
-      const rule = assertRowInScope(
-        p,
-        await db.selectFrom('building_ip_rules').selectAll().where('id', '=', ruleId).executeTakeFirst(),
-        'IP rule',
-      );
+      const rule = assertRowInScope(p, await rulesRepo.find(ruleId), 'IP rule');
       await db.transaction().execute(async (trx) => {
-        const b = await trx
-          .selectFrom('buildings')
-          .select('ip_restriction_enabled')
-          .where('id', '=', rule.building_id)
-          .executeTakeFirstOrThrow();
-        const count = await trx
-          .selectFrom('building_ip_rules')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('building_id', '=', rule.building_id)
-          .executeTakeFirstOrThrow();
-        if (b.ip_restriction_enabled === 1 && Number(count.n) <= 1) throw emptyList();
-        await trx.deleteFrom('building_ip_rules').where('id', '=', ruleId).execute();
+        const rules = ipRuleRepo(trx);
+        const enabled = await buildingRepo(trx).ipRestrictionEnabled(rule.building_id);
+        if (enabled && (await rules.countOf(rule.building_id)) <= 1) throw emptyList();
+        await rules.remove(ruleId);
         await record(
           p,
           ip,
@@ -123,19 +102,8 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
       requireManager(p);
       const b = await buildingInScope(db, p, buildingId);
       await db.transaction().execute(async (trx) => {
-        if (enabled) {
-          const count = await trx
-            .selectFrom('building_ip_rules')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('building_id', '=', b.id)
-            .executeTakeFirstOrThrow();
-          if (Number(count.n) === 0) throw emptyList();
-        }
-        await trx
-          .updateTable('buildings')
-          .set({ ip_restriction_enabled: enabled ? 1 : 0 })
-          .where('id', '=', b.id)
-          .execute();
+        if (enabled && (await ipRuleRepo(trx).countOf(b.id)) === 0) throw emptyList();
+        await buildingRepo(trx).update(b.id, { ip_restriction_enabled: enabled ? 1 : 0 });
         await record(
           p,
           ip,
@@ -150,7 +118,7 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
   };
 }
 
-function toIpRule(r: Selectable<BuildingIpRuleTable>): IpRule {
+function toIpRule(r: IpRuleRow): IpRule {
   return {
     id: r.id,
     buildingId: r.building_id,

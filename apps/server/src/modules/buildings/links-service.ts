@@ -2,6 +2,7 @@ import type { BuildingLinks } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { mask, secretBox } from '../../lib/crypto.ts';
 import { buildingInScope, recorder, requireManager } from './common.ts';
+import { linksRepo } from './links-repo.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'config'>;
 
@@ -42,11 +43,7 @@ export function linksService({ db, clock, audit, config }: Ctx) {
   };
 
   async function read(buildingId: number): Promise<BuildingLinks> {
-    const row = await db
-      .selectFrom('building_links')
-      .selectAll()
-      .where('building_id', '=', buildingId)
-      .executeTakeFirst();
+    const row = await linksRepo(db).find(buildingId);
     return {
       tSpiderUrl: row?.t_spider_url ?? '',
       hakaruAiLoginId: row?.hakaru_ai_login_id ?? '',
@@ -82,9 +79,8 @@ export function linksService({ db, clock, audit, config }: Ctx) {
         updated_at: now,
       };
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('building_links')
-          .values({
+        await linksRepo(trx).upsert(
+          {
             building_id: b.id,
             organization_id: b.organizationId,
             hakaru_ai_password: null,
@@ -92,9 +88,9 @@ export function linksService({ db, clock, audit, config }: Ctx) {
             kanriroid_token: null,
             ...plain,
             ...secrets,
-          })
-          .onConflict((oc) => oc.column('building_id').doUpdateSet({ ...plain, ...secrets }))
-          .execute();
+          },
+          { ...plain, ...secrets },
+        );
         // Which secrets changed, never their values.
         await record(p, ip, 'building-links.update', { type: 'building', id: b.id }, { secrets: changedSecrets }, trx);
       });

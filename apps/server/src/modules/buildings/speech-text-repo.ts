@@ -1,0 +1,28 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, SpeechTextTable } from '../../db/schema.ts';
+
+export type SpeechTextRow = Selectable<SpeechTextTable>;
+
+/** The SQL of speech texts; `db` may be a transaction. */
+export function speechTextRepo(db: Kysely<Database>) {
+  return {
+    find: (id: number): Promise<SpeechTextRow | undefined> =>
+      db.selectFrom('speech_texts').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    listOf: (buildingId: number): Promise<SpeechTextRow[]> =>
+      db.selectFrom('speech_texts').selectAll().where('building_id', '=', buildingId).orderBy('id').execute(),
+
+    async insert(values: Insertable<SpeechTextTable>): Promise<number> {
+      const row = await db.insertInto('speech_texts').values(values).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    async update(id: number, values: Updateable<SpeechTextTable>): Promise<void> {
+      await db.updateTable('speech_texts').set(values).where('id', '=', id).execute();
+    },
+
+    async remove(id: number): Promise<void> {
+      await db.deleteFrom('speech_texts').where('id', '=', id).execute();
+    },
+  };
+}
