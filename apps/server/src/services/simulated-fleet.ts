@@ -38,7 +38,7 @@ export interface SimulatedFleet {
  */
 export async function startSimulatedFleet(opts: {
   db: Kysely<Database>;
-  link: RobotLink;
+  link: Pick<RobotLink, 'robotBrokerUrl' | 'registryChanged' | 'live' | 'sendOrder'>;
   log: FastifyBaseLogger;
   clock: Clock;
   count: number;

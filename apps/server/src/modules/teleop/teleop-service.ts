@@ -82,7 +82,14 @@ const nameOf = (p: Principal) => `${p.lastName} ${p.firstName}`.trim() || p.emai
  * the lock is shared between server instances through the broker (claims, releases, a refresh every
  * CLAIM_REFRESH_MS; the later claim wins a race; docs/teleoperation.md).
  */
-export function createTeleopService(deps: { robotLink: RobotLink; log: FastifyBaseLogger; iceServers: IceServer[] }) {
+/** What the teleop service uses of the robot link. */
+export type TeleopLink = Pick<RobotLink, 'instanceId' | 'shareTeleop' | 'on' | 'robot' | 'details' | 'publishTeleop'>;
+
+export function createTeleopService(deps: {
+  robotLink: TeleopLink;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>;
+  iceServers: IceServer[];
+}) {
   const { robotLink: link, log } = deps;
   const sessions = new Map<string, Session>();
   const byRobot = new Map<number, Set<Session>>();
