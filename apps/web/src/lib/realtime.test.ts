@@ -379,7 +379,7 @@ describe('RealtimeProvider and FakeRealtime', () => {
   it('gives the hooks below it another client: the test plays the server', () => {
     const fake = new FakeRealtime();
     const wrapper = ({ children }: { children: ReactNode }) =>
-      createElement(RealtimeProvider, { client: fake }, children);
+      createElement(RealtimeProvider, { client: fake, children });
     const { result, unmount } = renderHook(
       () => ({
         fleet: useFleet('fleet:10'),

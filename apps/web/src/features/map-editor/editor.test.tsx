@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, on, reply, replyError, type ApiCall } from '@/testing/mock-api';
+import { FakeRealtime } from '@/testing/fake-realtime';
 import { renderApp } from '@/testing/render-app';
 import { testDocument, testFloor, testFloorMap } from './test-fixtures';
 
@@ -17,15 +18,8 @@ vi.mock('./canvas/map-canvas', async () => {
   };
 });
 
-class SilentSocket {
-  readyState = 0;
-  onopen = null;
-  onmessage = null;
-  onclose = null;
-  onerror = null;
-  send() {}
-  close() {}
-}
+/** Live updates: none arrive in these tests. */
+let realtime: FakeRealtime;
 
 const slow = { timeout: 5000 };
 
@@ -43,7 +37,7 @@ function routes(put: (call: ApiCall) => Response) {
 }
 
 beforeEach(() => {
-  vi.stubGlobal('WebSocket', SilentSocket);
+  realtime = new FakeRealtime();
 });
 
 describe('map editor screen', () => {
@@ -52,7 +46,7 @@ describe('map editor screen', () => {
       const body = saveFloorMapBodySchema.parse(call.body);
       return reply(floorMapSchema, floorMap({ revision: 4, document: body.document }));
     });
-    const { user } = renderApp('/editor/floor/5', { session: makeSession(2) });
+    const { user } = renderApp('/editor/floor/5', { session: makeSession(2), realtime });
 
     expect(await screen.findByRole('heading', { name: /Office 3F/ }, slow)).toBeInTheDocument();
     expect(screen.getByTestId('status-revision')).toHaveTextContent('Revision 3');
@@ -90,7 +84,7 @@ describe('map editor screen', () => {
         return replyError('STALE_UPDATE', [{ path: 'baseRevision', message: 'validation.staleMap' }]);
       return reply(floorMapSchema, floorMap({ revision: 5, document: body.document }));
     });
-    const { user } = renderApp('/editor/floor/5', { session: makeSession(2) });
+    const { user } = renderApp('/editor/floor/5', { session: makeSession(2), realtime });
     await screen.findByTestId('editor-toolbar', undefined, slow);
     await user.click(screen.getByTestId('panel-tab-waypoints'));
     await user.click(within(screen.getByTestId('waypoint-list')).getByText('Entrance'));
@@ -110,7 +104,7 @@ describe('map editor screen', () => {
     routes(() =>
       replyError('VALIDATION_FAILED', [{ path: 'document.waypoints.1.x', message: 'validation.outsideMap' }]),
     );
-    const { user } = renderApp('/editor/floor/5', { session: makeSession(2) });
+    const { user } = renderApp('/editor/floor/5', { session: makeSession(2), realtime });
     await screen.findByTestId('editor-toolbar', undefined, slow);
     await user.click(screen.getByTestId('panel-tab-waypoints'));
     await user.click(within(screen.getByTestId('waypoint-list')).getByText('Entrance'));
@@ -132,7 +126,7 @@ describe('map editor screen', () => {
       }),
     );
     routes(() => replyError('INTERNAL'));
-    const first = renderApp('/editor/floor/5', { session: makeSession(2) });
+    const first = renderApp('/editor/floor/5', { session: makeSession(2), realtime });
     expect(await screen.findByTestId('draft-notice', undefined, slow)).toHaveTextContent('Unsaved changes from');
     await first.user.click(screen.getByTestId('panel-tab-waypoints'));
     expect(within(screen.getByTestId('waypoint-list')).queryByText('Charger')).toBeNull();
@@ -141,7 +135,7 @@ describe('map editor screen', () => {
     expect(window.localStorage.getItem('portal.mapEditorDraft.5')).toBeNull();
     first.unmount();
 
-    renderApp('/editor/floor/5', { session: makeSession(0) });
+    renderApp('/editor/floor/5', { session: makeSession(0), realtime });
     expect(await screen.findByTestId('read-only-badge', undefined, slow)).toBeInTheDocument();
     expect(screen.queryByTestId('save-map')).toBeNull();
     expect(screen.queryByTestId('tool-waypoint')).toBeNull();
@@ -149,7 +143,7 @@ describe('map editor screen', () => {
 
   it('v2 shows a beta badge', async () => {
     routes(() => replyError('INTERNAL'));
-    renderApp('/editor/v2/5/floor', { session: makeSession(2) });
+    renderApp('/editor/v2/5/floor', { session: makeSession(2), realtime });
     expect(await screen.findByTestId('beta-badge', undefined, slow)).toHaveTextContent('Beta');
   });
 
@@ -158,7 +152,7 @@ describe('map editor screen', () => {
       const body = saveFloorMapBodySchema.parse(call.body);
       return reply(floorMapSchema, floorMap({ revision: 4, document: body.document }));
     });
-    const { user, location } = renderApp('/editor/floor/5', { session: makeSession(2) });
+    const { user, location } = renderApp('/editor/floor/5', { session: makeSession(2), realtime });
     await screen.findByTestId('editor-toolbar', undefined, slow);
     await user.click(screen.getByTestId('panel-tab-waypoints'));
     await user.click(within(screen.getByTestId('waypoint-list')).getByText('Charger'));

@@ -7,13 +7,12 @@ import {
   mapSessionSchema,
   type FleetRobot,
   type MapSession,
-  type WsServerMessage,
 } from '@portal/contract';
-import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { realtime } from '@/lib/realtime';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, on, reply, replyError, type ApiCall, type Routes } from '@/testing/mock-api';
+import { FakeRealtime } from '@/testing/fake-realtime';
 import { renderApp } from '@/testing/render-app';
 import { testDocument, testFloor, testFloorMap } from '../test-fixtures';
 import type { SessionOverlaySource } from './session-overlay';
@@ -32,25 +31,8 @@ vi.mock('../canvas/map-canvas', async () => {
 });
 const overlay = () => canvas.overlay as SessionOverlaySource;
 
-/** A WebSocket the test drives (see lib/realtime.test.ts). */
-class FakeSocket {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  onopen: ((ev: Event) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  onclose: ((ev: CloseEvent) => void) | null = null;
-  onerror: ((ev: Event) => void) | null = null;
-  constructor() {
-    FakeSocket.all.push(this);
-  }
-  send() {}
-  close() {
-    this.readyState = 3;
-  }
-  receive(msg: WsServerMessage) {
-    act(() => this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(msg) })));
-  }
-}
+/** The tab's live updates, played by the test. */
+let realtime: FakeRealtime;
 
 /** Decodes instantly (jsdom does not load images). */
 class FakeImage {
@@ -123,15 +105,11 @@ const bodies = (calls: ApiCall[], method: string, path: string) =>
 /** Opens the editor as an organization administrator, with robot 7 on the floor, and picks it. */
 async function openPanel(extra: Routes) {
   const { calls } = routes(extra);
-  const app = renderApp('/editor/floor/5', { session: makeSession(2) });
+  const app = renderApp('/editor/floor/5', { session: makeSession(2), realtime });
   await screen.findByTestId('editor-toolbar', undefined, slow);
-  const sock = FakeSocket.all.at(-1)!;
-  act(() => {
-    sock.readyState = 1;
-    sock.onopen?.(new Event('open'));
-  });
-  sock.receive({ type: 'ready', operatorId: 7 });
-  sock.receive({ type: 'snapshot', topic: 'fleet:10', robots: [robot] });
+  const sock = realtime;
+  await waitFor(() => expect(sock.subscribed('fleet:10')).toBe(true));
+  sock.snapshot('fleet:10', [robot]);
   await app.user.click(screen.getByText('Mapping & recording'));
   const panel = screen.getByTestId('map-session');
   await app.user.click(within(panel).getByRole('textbox', { name: 'Robot on this floor' }));
@@ -142,11 +120,9 @@ async function openPanel(extra: Routes) {
 const badge = () => screen.getByTestId('map-session-state');
 
 beforeEach(() => {
-  FakeSocket.all = [];
-  vi.stubGlobal('WebSocket', FakeSocket);
+  realtime = new FakeRealtime();
   vi.stubGlobal('Image', FakeImage);
 });
-afterEach(() => realtime.close());
 
 describe('robot mapping and route recording', () => {
   it('starts mapping, shows the map growing, pauses, resumes and saves it as the floor image', async () => {
@@ -285,7 +261,7 @@ describe('robot mapping and route recording', () => {
 
   it('is not offered to general operators (view only)', async () => {
     routes({});
-    renderApp('/editor/floor/5', { session: makeSession(0) });
+    renderApp('/editor/floor/5', { session: makeSession(0), realtime });
     expect(await screen.findByTestId('read-only-badge', undefined, slow)).toBeInTheDocument();
     expect(screen.getByTestId('trial-run')).toBeInTheDocument();
     expect(screen.queryByText('Mapping & recording')).toBeNull();
