@@ -6,7 +6,7 @@ import { refreshMapParts } from './save-floor-map';
 
 /**
  * A robot's map creation and route recording (issue 5): start, pause, resume, stop (save or
- * discard). The live progress arrives over the WebSocket (`mapSession`, lib/realtime.ts).
+ * discard). The live progress arrives over the WebSocket (`mapSession`, lib/realtime).
  */
 export type MapSessionKind = MapSession['kind'];
 
