@@ -1,10 +1,11 @@
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
 import type { Dialect } from './migrator.ts';
 import { DataVersion, dataVersionPlugin } from './data-version.ts';
+import { PortalSqliteDialect } from './sqlite-dialect.ts';
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -51,7 +52,7 @@ export function openDatabase(database: Config['database']): Db {
   sqlite.pragma('busy_timeout = 5000');
   const version = new DataVersion();
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new PortalSqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [dataVersionPlugin(version)],
   });
   return {

@@ -21,7 +21,7 @@ import { AppError } from './errors.ts';
  * - `eq: null` is `is null`, `neq: null` is `is not null`; other operators refuse null.
  * - `inq: []` matches nothing, `nin: []` matches everything.
  * - `like` takes the pattern as given (`%` and `_` are wildcards) on text and date fields and ignores
- *   case, the same on SQLite and PostgreSQL (both sides lowered). A backslash is refused because
+ *   case, the same on SQLite and PostgreSQL (`ilike`; SQLite's `like`). A backslash is refused because
  *   PostgreSQL treats it as an escape character and SQLite does not.
  * - Dates are ISO-8601 strings (`2024-05-01`, `2024-05-01T09:00:00+09:00`; no offset means UTC),
  *   normalised to the stored form `YYYY-MM-DDTHH:mm:ss.sssZ` so text comparison is time order.
@@ -542,10 +542,9 @@ export function whereExpression<DB, TB extends keyof DB>(
     case 'between':
       return eb.between(sql.ref(node.column), node.from, node.to);
     case 'compare':
-      // Search ignores case on every database: SQLite's LIKE ignores ASCII case and PostgreSQL's
-      // does not, so both sides are lowered (ASCII on SQLite; PostgreSQL lowers per its ctype).
-      if (node.op === 'like')
-        return eb(eb.fn('lower', [sql.ref(node.column)]), 'like', eb.fn('lower', [eb.val(node.value)]));
+      // Search ignores case on every database: `ilike`, which the SQLite dialect compiles as its
+      // `like` (db/sqlite-dialect.ts), so the pattern stays usable by either engine as it is.
+      if (node.op === 'like') return eb(sql.ref(node.column), 'ilike', node.value);
       return eb(sql.ref(node.column), node.op, node.value);
   }
 }
