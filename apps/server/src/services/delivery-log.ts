@@ -1,10 +1,11 @@
 import type { Delivery } from '@portal/contract';
-import type { AppContext } from '../context.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import { toOffset } from '../lib/pagination.ts';
 import { outboxRepo } from './outbox-repo.ts';
 
 /** The delivery log: every mail and SMS the mailer recorded in the outbox, newest first. */
-export function deliveryLog({ db }: Pick<AppContext, 'db'>) {
+export function deliveryLog({ db }: { db: Kysely<Database> }) {
   const outbox = outboxRepo(db);
   return {
     async page(page: number, perPage: number) {
