@@ -1,43 +1,22 @@
-import { positiveInt } from '@/lib/list-params';
 import type { Filter, Language, Where } from '@portal/contract';
+import { z } from 'zod';
+import { listParam, readListParams, whereOf } from '@/lib/list-params';
 
 export const AUDIT_LOG_PER_PAGE = 50;
 
 /** `?page=&operator=&targetType=&targetId=&from=YYYY-MM-DD&to=YYYY-MM-DD` */
-export interface AuditLogParams {
-  page: number;
-  operator: number | null;
-  targetType: string;
-  targetId: string;
-  from: string;
-  to: string;
-}
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-export function parseAuditLogParams(search: URLSearchParams): AuditLogParams {
-  const day = (k: string) => {
-    const v = search.get(k) ?? '';
-    return DAY.test(v) ? v : '';
-  };
-  return {
-    page: positiveInt(search.get('page')) ?? 1,
-    operator: positiveInt(search.get('operator')),
-    targetType: (search.get('targetType') ?? '').trim(),
-    targetId: (search.get('targetId') ?? '').trim(),
-    from: day('from'),
-    to: day('to'),
-  };
-}
-
-export const auditLogQuery = (p: AuditLogParams): Record<string, string | undefined> => ({
-  page: p.page > 1 ? String(p.page) : undefined,
-  operator: p.operator === null ? undefined : String(p.operator),
-  targetType: p.targetType || undefined,
-  targetId: p.targetId || undefined,
-  from: p.from || undefined,
-  to: p.to || undefined,
+export const auditLogSchema = z.object({
+  page: listParam.page(),
+  operator: listParam.id(),
+  targetType: listParam.text(),
+  targetId: listParam.text(),
+  from: listParam.day(),
+  to: listParam.day(),
 });
+export type AuditLogParams = z.output<typeof auditLogSchema>;
+
+/** The log's state read from search parameters. */
+export const parseAuditLogParams = (search: URLSearchParams): AuditLogParams => readListParams(auditLogSchema, search);
 
 /** Days are the operator's: Tokyo for Japanese screens, the browser's zone otherwise (lib/format). */
 export function dayBoundary(day: string, end: boolean, lang: Language): string {
@@ -54,7 +33,7 @@ export function auditLogFilter(p: AuditLogParams, lang: Language): Filter {
   if (p.from) and.push({ at: { gte: dayBoundary(p.from, false, lang) } });
   if (p.to) and.push({ at: { lte: dayBoundary(p.to, true, lang) } });
   return {
-    ...(and.length > 0 ? { where: and.length === 1 ? and[0] : { and } } : {}),
+    ...whereOf(and),
     order: 'at DESC',
     limit: AUDIT_LOG_PER_PAGE,
     skip: (p.page - 1) * AUDIT_LOG_PER_PAGE,

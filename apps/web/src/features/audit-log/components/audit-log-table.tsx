@@ -1,16 +1,16 @@
-import { Button, Code, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Code, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
-import { PageLoader } from '@/components/page-loader';
+import { DataTable, ListStates, type Column } from '@/components/list-page';
 import { Pager } from '@/components/pager';
-import { QueryError } from '@/components/query-error';
 import { useAuditLabel } from '@/lib/audit-labels';
 import { useFormat } from '@/lib/format';
-import { toSearchParams } from '@/lib/list-params';
+import { useListParams } from '@/lib/list-params';
 import { useAuditLogs } from '../api/get-audit-logs';
 import { useOperatorOptions } from '../api/get-operator-options';
-import { AUDIT_LOG_PER_PAGE, auditLogQuery, parseAuditLogParams, type AuditLogParams } from '../list-params';
+import { AUDIT_LOG_PER_PAGE, auditLogSchema } from '../list-params';
+
+type AuditRow = NonNullable<ReturnType<typeof useAuditLogs>['data']>['items'][number];
 
 /** The target types the server writes, offered as a filter. */
 const TARGET_TYPES = [
@@ -32,15 +32,57 @@ const TARGET_TYPES = [
 export function AuditLogTable() {
   const { t } = useTranslation();
   const format = useFormat();
-  const [search, setSearch] = useSearchParams();
-  const params = parseAuditLogParams(search);
+  const { params, setParams: set } = useListParams(auditLogSchema);
   const [targetId, setTargetId] = useState(params.targetId);
+  const [shownTargetId, setShownTargetId] = useState(params.targetId);
+  // The URL changed from elsewhere ("clear", back): the field follows.
+  if (shownTargetId !== params.targetId) {
+    setShownTargetId(params.targetId);
+    setTargetId(params.targetId);
+  }
   const logs = useAuditLogs(params, format.lang);
   const operators = useOperatorOptions();
 
-  const go = (next: AuditLogParams) => setSearch(toSearchParams(auditLogQuery(next)));
-  const set = (patch: Partial<AuditLogParams>) => go({ ...params, ...patch, page: 1 });
   const auditLabel = useAuditLabel();
+  const columns: Column<AuditRow>[] = [
+    {
+      id: 'at',
+      header: t('people.audit.at'),
+      meta: { cellProps: { style: { whiteSpace: 'nowrap' } } },
+      cell: ({ row }) => format.dateTime(row.original.at),
+    },
+    {
+      id: 'operator',
+      header: t('people.audit.operator'),
+      cell: ({ row: { original: e } }) =>
+        e.operatorName ?? (e.operatorId === null ? t('people.audit.system') : `#${e.operatorId}`),
+    },
+    {
+      id: 'action',
+      header: t('people.audit.action'),
+      cell: ({ row: { original: e } }) => (
+        <>
+          {auditLabel('actions', e.action)}
+          {auditLabel('actions', e.action) !== e.action && (
+            <Code fz="xs" ml={6}>
+              {e.action}
+            </Code>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'target',
+      header: t('people.audit.target'),
+      cell: ({ row: { original: e } }) => (
+        <>
+          {auditLabel('targetTypes', e.targetType)}
+          {e.targetId !== null && ` #${e.targetId}`}
+        </>
+      ),
+    },
+    { id: 'ip', header: t('people.audit.ip'), cell: ({ row }) => row.original.ip ?? '' },
+  ];
   const operatorData = [
     { value: '', label: t('people.audit.allOperators') },
     ...(operators.data ?? []).map((o) => ({
@@ -114,70 +156,38 @@ export function AuditLogTable() {
             variant="subtle"
             onClick={() => {
               setTargetId('');
-              go({ page: 1, operator: null, targetType: '', targetId: '', from: '', to: '' });
+              set({ operator: null, targetType: '', targetId: '', from: '', to: '' });
             }}
           >
             {t('people.clear')}
           </Button>
         )}
       </Group>
-      {logs.isPending ? (
-        <PageLoader />
-      ) : logs.isError ? (
-        <QueryError error={logs.error} onRetry={() => void logs.refetch()} />
-      ) : logs.data.items.length === 0 ? (
-        <Text c="dimmed" data-testid="audit-empty">
-          {t('common.empty')}
-        </Text>
-      ) : (
-        <>
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {t('people.total', { count: logs.data.total })}
-          </Text>
-          <Table.ScrollContainer minWidth={860}>
-            <Table striped withTableBorder verticalSpacing="xs" data-testid="audit-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('people.audit.at')}</Table.Th>
-                  <Table.Th>{t('people.audit.operator')}</Table.Th>
-                  <Table.Th>{t('people.audit.action')}</Table.Th>
-                  <Table.Th>{t('people.audit.target')}</Table.Th>
-                  <Table.Th>{t('people.audit.ip')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {logs.data.items.map((e) => (
-                  <Table.Tr key={e.id}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{format.dateTime(e.at)}</Table.Td>
-                    <Table.Td>
-                      {e.operatorName ?? (e.operatorId === null ? t('people.audit.system') : `#${e.operatorId}`)}
-                    </Table.Td>
-                    <Table.Td>
-                      {auditLabel('actions', e.action)}
-                      {auditLabel('actions', e.action) !== e.action && (
-                        <Code fz="xs" ml={6}>
-                          {e.action}
-                        </Code>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {auditLabel('targetTypes', e.targetType)}
-                      {e.targetId !== null && ` #${e.targetId}`}
-                    </Table.Td>
-                    <Table.Td>{e.ip ?? ''}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Pager
-            page={params.page}
-            total={logs.data.total}
-            perPage={AUDIT_LOG_PER_PAGE}
-            onChange={(page) => go({ ...params, page })}
-          />
-        </>
-      )}
+      <ListStates query={logs} empty={t('common.empty')} emptyTestId="audit-empty">
+        {(data) => (
+          <>
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {t('people.total', { count: data.total })}
+            </Text>
+            <DataTable
+              data={data.items}
+              columns={columns}
+              rowId={(e) => e.id}
+              minWidth={860}
+              striped
+              withTableBorder
+              verticalSpacing="xs"
+              data-testid="audit-table"
+            />
+            <Pager
+              page={params.page}
+              total={data.total}
+              perPage={AUDIT_LOG_PER_PAGE}
+              onChange={(page) => set({ page })}
+            />
+          </>
+        )}
+      </ListStates>
     </Stack>
   );
 }

@@ -1,36 +1,57 @@
-import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { isSystemAdmin, type Organization } from '@portal/contract';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { PageLoader } from '@/components/page-loader';
+import { Link } from 'react-router';
+import { DataTable, ListSearch, ListStates, type Column } from '@/components/list-page';
 import { Pager } from '@/components/pager';
-import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
-import { toSearchParams } from '@/lib/list-params';
+import { useListParams } from '@/lib/list-params';
 import { useSession } from '@/lib/session';
 import { useOrganizations } from '../api/get-organizations';
-import {
-  ORGANIZATIONS_PER_PAGE,
-  organizationListQuery,
-  parseOrganizationListParams,
-  type OrganizationListParams,
-} from '../list-params';
-import { SortHeader } from '@/components/sort-header';
+import { ORGANIZATIONS_PER_PAGE, organizationListSchema } from '../list-params';
 
 /** Organizations with server-side paging, sorting and name search; all of it lives in the URL. */
 export function OrganizationList() {
   const { t } = useTranslation();
   const format = useFormat();
   const session = useSession();
-  const [search, setSearch] = useSearchParams();
-  const params = parseOrganizationListParams(search);
-  const [q, setQ] = useState(params.q);
+  const { params, setParams } = useListParams(organizationListSchema);
   const list = useOrganizations(params);
 
-  const go = (next: OrganizationListParams) => setSearch(toSearchParams(organizationListQuery(next)));
-  const location = (o: Organization) => [o.prefecture, o.city].filter(Boolean).join(' ');
+  const columns: Column<Organization>[] = [
+    {
+      id: 'name',
+      header: t('people.org.name'),
+      cell: ({ row: { original: o } }) => (
+        <Anchor component={Link} to={paths.organization.detail.getHref(o.id)}>
+          {o.name}
+        </Anchor>
+      ),
+    },
+    { id: 'type', header: t('people.org.type'), cell: ({ row }) => t(`people.org.types.${row.original.type}`) },
+    { id: 'level', header: t('people.org.level'), cell: ({ row }) => row.original.level },
+    {
+      id: 'prefecture',
+      header: t('people.org.location'),
+      cell: ({ row: { original: o } }) => [o.prefecture, o.city].filter(Boolean).join(' '),
+    },
+    {
+      id: 'status',
+      header: t('people.status'),
+      cell: ({ row: { original: o } }) => (
+        <Badge color={o.status === 1 ? 'green' : 'gray'} variant="light">
+          {t(`people.statuses.${o.status}`)}
+        </Badge>
+      ),
+    },
+    {
+      id: 'labOption',
+      header: t('people.org.labOption'),
+      cell: ({ row }) => (row.original.labOption ? t('people.org.on') : t('people.org.off')),
+    },
+    { id: 'updatedAt', header: t('people.updatedAt'), cell: ({ row }) => format.dateTime(row.original.updatedAt) },
+  ];
 
   return (
     <Stack>
@@ -44,106 +65,47 @@ export function OrganizationList() {
           </Button>
         )}
       </Group>
-      <form
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          go({ ...params, q: q.trim(), page: 1 });
-        }}
+      <ListSearch
+        value={params.q}
+        onSearch={(q) => setParams({ q })}
+        label={t('people.searchName')}
+        testId="organization-search"
+        width={280}
       >
-        <Group align="flex-end">
-          <TextInput
-            label={t('people.searchName')}
-            value={q}
-            onChange={(e) => setQ(e.currentTarget.value)}
-            data-testid="organization-search"
-            w={280}
-          />
-          <Button type="submit" variant="light">
-            {t('people.search')}
+        {params.q && (
+          <Button variant="subtle" onClick={() => setParams({ q: '' })}>
+            {t('people.clear')}
           </Button>
-          {params.q && (
-            <Button
-              variant="subtle"
-              onClick={() => {
-                setQ('');
-                go({ ...params, q: '', page: 1 });
-              }}
-            >
-              {t('people.clear')}
-            </Button>
-          )}
-        </Group>
-      </form>
-      {list.isPending ? (
-        <PageLoader />
-      ) : list.isError ? (
-        <QueryError error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.items.length === 0 ? (
-        <Text c="dimmed" data-testid="organizations-empty">
-          {t('people.empty')}
-        </Text>
-      ) : (
-        <>
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {t('people.total', { count: list.data.total })}
-          </Text>
-          <Table.ScrollContainer minWidth={860}>
-            <Table striped highlightOnHover withTableBorder verticalSpacing="xs" data-testid="organization-table">
-              <Table.Thead>
-                <Table.Tr>
-                  {(
-                    [
-                      ['name', t('people.org.name')],
-                      ['type', t('people.org.type')],
-                      ['level', t('people.org.level')],
-                      ['prefecture', t('people.org.location')],
-                      ['status', t('people.status')],
-                      ['labOption', t('people.org.labOption')],
-                      ['updatedAt', t('people.updatedAt')],
-                    ] as const
-                  ).map(([column, label]) => (
-                    <SortHeader
-                      key={column}
-                      column={column}
-                      label={label}
-                      sort={params.sort}
-                      onSort={(sort) => go({ ...params, sort, page: 1 })}
-                    />
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.items.map((o) => (
-                  <Table.Tr key={o.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={paths.organization.detail.getHref(o.id)}>
-                        {o.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{t(`people.org.types.${o.type}`)}</Table.Td>
-                    <Table.Td>{o.level}</Table.Td>
-                    <Table.Td>{location(o)}</Table.Td>
-                    <Table.Td>
-                      <Badge color={o.status === 1 ? 'green' : 'gray'} variant="light">
-                        {t(`people.statuses.${o.status}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{o.labOption ? t('people.org.on') : t('people.org.off')}</Table.Td>
-                    <Table.Td>{format.dateTime(o.updatedAt)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Pager
-            page={params.page}
-            total={list.data.total}
-            perPage={ORGANIZATIONS_PER_PAGE}
-            onChange={(page) => go({ ...params, page })}
-          />
-        </>
-      )}
+        )}
+      </ListSearch>
+      <ListStates query={list} empty={t('people.empty')} emptyTestId="organizations-empty">
+        {(data) => (
+          <>
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {t('people.total', { count: data.total })}
+            </Text>
+            <DataTable
+              data={data.items}
+              columns={columns.map((c) => ({ ...c, enableSorting: true }))}
+              rowId={(o) => o.id}
+              sort={params.sort}
+              onSort={(sort) => setParams({ sort })}
+              minWidth={860}
+              striped
+              highlightOnHover
+              withTableBorder
+              verticalSpacing="xs"
+              data-testid="organization-table"
+            />
+            <Pager
+              page={params.page}
+              total={data.total}
+              perPage={ORGANIZATIONS_PER_PAGE}
+              onChange={(page) => setParams({ page })}
+            />
+          </>
+        )}
+      </ListStates>
     </Stack>
   );
 }

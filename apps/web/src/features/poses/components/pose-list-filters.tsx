@@ -1,9 +1,9 @@
-import { Button, Group, NativeSelect, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect } from '@mantine/core';
 import { ARM_MODELS, ARM_TYPES } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buildingFilterOptions } from '@/components/building-filter';
+import { ListSearch } from '@/components/list-page';
 import type { PoseListParams } from '../list-params';
 
 /** Search, arm model, arm type and scope of the pose and network lists. */
@@ -13,42 +13,27 @@ export function PoseListFilters({
   testId,
 }: {
   params: PoseListParams;
-  onChange: (next: PoseListParams) => void;
+  onChange: (change: Partial<PoseListParams>) => void;
   testId: string;
 }) {
   const { t } = useTranslation();
-  const [q, setQ] = useState(params.q);
   const buildings = useQuery(buildingFilterOptions());
   const filtered = params.q !== '' || params.model !== null || params.type !== null || params.building !== null;
   return (
     <Group align="flex-end" wrap="wrap">
-      <form
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          onChange({ ...params, q: q.trim(), page: 1 });
-        }}
-      >
-        <Group align="flex-end">
-          <TextInput
-            label={t('poseCommon.search')}
-            placeholder={t('poseCommon.searchHint')}
-            value={q}
-            onChange={(e) => setQ(e.currentTarget.value)}
-            w={200}
-            data-testid={`${testId}-search`}
-          />
-          <Button type="submit" variant="light">
-            {t('poseCommon.search')}
-          </Button>
-        </Group>
-      </form>
+      <ListSearch
+        value={params.q}
+        onSearch={(q) => onChange({ q })}
+        label={t('poseCommon.search')}
+        buttonLabel={t('poseCommon.search')}
+        placeholder={t('poseCommon.searchHint')}
+        testId={`${testId}-search`}
+        width={200}
+      />
       <NativeSelect
         label={t('poseCommon.fields.armModel')}
         value={params.model === null ? '' : String(params.model)}
-        onChange={(e) =>
-          onChange({ ...params, model: ARM_MODELS.find((m) => String(m) === e.currentTarget.value) ?? null, page: 1 })
-        }
+        onChange={(e) => onChange({ model: ARM_MODELS.find((m) => String(m) === e.currentTarget.value) ?? null })}
         data={[
           { value: '', label: t('poseCommon.allModels') },
           ...ARM_MODELS.map((m) => ({ value: String(m), label: t(`poseCommon.armModels.${m}`) })),
@@ -58,9 +43,7 @@ export function PoseListFilters({
       <NativeSelect
         label={t('poseCommon.fields.armType')}
         value={params.type === null ? '' : String(params.type)}
-        onChange={(e) =>
-          onChange({ ...params, type: ARM_TYPES.find((a) => String(a) === e.currentTarget.value) ?? null, page: 1 })
-        }
+        onChange={(e) => onChange({ type: ARM_TYPES.find((a) => String(a) === e.currentTarget.value) ?? null })}
         data={[
           { value: '', label: t('poseCommon.allTypes') },
           ...ARM_TYPES.map((a) => ({ value: String(a), label: t(`poseCommon.armTypes.${a}`) })),
@@ -72,7 +55,7 @@ export function PoseListFilters({
         value={params.building === null ? '' : String(params.building)}
         onChange={(e) => {
           const v = e.currentTarget.value;
-          onChange({ ...params, building: v === '' ? null : v === 'org' ? 'org' : Number(v), page: 1 });
+          onChange({ building: v === '' ? null : v === 'org' ? 'org' : Number(v) });
         }}
         data={[
           { value: '', label: t('poseCommon.allBuildings') },
@@ -84,13 +67,7 @@ export function PoseListFilters({
         data-testid={`${testId}-building`}
       />
       {filtered && (
-        <Button
-          variant="subtle"
-          onClick={() => {
-            setQ('');
-            onChange({ page: 1, q: '', model: null, type: null, building: null });
-          }}
-        >
+        <Button variant="subtle" onClick={() => onChange({ q: '', model: null, type: null, building: null })}>
           {t('poseCommon.clear')}
         </Button>
       )}

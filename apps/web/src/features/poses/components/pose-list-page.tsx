@@ -1,11 +1,9 @@
-import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PageLoader } from '@/components/page-loader';
+import { DataTable, ListStates, type Column } from '@/components/list-page';
 import { Pager } from '@/components/pager';
-import { QueryError } from '@/components/query-error';
 import { POSES_PER_PAGE, type PoseListParams } from '../list-params';
 import { PoseListFilters } from './pose-list-filters';
 
@@ -19,11 +17,9 @@ interface PoseListPageProps<T extends { id: number }> {
   /** The other pose list (definitions ↔ networks). */
   other: { href: string; section: 'poseDefs' | 'poseNetworks' };
   params: PoseListParams;
-  onChange: (next: PoseListParams) => void;
+  onChange: (change: Partial<PoseListParams>) => void;
   list: UseQueryResult<{ items: T[]; total: number }>;
-  /** The header cells, and the cells of one row. */
-  head: ReactNode;
-  cells: (item: T) => ReactNode;
+  columns: Column<T>[];
 }
 
 /** The layout both pose lists share: title, filters, table, server paging (the state is the URL). */
@@ -53,41 +49,33 @@ export function PoseListPage<T extends { id: number }>(props: PoseListPageProps<
         </Text>
       )}
       <PoseListFilters params={params} onChange={onChange} testId={`${prefix}-list`} />
-      {list.isPending ? (
-        <PageLoader />
-      ) : list.isError ? (
-        <QueryError error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.items.length === 0 ? (
-        <Text c="dimmed" data-testid={`${prefix}-list-empty`}>
-          {t(`${section}.empty`)}
-        </Text>
-      ) : (
-        <>
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {t(`${section}.total`, { count: list.data.total })}
-          </Text>
-          <Table.ScrollContainer minWidth={820}>
-            <Table striped highlightOnHover withTableBorder verticalSpacing="xs" data-testid={`${prefix}-table`}>
-              <Table.Thead>
-                <Table.Tr>{props.head}</Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.items.map((item) => (
-                  <Table.Tr key={item.id} data-testid={`${prefix}-row-${item.id}`}>
-                    {props.cells(item)}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Pager
-            page={params.page}
-            total={list.data.total}
-            perPage={POSES_PER_PAGE}
-            onChange={(page) => onChange({ ...params, page })}
-          />
-        </>
-      )}
+      <ListStates query={list} empty={t(`${section}.empty`)} emptyTestId={`${prefix}-list-empty`}>
+        {(data) => (
+          <>
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {t(`${section}.total`, { count: data.total })}
+            </Text>
+            <DataTable
+              data={data.items}
+              columns={props.columns}
+              rowId={(item) => item.id}
+              rowProps={(item) => ({ 'data-testid': `${prefix}-row-${item.id}` })}
+              minWidth={820}
+              striped
+              highlightOnHover
+              withTableBorder
+              verticalSpacing="xs"
+              data-testid={`${prefix}-table`}
+            />
+            <Pager
+              page={params.page}
+              total={data.total}
+              perPage={POSES_PER_PAGE}
+              onChange={(page) => onChange({ page })}
+            />
+          </>
+        )}
+      </ListStates>
     </Stack>
   );
 }

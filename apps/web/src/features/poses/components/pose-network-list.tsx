@@ -1,21 +1,55 @@
-import { Anchor, Table } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import type { Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
-import { toSearchParams } from '@/lib/list-params';
+import { useListParams } from '@/lib/list-params';
 import { usePoseNetworks } from '../api/get-pose-networks';
-import { parsePoseListParams, poseListQuery, type PoseListParams } from '../list-params';
+import { poseListSchema } from '../list-params';
 import { PoseListPage } from './pose-list-page';
+
+type PoseNetworkRow = NonNullable<ReturnType<typeof usePoseNetworks>['data']>['items'][number];
 
 /** /pose-network/list: pose networks with filters and server paging; the state is the URL. */
 export function PoseNetworkList({ canManage }: { canManage: boolean }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const [search, setSearch] = useSearchParams();
-  const params = parsePoseListParams(search);
+  const { params, setParams } = useListParams(poseListSchema);
   const list = usePoseNetworks(params);
-  const go = (next: PoseListParams) => setSearch(toSearchParams(poseListQuery(next)));
+  const columns: Column<PoseNetworkRow>[] = [
+    {
+      id: 'name',
+      header: t('poseNetworks.columns.name'),
+      cell: ({ row: { original: n } }) => (
+        <Anchor component={Link} to={paths.poseNetwork.detail.getHref(n.id)}>
+          {n.name}
+        </Anchor>
+      ),
+    },
+    {
+      id: 'armModel',
+      header: t('poseNetworks.columns.armModel'),
+      cell: ({ row }) => t(`poseCommon.armModels.${row.original.armModel}`),
+    },
+    {
+      id: 'armType',
+      header: t('poseNetworks.columns.armType'),
+      cell: ({ row }) => t(`poseCommon.armTypes.${row.original.armType}`),
+    },
+    {
+      id: 'building',
+      header: t('poseNetworks.columns.building'),
+      cell: ({ row }) => row.original.buildingName ?? t('poseCommon.wholeOrganization'),
+    },
+    { id: 'nodes', header: t('poseNetworks.columns.nodes'), cell: ({ row }) => row.original.nodes.length },
+    { id: 'edges', header: t('poseNetworks.columns.edges'), cell: ({ row }) => row.original.edges.length },
+    {
+      id: 'updatedAt',
+      header: t('poseNetworks.columns.updatedAt'),
+      cell: ({ row }) => format.dateTime(row.original.updatedAt),
+    },
+  ];
 
   return (
     <PoseListPage
@@ -25,34 +59,9 @@ export function PoseNetworkList({ canManage }: { canManage: boolean }) {
       createHref={paths.poseNetwork.create.getHref()}
       other={{ href: paths.poseDef.list.getHref(), section: 'poseDefs' }}
       params={params}
-      onChange={go}
+      onChange={setParams}
       list={list}
-      head={
-        <>
-          <Table.Th>{t('poseNetworks.columns.name')}</Table.Th>
-          <Table.Th>{t('poseNetworks.columns.armModel')}</Table.Th>
-          <Table.Th>{t('poseNetworks.columns.armType')}</Table.Th>
-          <Table.Th>{t('poseNetworks.columns.building')}</Table.Th>
-          <Table.Th>{t('poseNetworks.columns.nodes')}</Table.Th>
-          <Table.Th>{t('poseNetworks.columns.edges')}</Table.Th>
-          <Table.Th>{t('poseNetworks.columns.updatedAt')}</Table.Th>
-        </>
-      }
-      cells={(n) => (
-        <>
-          <Table.Td>
-            <Anchor component={Link} to={paths.poseNetwork.detail.getHref(n.id)}>
-              {n.name}
-            </Anchor>
-          </Table.Td>
-          <Table.Td>{t(`poseCommon.armModels.${n.armModel}`)}</Table.Td>
-          <Table.Td>{t(`poseCommon.armTypes.${n.armType}`)}</Table.Td>
-          <Table.Td>{n.buildingName ?? t('poseCommon.wholeOrganization')}</Table.Td>
-          <Table.Td>{n.nodes.length}</Table.Td>
-          <Table.Td>{n.edges.length}</Table.Td>
-          <Table.Td>{format.dateTime(n.updatedAt)}</Table.Td>
-        </>
-      )}
+      columns={columns}
     />
   );
 }

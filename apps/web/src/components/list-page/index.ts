@@ -1,0 +1,3 @@
+export { DataTable, type Column } from './data-table';
+export { ListSearch } from './list-search';
+export { ListStates } from './list-states';
