@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { iceServerSchema, meetsPasswordPolicy, type IceServer } from '@portal/contract';
+import { allowEntryProblem } from './lib/outbound.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const boolish = z
@@ -56,6 +57,24 @@ const envSchema = z.object({
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
   SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
   /**
+   * Hosts the server may call although they are internal (on-premise chat servers): comma-separated
+   * host names (`chat.corp.example`, `*.corp.example`), addresses or CIDRs (`10.20.0.0/16`).
+   */
+  OUTBOUND_ALLOW_HOSTS: z
+    .string()
+    .optional()
+    .transform((v, c) => {
+      const entries = (v ?? '')
+        .split(',')
+        .map((e) => e.trim())
+        .filter((e) => e !== '');
+      for (const e of entries) {
+        const problem = allowEntryProblem(e);
+        if (problem) c.addIssue({ code: 'custom', message: problem });
+      }
+      return entries;
+    }),
+  /**
    * WebRTC ICE servers for teleoperation, a JSON array of RTCIceServer
    * (`[{"urls":"stun:stun.example.com"},{"urls":"turn:turn.example.com","username":"u","credential":"p"}]`).
    * Default none: host candidates only (same network, or loopback).
@@ -100,6 +119,8 @@ export interface Config {
   /** WebRTC ICE servers for teleoperation (browsers and robots get the same list). */
   iceServers: IceServer[];
   simulatedRobots: number;
+  /** Internal hosts, addresses or CIDRs outbound calls may reach (lib/outbound.ts). */
+  outboundAllowHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -153,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttAuthToken: e.MQTT_AUTH_TOKEN ?? null,
     iceServers: e.ICE_SERVERS,
     simulatedRobots: e.SIMULATED_ROBOTS,
+    outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,
     publicUrl: e.PUBLIC_URL ?? null,
