@@ -1,4 +1,6 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import dns from 'node:dns';
+import http, { createServer, type IncomingMessage, type Server } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -10,8 +12,9 @@ import {
   type InitData,
 } from '@portal/contract';
 import { isUniqueViolation } from '../src/modules/organizations/admin-rules.ts';
-import { createNotifier } from '../src/services/notifier.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createOutbound } from '../src/lib/outbound.ts';
+import { createNotifier, DELIVERY_FAILED } from '../src/services/notifier.ts';
+import { createTestApp, errorOf, type TestApp } from './helpers.ts';
 
 /** Organizations and notification targets: roles, tenancy, concurrency, secrets and the test notification. */
 let t: TestApp;
@@ -27,6 +30,20 @@ let other: { orgId: number; buildingId: number };
 const SLACK_URL = 'https://hooks.slack.com/services/T000/B000/SecretSlackToken42';
 const BOT_URL = 'https://chatbot.example/api/v1/secret-bot-path-77';
 const BOT_PASSWORD = 'Bot-Pass-Secret-9931';
+
+/**
+ * The webhook and bot names resolve to a public address here (no network needed, same answer
+ * everywhere); any other name goes to the system resolver (`localhost`).
+ */
+const PUBLIC_IP = '93.184.216.34';
+const resolved: Record<string, string> = { 'hooks.slack.com': PUBLIC_IP, 'chatbot.example': PUBLIC_IP };
+const systemLookup = dns.promises.lookup.bind(dns.promises);
+beforeAll(() => {
+  vi.spyOn(dns.promises, 'lookup').mockImplementation((async (host: string, options: dns.LookupAllOptions) => {
+    const address = resolved[host];
+    return address === undefined ? systemLookup(host, options) : [{ address, family: address.includes(':') ? 6 : 4 }];
+  }) as never);
+});
 
 const otherData: InitData = {
   organization: { name: 'Other Org', type: 0, labOption: false },
@@ -462,6 +479,34 @@ describe('notification targets', () => {
     expect((await call('POST', base(), orgAdmin, { ...emailTarget, buildingId: 999999 })).statusCode).toBe(400);
   });
 
+  it('refuses a chat-bot URL that points into the server network, in any form, at create and at update', async () => {
+    const forbidden = { code: 'VALIDATION_FAILED', details: [{ path: 'address', message: 'validation.urlForbidden' }] };
+    for (const address of [
+      'https://127.0.0.1/hook',
+      'https://0x7f000001/hook',
+      'https://2130706433/hook',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://[::1]/hook',
+      'https://10.0.0.5/hook',
+      'https://localhost/hook',
+    ]) {
+      const res = await call('POST', base(), orgAdmin, { ...botTarget, address });
+      expect({ address, status: res.statusCode, error: errorOf(res) }).toEqual({
+        address,
+        status: 400,
+        error: expect.objectContaining(forbidden),
+      });
+    }
+    const created = notifTargetSchema.parse((await call('POST', base(), orgAdmin, botTarget)).json());
+    const res = await call('PATCH', `${base()}/${created.id}`, orgAdmin, {
+      ...botTarget,
+      address: 'https://0177.0.0.1:8080/hook',
+      updatedAt: created.updatedAt,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res)).toMatchObject(forbidden);
+  });
+
   it('answers 404 on every route to another tenant and 403 to general operators and area managers', async () => {
     const target = notifTargetSchema.parse((await call('POST', base(), orgAdmin, emailTarget)).json());
     const update = { ...emailTarget, updatedAt: target.updatedAt };
@@ -546,19 +591,30 @@ describe('test notification', () => {
   afterAll(async () => {
     await new Promise<void>((resolve) => mock.close(() => resolve()));
   });
+  /** Where the app's outgoing HTTPS connections were opened (the checked address) and for which Host. */
+  const connected: Array<{ host: string; hostHeader: string }> = [];
+  let routed: { mockRestore(): void } | null = null;
   afterEach(() => {
-    vi.unstubAllGlobals();
+    routed?.mockRestore();
+    routed = null;
   });
 
-  /** Sends the app's outgoing HTTPS calls for the Slack and bot hosts to the local mock instead. */
-  const realFetch = globalThis.fetch;
-  const toMock: typeof fetch = (input, init) => {
-    const url = new URL(String(input));
-    return realFetch(`${mockBase}${url.pathname}${url.search}`, init);
+  /**
+   * Sends the app's outgoing HTTPS connections to the local mock (plain HTTP on `port`) instead: the
+   * address checks, the pinned address, redirects and limits of lib/outbound.ts all run as in production.
+   */
+  const routeToMock = (port = Number(new URL(mockBase).port)) => {
+    routed = vi.spyOn(https, 'request').mockImplementation(((options: https.RequestOptions, cb: () => void) => {
+      connected.push({
+        host: String(options.host),
+        hostHeader: String((options.headers as Record<string, string> | undefined)?.host),
+      });
+      return http.request({ ...options, host: '127.0.0.1', port }, cb);
+    }) as never);
   };
 
   it('posts { text } to the Slack webhook, records the attempt in the delivery log and answers its status', async () => {
-    vi.stubGlobal('fetch', toMock);
+    routeToMock();
     const target = notifTargetSchema.parse(
       (
         await call('POST', `/organizations/${demoOrgId}/notif-targets`, orgAdmin, {
@@ -574,6 +630,8 @@ describe('test notification', () => {
     expect(result).toMatchObject({ status: 'sent', error: null });
     const hit = received.at(-1)!;
     expect(hit.path).toBe('/services/T000/B000/SecretSlackToken42');
+    // The connection went to the address the check resolved, named hooks.slack.com.
+    expect(connected.at(-1)).toEqual({ host: PUBLIC_IP, hostHeader: 'hooks.slack.com' });
     const text = slackBody.parse(hit.body).text;
     expect(text).toContain('Demo Tower');
     expect(text).toContain('テスト通知');
@@ -604,20 +662,22 @@ describe('test notification', () => {
     expectNoSecrets(log.body);
 
     failNext = true;
+    t.advance(1); // past the throttle of test sends to one target
     const failed = testNotificationResultSchema.parse(
       (await call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, orgAdmin)).json(),
     );
-    expect(failed).toMatchObject({ status: 'failed', error: 'HTTP 500' });
+    // Neither the status nor the answer of the far end is echoed.
+    expect(failed).toMatchObject({ status: 'failed', error: DELIVERY_FAILED });
     const failedRow = await t.db.kysely
       .selectFrom('outbox')
       .selectAll()
       .where('id', '=', failed.deliveryId)
       .executeTakeFirstOrThrow();
-    expect(failedRow).toMatchObject({ status: 'failed', error: 'HTTP 500', sent_at: null });
+    expect(failedRow).toMatchObject({ status: 'failed', error: DELIVERY_FAILED, sent_at: null });
   });
 
   it('posts { spaceId, botLoginId, text } with basic auth to a chat bot', async () => {
-    vi.stubGlobal('fetch', toMock);
+    routeToMock();
     const target = notifTargetSchema.parse(
       (await call('POST', `/organizations/${demoOrgId}/notif-targets`, sys, botTarget)).json(),
     );
@@ -632,7 +692,7 @@ describe('test notification', () => {
   });
 
   it('reports an unreachable webhook as failed, not as an error of the portal', async () => {
-    vi.stubGlobal('fetch', ((input, init) => realFetch('http://127.0.0.1:1/unreachable', init)) as typeof fetch);
+    routeToMock(1);
     const target = notifTargetSchema.parse(
       (await call('POST', `/organizations/${demoOrgId}/notif-targets`, orgAdmin, slackTarget)).json(),
     );
@@ -640,8 +700,28 @@ describe('test notification', () => {
     expect(res.statusCode).toBe(200);
     expect(testNotificationResultSchema.parse(res.json())).toMatchObject({
       status: 'failed',
-      error: 'The request could not be sent',
+      error: DELIVERY_FAILED,
     });
+  });
+
+  it('checks the address again at send: a name now resolving inside is not called, and the answer tells nothing', async () => {
+    routeToMock();
+    resolved['rebind.example'] = PUBLIC_IP;
+    const target = notifTargetSchema.parse(
+      (
+        await call('POST', `/organizations/${demoOrgId}/notif-targets`, orgAdmin, {
+          ...botTarget,
+          address: 'https://rebind.example/hook',
+        })
+      ).json(),
+    );
+    resolved['rebind.example'] = '127.0.0.1';
+    const before = { received: received.length, connected: connected.length };
+    const res = await call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, orgAdmin);
+    delete resolved['rebind.example'];
+    expect(res.statusCode).toBe(200);
+    expect(testNotificationResultSchema.parse(res.json())).toMatchObject({ status: 'failed', error: DELIVERY_FAILED });
+    expect({ received: received.length, connected: connected.length }).toEqual(before);
   });
 
   it('mails an email target through the outbox in Japanese and English', async () => {
@@ -661,12 +741,14 @@ describe('test notification', () => {
     expect(row.body).toContain('This is a test notification');
   });
 
-  it('works with an injected fetch (the notifier on its own)', async () => {
+  it('works with an injected outbound helper (the notifier on its own)', async () => {
+    routeToMock();
     const notifier = createNotifier({
       db: t.db.kysely,
       clock: () => new Date(),
       mailer: { deliver: () => Promise.reject(new Error('not used')) },
-      fetch: toMock,
+      config: t.config,
+      outbound: createOutbound({ resolve: () => Promise.resolve([{ address: '203.0.114.9', family: 4 }]) }),
     });
     const result = await notifier.send(
       { type: 1, address: SLACK_URL, botLoginId: '', botPassword: null, spaceId: '', organizationId: demoOrgId },
@@ -674,5 +756,50 @@ describe('test notification', () => {
     );
     expect(result.status).toBe('sent');
     expect(slackBody.parse(received.at(-1)!.body).text).toBe('S\nB');
+    expect(connected.at(-1)?.host).toBe('203.0.114.9');
+  });
+
+  it('throttles test sends per target (one per 10 s, 10 per hour) with the error body', async () => {
+    const target = notifTargetSchema.parse(
+      (await call('POST', `/organizations/${demoOrgId}/notif-targets`, orgAdmin, emailTarget)).json(),
+    );
+    const send = () => call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, orgAdmin);
+    expect((await send()).statusCode).toBe(200);
+    const again = await send();
+    expect(again.statusCode).toBe(429);
+    expect(errorOf(again).code).toBe('RATE_LIMITED');
+    for (let i = 1; i < 10; i++) {
+      t.advance(1);
+      expect((await send()).statusCode).toBe(200);
+    }
+    t.advance(1);
+    expect((await send()).statusCode).toBe(429);
+    t.advance(60);
+    expect((await send()).statusCode).toBe(200);
+  });
+
+  it('throttles test sends per operator (30 per hour over any targets)', async () => {
+    t.advance(61);
+    const targets = [];
+    for (let i = 0; i < 31; i++) {
+      targets.push(
+        notifTargetSchema.parse(
+          (
+            await call('POST', `/organizations/${demoOrgId}/notif-targets`, sys, { ...emailTarget, room: `r${i}` })
+          ).json(),
+        ),
+      );
+    }
+    const statuses = [];
+    for (const target of targets) {
+      statuses.push(
+        (await call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, sys)).statusCode,
+      );
+    }
+    expect(statuses).toEqual([...Array<number>(30).fill(200), 429]);
+    // Another operator is not held back by it.
+    expect(
+      (await call('POST', `/organizations/${demoOrgId}/notif-targets/${targets[30]!.id}/test`, orgAdmin)).statusCode,
+    ).toBe(200);
   });
 });

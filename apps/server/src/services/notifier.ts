@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { mask } from '../lib/crypto.ts';
+import { outboundFromConfig, type Outbound } from '../lib/outbound.ts';
 import type { Clock } from '../lib/time.ts';
 import type { Mailer } from './mailer.ts';
 import { outboxRepo } from './outbox-repo.ts';
@@ -24,8 +25,6 @@ export interface DeliveryResult {
 
 export type Notifier = ReturnType<typeof createNotifier>;
 
-const HTTP_TIMEOUT_MS = 5_000;
-
 const jst = (d: Date) =>
   new Intl.DateTimeFormat('ja-JP', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'Asia/Tokyo' }).format(d);
 
@@ -40,19 +39,24 @@ export function testNotificationText(source: string, at: Date) {
   };
 }
 
+/** What a failed HTTP delivery records and answers: never what the far end said or which host answered. */
+export const DELIVERY_FAILED = 'The target did not answer successfully';
+
 /**
  * Sends notifications to a target: email through the mailer (outbox first), Slack and chat bots by an
- * HTTP POST whose attempt is recorded in the same delivery log (`outbox`), with the URL masked.
- * `fetch` is injectable so tests can point it at a local mock; by default the global one is used.
+ * HTTP POST through the outbound helper (lib/outbound.ts: address checks, redirects, limits) whose
+ * attempt is recorded in the same delivery log (`outbox`), with the URL masked.
+ * `outbound` is injectable so tests can resolve names to a local mock; by default the configured one.
  */
 export function createNotifier(deps: {
   db: Kysely<Database>;
   clock: Clock;
   mailer: Pick<Mailer, 'deliver'>;
-  fetch?: typeof globalThis.fetch;
+  config: { outboundAllowHosts: readonly string[] };
+  outbound?: Outbound;
 }) {
   const outbox = outboxRepo(deps.db);
-  const doFetch: typeof globalThis.fetch = (input, init) => (deps.fetch ?? globalThis.fetch)(input, init);
+  const outbound = deps.outbound ?? outboundFromConfig(deps.config);
 
   async function post(
     channel: 'slack' | 'chatbot',
@@ -72,21 +76,16 @@ export function createNotifier(deps: {
     });
     let error: string | null = null;
     try {
-      const res = await doFetch(target.address, {
+      const res = await outbound.send(target.address, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...request.headers },
         body: JSON.stringify(request.body),
-        signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-        // A webhook that redirects elsewhere is not followed.
-        redirect: 'manual',
       });
-      // The remote answer is not echoed: only its status, which carries no secret.
-      if (!res.ok) error = `HTTP ${res.status}`;
-      await res.body?.cancel().catch(() => undefined);
-    } catch (err) {
-      const e = err as Error;
-      error =
-        e.name === 'TimeoutError' ? `No answer within ${HTTP_TIMEOUT_MS / 1000} s` : 'The request could not be sent';
+      // Neither the remote answer nor its status is echoed: a refused address, a closed port and an
+      // error answer look the same, so the test send cannot be used to scan the network.
+      if (!res.ok) error = DELIVERY_FAILED;
+    } catch {
+      error = DELIVERY_FAILED;
     }
     const status = error ? 'failed' : 'sent';
     if (error) await outbox.markFailed(id, error);

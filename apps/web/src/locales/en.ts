@@ -237,6 +237,7 @@ export const en = {
     latitude: 'Enter a latitude between -90 and 90',
     longitude: 'Enter a longitude between -180 and 180',
     url: 'Enter a valid URL',
+    urlForbidden: 'This address points into an internal network and cannot be used',
     slackWebhook: 'Enter a Slack incoming webhook URL (https://hooks.slack.com/...)',
     typeDisabled: 'This type is not available',
     flowEditOnlyGeneral: 'Flow editing can be restricted only for general operators',

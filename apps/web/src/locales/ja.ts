@@ -239,6 +239,7 @@ export const ja: Messages = {
     latitude: '緯度は -90〜90 の範囲で入力してください',
     longitude: '経度は -180〜180 の範囲で入力してください',
     url: '正しいURLを入力してください',
+    urlForbidden: '内部ネットワークを指すアドレスは使用できません',
     slackWebhook: 'SlackのIncoming Webhook URL（https://hooks.slack.com/...）を入力してください',
     typeDisabled: 'この種別は利用できません',
     flowEditOnlyGeneral: 'フロー編集の制限は一般オペレーターにのみ設定できます',

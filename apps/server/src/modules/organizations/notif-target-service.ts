@@ -2,8 +2,10 @@ import type { NotifTarget, NotifTargetInput, UpdateNotifTargetBody } from '@port
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { mask, secretBox } from '../../lib/crypto.ts';
+import { outboundFromConfig, type Outbound } from '../../lib/outbound.ts';
+import type { Clock } from '../../lib/time.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
-import { createNotifier, testNotificationText, type Notifier } from '../../services/notifier.ts';
+import { createNotifier, testNotificationText } from '../../services/notifier.ts';
 import { assertAdministrator } from './admin-rules.ts';
 import { notifTargetRepo, type NotifTargetRow } from './notif-target-repo.ts';
 import { organizationRepo } from './organization-repo.ts';
@@ -14,10 +16,48 @@ type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'config' | 'mailer'>;
 /** Webhook and chat-bot URLs carry credentials in the URL itself: they are sealed like passwords. */
 const SEALED_ADDRESS_TYPES = new Set([1, 6]);
 const SENDABLE_TYPES = new Set([0, 1, 6]);
+/** Targets reached over HTTP: their URL is checked at save (and again at every send, lib/outbound.ts). */
+const HTTP_TYPES = new Set([1, 6]);
+
+/**
+ * Test sends allowed: per target one per 10 s and 10 per hour, per operator 30 per hour (over any
+ * number of targets). Kept in this process (a cluster of servers multiplies them, which is still bounded).
+ */
+export const TEST_SEND_LIMITS = {
+  target: { minGapMs: 10_000, perHour: 10 },
+  operator: { minGapMs: 0, perHour: 30 },
+} as const;
+
+const HOUR_MS = 3_600_000;
+
+/** Sliding-window counters on the app clock: `take` answers false (and counts nothing) when any key is over. */
+function throttle(clock: Clock) {
+  const hits = new Map<string, number[]>();
+  return {
+    take(keys: Array<{ key: string; minGapMs: number; perHour: number }>): boolean {
+      const now = clock().getTime();
+      const recent = keys.map((k) => (hits.get(k.key) ?? []).filter((at) => now - at < HOUR_MS));
+      const over = keys.some((k, i) => {
+        const list = recent[i]!;
+        return list.length >= k.perHour || (list.length > 0 && now - list.at(-1)! < k.minGapMs);
+      });
+      keys.forEach((k, i) => {
+        const list = recent[i]!;
+        if (!over) list.push(now);
+        if (list.length === 0) hits.delete(k.key);
+        else hits.set(k.key, list);
+      });
+      return !over;
+    },
+  };
+}
 
 /** Notification targets of an organization (optionally of one of its buildings), with sealed secrets. */
-export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier(ctx)) {
+export function notifTargetService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
   const { db, clock, audit } = ctx;
+  const outbound = deps.outbound ?? outboundFromConfig(ctx.config);
+  const notifier = createNotifier({ ...ctx, outbound });
+  const testSends = throttle(clock);
   const box = secretBox(ctx.config.secretKey);
   const rows = notifTargetRepo(db);
   const organizations = organizationRepo(db);
@@ -53,6 +93,20 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
         { path: 'buildingId', message: 'validation.notFound' },
       ]);
     }
+  }
+
+  /**
+   * A webhook or chat-bot URL must not point into the server's own network. A name that does not
+   * resolve now is accepted (DNS may be down; the send checks again), one that resolves to an
+   * internal address is refused.
+   */
+  async function assertReachable(type: number, address: string): Promise<void> {
+    if (!HTTP_TYPES.has(type)) return;
+    const checked = await outbound.check(address);
+    if (checked.ok || checked.reason === 'unresolvable') return;
+    throw new AppError('VALIDATION_FAILED', 'This address cannot be used as a notification target', [
+      { path: 'address', message: checked.reason === 'refused-address' ? 'validation.urlForbidden' : 'validation.url' },
+    ]);
   }
 
   /** The organization must be the caller's (404 otherwise), and the target one of its own. */
@@ -110,6 +164,7 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
       assertAdministrator(p);
       await scopedOrganization(organizations, p, organizationId);
       await assertBuildingOf(organizationId, body.buildingId);
+      await assertReachable(body.type, body.address);
       const now = clock().toISOString();
       const row = await rows.insert({
         organization_id: organizationId,
@@ -142,6 +197,7 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
           { path: 'address', message: 'validation.required' },
         ]);
       }
+      if (body.address !== undefined) await assertReachable(body.type, body.address);
       const address = body.address === undefined ? {} : sealedAddress(body.type, body.address);
       // botPassword: undefined keeps the stored one, '' clears it, anything else replaces it.
       const botPassword =
@@ -193,6 +249,11 @@ export function notifTargetService(ctx: Ctx, notifier: Notifier = createNotifier
       } catch {
         throw new AppError('CONFLICT', 'The stored secrets of this target cannot be read; enter them again');
       }
+      const allowed = testSends.take([
+        { key: `target:${row.id}`, ...TEST_SEND_LIMITS.target },
+        { key: `operator:${p.operatorId}`, ...TEST_SEND_LIMITS.operator },
+      ]);
+      if (!allowed) throw new AppError('RATE_LIMITED', 'Too many test notifications; try again later');
       const result = await notifier.send(
         {
           type: row.type,
