@@ -2,20 +2,23 @@ import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-
 import { isApiError } from '@/lib/api-client';
 
 /**
- * Puts the server's field errors under their fields: DUPLICATE gets the screen's own sentence,
- * VALIDATION_FAILED details their `validation.*` key. True when at least one field got an error.
+ * THE way to put the server's field errors under their fields (react-hook-form): each detail of a 400
+ * VALIDATION_FAILED (its `validation.*` key, translated under the field) or, when the screen gives its
+ * sentence for it, a 409 DUPLICATE goes to the field of its path, or of the path's first segment
+ * (`arms.0.x` → `arms` unless `arms.0.x` is a field). True when at least one field got an error.
  */
 export function applyServerErrors<T extends FieldValues>(
   error: unknown,
   setError: UseFormSetError<T>,
   fields: readonly Path<T>[],
-  duplicateText: string,
+  duplicateText?: string,
 ): boolean {
   if (!isApiError(error)) return false;
-  if (error.code !== 'DUPLICATE' && error.code !== 'VALIDATION_FAILED') return false;
+  if (error.code !== 'VALIDATION_FAILED' && (error.code !== 'DUPLICATE' || duplicateText === undefined)) return false;
   let placed = false;
   for (const d of error.details) {
-    const field = fields.find((f) => f === d.path);
+    const top = d.path.split('.')[0];
+    const field = fields.find((f) => f === d.path) ?? fields.find((f) => f === top);
     if (!field) continue;
     if (error.code === 'DUPLICATE') setError(field, { type: 'duplicate', message: duplicateText });
     else setError(field, { type: 'server', message: d.message });
@@ -32,8 +35,6 @@ export const fieldErrorText = (
 
 export const hasCode = (error: unknown, code: string): boolean => isApiError(error) && error.code === code;
 
-/** Field messages of a 400 VALIDATION_FAILED (top-level field of each path), to put next to the inputs. */
-export function fieldErrors(error: unknown): Array<{ path: string; message: string }> {
-  if (!isApiError(error) || error.code !== 'VALIDATION_FAILED') return [];
-  return error.details.map((d) => ({ path: d.path.split('.')[0] ?? d.path, message: d.message }));
-}
+/** True for a 400 VALIDATION_FAILED with field details (shown under the fields, not as an alert). */
+export const hasFieldErrors = (error: unknown): boolean =>
+  isApiError(error) && error.code === 'VALIDATION_FAILED' && error.details.length > 0;

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { SaveErrorAlert } from '@/components/save-error-alert';
 import { useMessageText } from '@/lib/i18n';
-import { fieldErrors } from '@/lib/server-errors';
+import { applyServerErrors } from '@/lib/server-errors';
 import { useOrganizationOptions } from '../api/get-organizations';
 import { NumberField } from './number-field';
 
@@ -61,8 +61,7 @@ export function BuildingForm({
       const saved = await onSubmit(values);
       if (saved) form.reset(saved);
     } catch (e) {
-      for (const f of fieldErrors(e))
-        if (f.path in defaultValues) form.setError(f.path as keyof BuildingFormValues, { message: f.message });
+      applyServerErrors(e, form.setError, Object.keys(defaultValues) as (keyof BuildingFormValues)[]);
     }
   });
 

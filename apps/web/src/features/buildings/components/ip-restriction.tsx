@@ -27,7 +27,7 @@ import { useAddIpRule } from '../api/add-ip-rule';
 import { useDeleteIpRule } from '../api/delete-ip-rule';
 import { useIpRestriction } from '../api/get-ip-restriction';
 import { useSetIpRestriction } from '../api/set-ip-restriction';
-import { fieldErrors, hasCode } from '@/lib/server-errors';
+import { applyServerErrors, hasCode, hasFieldErrors } from '@/lib/server-errors';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 
 type RuleValues = z.input<typeof ipRuleInputSchema>;
@@ -49,15 +49,14 @@ function AddRuleForm({ buildingId, suggestion }: { buildingId: number; suggestio
         showNotification({ color: 'green', message: t('buildings.ip.added') });
       },
       onError: (e) => {
-        for (const f of fieldErrors(e))
-          if (f.path === 'address' || f.path === 'description') form.setError(f.path, { message: f.message });
+        applyServerErrors(e, form.setError, ['address', 'description']);
       },
     }),
   );
   return (
     <form noValidate onSubmit={(e) => void submit(e)} aria-label={t('buildings.ip.add')}>
       <Stack gap="xs">
-        {add.isError && fieldErrors(add.error).length === 0 && (
+        {add.isError && !hasFieldErrors(add.error) && (
           <Alert color="red" role="alert">
             {errorText(add.error)}
           </Alert>

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { SaveErrorAlert } from '@/components/save-error-alert';
 import { useMessageText } from '@/lib/i18n';
-import { fieldErrors } from '@/lib/server-errors';
+import { applyServerErrors } from '@/lib/server-errors';
 import { FloorNumberSelect } from './floor-number-select';
 import { OptionalNumber } from './optional-number';
 
@@ -54,8 +54,7 @@ export function FloorForm({
       const saved = await onSubmit(values);
       if (saved) form.reset(saved);
     } catch (e) {
-      for (const f of fieldErrors(e))
-        if (f.path in defaultValues) form.setError(f.path as keyof FloorFormValues, { message: f.message });
+      applyServerErrors(e, form.setError, Object.keys(defaultValues) as (keyof FloorFormValues)[]);
     }
   });
 
