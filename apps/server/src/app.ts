@@ -112,7 +112,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(buildingRoutes, { ctx });
       await api.register(floorRoutes, { ctx });
       await api.register(fileRoutes, { ctx });
-      await api.register(robotRoutes, { ctx });
+      await api.register(robotRoutes, { ctx, teleop });
       await api.register(mapRoutes, { ctx });
       await api.register(mapSessionRoutes, { ctx });
       await api.register(poseRoutes, { ctx });

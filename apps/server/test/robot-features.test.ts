@@ -538,6 +538,35 @@ describe('feature actions', () => {
     });
     expect(free.statusCode, free.body).toBe(202);
   });
+
+  it('keeps pausing and resuming the patrol to the operator holding the controls (a watcher is refused)', async () => {
+    const { token } = await t.as('manager@demo.example');
+    const tab = await openSocket(token);
+    tab.send({ type: 'teleop.join', robotId: full.robot.id, want: 'control' });
+    const joined = await tab.next('teleop.joined');
+    expect(joined.role).toBe('controller');
+    const command = (who: keyof typeof auth, name: 'pause' | 'resume' | 'cancel') =>
+      call('POST', `/robots/${full.robot.id}/commands`, auth[who], { command: name });
+    try {
+      // A watcher, and an administrator who has not taken over, change nothing.
+      for (const who of ['general', 'orgAdmin'] as const) {
+        for (const name of ['pause', 'resume', 'cancel'] as const) {
+          const res = await command(who, name);
+          expect(res.statusCode, `${who} ${name}`).toBe(409);
+          expect(errorOf(res).code).toBe('TELEOP_LOCKED');
+        }
+      }
+      // The controller may.
+      expect((await command('manager', 'pause')).statusCode).toBe(202);
+      expect((await command('manager', 'resume')).statusCode).toBe(202);
+    } finally {
+      tab.send({ type: 'teleop.leave', sessionId: joined.sessionId });
+      await tab.next('teleop.closed');
+      tab.ws.terminate();
+    }
+    // Nobody holds the controls: anyone who can see the robot may.
+    expect((await command('general', 'resume')).statusCode).toBe(202);
+  });
 });
 
 describe('photos', () => {

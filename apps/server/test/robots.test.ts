@@ -272,6 +272,59 @@ describe('registering a robot', () => {
     expect(await robotCount()).toBe(before);
   });
 
+  it('answers validation.* keys in the details, never raw schema texts (docs/api-robots.md)', async () => {
+    const before = await robotCount();
+    const expectKeys = (details: Array<{ path: string; message: string }> | undefined) => {
+      expect(details?.length).toBeGreaterThan(0);
+      for (const d of details ?? []) expect(d.message, d.path).toMatch(/^validation\.[A-Za-z0-9]+$/);
+    };
+    // Every field missing: each one is named with a key.
+    const missing = errorOf(await call('POST', '/robots', auth.orgAdmin, {}));
+    expect(missing.code).toBe('VALIDATION_FAILED');
+    expectKeys(missing.details);
+    expect(missing.details).toContainEqual(
+      expect.objectContaining({ path: 'serialNo', message: 'validation.required' }),
+    );
+    expect(missing.details).toContainEqual(
+      expect.objectContaining({ path: 'buildingId', message: 'validation.required' }),
+    );
+    expect(missing.details).toContainEqual(
+      expect.objectContaining({ path: 'longTermRecordingAutoStart', message: 'validation.required' }),
+    );
+    // Wrong types and shapes.
+    const wrong = errorOf(
+      await call(
+        'POST',
+        '/robots',
+        auth.orgAdmin,
+        input({
+          serialNo: 7,
+          buildingId: 1.5,
+          floorId: 'x',
+          groupId: 'y',
+          longTermRecordingAutoStart: 'yes',
+          hardwareRevision: 12,
+          version: 3,
+          notes: false,
+          name: 'n'.repeat(41),
+        } as unknown as Partial<RobotInput>),
+      ),
+    );
+    expectKeys(wrong.details);
+    expect(wrong.details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'buildingId', message: 'validation.integer' }),
+        expect.objectContaining({ path: 'floorId', message: 'validation.invalid' }),
+        expect.objectContaining({ path: 'groupId', message: 'validation.invalid' }),
+        expect.objectContaining({ path: 'longTermRecordingAutoStart', message: 'validation.invalid' }),
+        expect.objectContaining({ path: 'hardwareRevision', message: 'validation.hardwareRevision' }),
+        expect.objectContaining({ path: 'name', message: 'validation.max40' }),
+      ]),
+    );
+    expectKeys(errorOf(await call('POST', '/robots', auth.orgAdmin, [1, 2])).details);
+    expect(await robotCount()).toBe(before);
+  });
+
   it('refuses a serial number already registered (409 DUPLICATE) and frees it when the robot is deleted', async () => {
     const { robot } = await createRobot();
     const again = await call('POST', '/robots', auth.orgAdmin, input({ serialNo: robot.serialNo, name: 'Twin' }));

@@ -99,33 +99,43 @@ const requiredText = (max: number) =>
     .trim()
     .min(1, { error: 'validation.required', abort: true })
     .max(max, `validation.max${max}`);
-const optText = (max: number) => z.string().trim().max(max, `validation.max${max}`);
+/** A field of the wrong type: missing is `required`, anything else `invalid`. */
+const typeError = (missing = 'validation.required') => ({
+  error: (iss: { input?: unknown }) => (iss.input === undefined ? missing : 'validation.invalid'),
+});
+const optText = (max: number) => z.string(typeError()).trim().max(max, `validation.max${max}`);
+/** A database id of the robot input: a whole number. */
+const inputId = () => z.number(typeError()).int('validation.integer');
 
 /** Serial numbers become MQTT topic levels: letters, digits, '-', '_' and '.' only. */
 export const SERIAL_PATTERN = /^[A-Za-z0-9._-]+$/;
 export const robotSerialSchema = requiredText(24).refine((v) => SERIAL_PATTERN.test(v), 'validation.serial');
 
-export const robotInputSchema = z.object({
-  serialNo: robotSerialSchema,
-  name: requiredText(40),
-  model: robotModelSchema,
-  version: optText(32),
-  /** Hardware revision: digits only, at most 3 ('' when unknown). */
-  hardwareRevision: z
-    .string()
-    .trim()
-    .refine((v) => v === '' || /^\d{1,3}$/.test(v), 'validation.hardwareRevision'),
-  buildingId: z.number({ error: 'validation.required' }).int(),
-  floorId: z.number({ error: 'validation.required' }).int(),
-  groupId: z.number().int().nullable(),
-  status: robotStatusCodeSchema,
-  longTermRecordingAutoStart: z.boolean(),
-  videoMode: videoModeSchema,
-  notes: optText(1000),
-});
+/** Every message is a `validation.*` key (docs/api-robots.md), type errors included. */
+export const robotInputSchema = z.object(
+  {
+    serialNo: robotSerialSchema,
+    name: requiredText(40),
+    model: robotModelSchema,
+    version: optText(32),
+    /** Hardware revision: digits only, at most 3 ('' when unknown). */
+    hardwareRevision: z
+      .string({ error: 'validation.hardwareRevision' })
+      .trim()
+      .refine((v) => v === '' || /^\d{1,3}$/.test(v), 'validation.hardwareRevision'),
+    buildingId: inputId(),
+    floorId: inputId(),
+    groupId: inputId().nullable(),
+    status: robotStatusCodeSchema,
+    longTermRecordingAutoStart: z.boolean(typeError()),
+    videoMode: videoModeSchema,
+    notes: optText(1000),
+  },
+  typeError('validation.invalid'),
+);
 export type RobotInput = z.infer<typeof robotInputSchema>;
 export const updateRobotBodySchema = robotInputSchema.extend({
-  updatedAt: z.string({ error: 'validation.required' }).min(1).max(40),
+  updatedAt: z.string({ error: 'validation.required' }).min(1, 'validation.required').max(40, 'validation.tooLong'),
 });
 export type UpdateRobotBody = z.infer<typeof updateRobotBodySchema>;
 
@@ -215,6 +225,15 @@ export const robotIssueSchema = z.object({
 });
 export type RobotIssue = z.infer<typeof robotIssueSchema>;
 
+/**
+ * What the running order is, for orders the portal sent (goto a waypoint, a route's trial run, the
+ * demo fleet's patrol or its way home to charge): shown instead of the order's id. `name` is the
+ * waypoint's or route's name. Orders the portal does not know (the robot's own) have none.
+ */
+export const ORDER_KINDS = ['goto', 'trialRun', 'patrol', 'charge'] as const;
+export const orderLabelSchema = z.object({ kind: z.enum(ORDER_KINDS), name: z.string().nullable() });
+export type OrderLabel = z.infer<typeof orderLabelSchema>;
+
 /** What the fleet views show of a robot, kept live by the server (WebSocket deltas). */
 export const robotLiveSchema = z.object({
   robotId: id,
@@ -226,6 +245,8 @@ export const robotLiveSchema = z.object({
   batteryState: z.enum(BATTERY_STATES).nullable(),
   activity: z.enum(ROBOT_ACTIVITIES).nullable(),
   orderId: z.string().nullable(),
+  /** What the running order is when the portal sent it (null: the robot's own, or no order). */
+  orderLabel: orderLabelSchema.nullable().optional(),
   floorId: id.nullable(),
   position: robotPositionSchema.nullable(),
   issues: z.array(robotIssueSchema),

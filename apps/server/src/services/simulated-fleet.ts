@@ -3,17 +3,20 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { floorMapId, ROBOT_MODELS, type RobotModel } from '@portal/contract';
+import { floorMapId, ROBOT_MODELS, WaypointType, type MapDocument, type RobotModel } from '@portal/contract';
+import type { Dialect } from '../db/migrator.ts';
 import type { Database } from '../db/schema.ts';
 import { mqttUsernameOf, newRobotPassword, ROBOT_MANUFACTURER } from '../modules/robots/credentials.ts';
 import type { Clock } from '../lib/time.ts';
 import type { RobotLink } from '../modules/robot-link/types.ts';
+import { orderLabels } from '../modules/robot-link/fleet-state.ts';
+import { mapRepo } from '../modules/maps/map-repo.ts';
 import { simulatedFleetRepo } from './simulated-fleet-repo.ts';
 
 /** The demo building the simulated robots live in (seed.ts). */
 const DEMO_BUILDING = 'Demo Tower';
 const PATROL_EVERY_MS = 15_000;
-/** Where robot i starts and charges, and the square it patrols around it (metres). */
+/** Where robot i starts and charges, and the square it patrols around it (metres): floors without a map. */
 const home = (i: number) => ({ x: 2 + 4 * i, y: 2, theta: 0 });
 const patrol = (i: number) => {
   const h = home(i);
@@ -24,6 +27,33 @@ const patrol = (i: number) => {
     { x: h.x, y: h.y },
   ];
 };
+
+/** Where a simulated robot starts and charges, and the points it patrols (metres, map frame). */
+export interface PatrolPlan {
+  home: { x: number; y: number; theta: number };
+  stops: Array<{ x: number; y: number }>;
+}
+
+/**
+ * A simulated robot's patrol: on a floor whose map has a charger and a route (the demo seed's), it
+ * starts at the charger (the n-th robot of the floor 1.2 m further up) and patrols the first
+ * route's waypoints, starting n points further along; else the square of robot `index`.
+ */
+export function patrolPlan(document: MapDocument | null, index: number, nthOnFloor: number): PatrolPlan {
+  const charger = document?.waypoints.find((w) => w.type === WaypointType.charge);
+  const route = document?.routes[0];
+  const byId = new Map(document?.waypoints.map((w) => [w.id, w]));
+  const points = route?.waypointIds.flatMap((id) => {
+    const w = byId.get(id);
+    return w ? [{ x: w.x, y: w.y }] : [];
+  });
+  if (!charger || !points || points.length < 2) return { home: home(index), stops: patrol(index) };
+  const k = nthOnFloor % points.length;
+  return {
+    home: { x: charger.x, y: charger.y + 1.2 * nthOnFloor, theta: charger.theta },
+    stops: [...points.slice(k), ...points.slice(0, k)],
+  };
+}
 
 export interface SimulatedFleet {
   robots: number;
@@ -38,6 +68,7 @@ export interface SimulatedFleet {
  */
 export async function startSimulatedFleet(opts: {
   db: Kysely<Database>;
+  dialect: Dialect;
   link: Pick<RobotLink, 'robotBrokerUrl' | 'registryChanged' | 'live' | 'sendOrder'>;
   log: FastifyBaseLogger;
   clock: Clock;
@@ -58,7 +89,19 @@ export async function startSimulatedFleet(opts: {
     return null;
   }
 
-  const robots: Array<{ id: number; index: number; entry: Record<string, unknown> }> = [];
+  const maps = mapRepo(opts.db, opts.dialect);
+  const documents = new Map<number, MapDocument | null>();
+  /** The floor's current map (the seed's waypoints and route), read once. */
+  const documentOf = async (floorId: number): Promise<MapDocument | null> => {
+    if (!documents.has(floorId)) {
+      const row = await maps.current(floorId);
+      documents.set(floorId, row ? (JSON.parse(row.document) as MapDocument) : null);
+    }
+    return documents.get(floorId)!;
+  };
+  const onFloor = new Map<number, number>();
+
+  const robots: Array<{ id: number; index: number; plan: PatrolPlan; entry: Record<string, unknown> }> = [];
   const brokerUrl = link.robotBrokerUrl();
   for (let i = 0; i < opts.count; i++) {
     const serial = `SIM-${String(i + 1).padStart(4, '0')}`;
@@ -92,10 +135,14 @@ export async function startSimulatedFleet(opts: {
       });
       await link.registryChanged({ kind: 'created', robotId: id });
     }
-    const start = home(i);
+    const nth = onFloor.get(floorId) ?? 0;
+    onFloor.set(floorId, nth + 1);
+    const plan = patrolPlan(await documentOf(floorId), i, nth);
+    const start = plan.home;
     robots.push({
       id,
       index: i,
+      plan,
       entry: {
         brokerUrl,
         username,
@@ -135,14 +182,22 @@ export async function startSimulatedFleet(opts: {
       // On the charger until 80 %; home to charge below 40 %.
       if (live.activity === 'charging' && battery < 80) continue;
       const mapId = live.position?.mapId ?? String(r.entry.mapId);
-      const h = home(r.index);
+      const h = r.plan.home;
       const atHome = live.position && Math.hypot(live.position.x - h.x, live.position.y - h.y) < 0.3;
       if (battery < 40) {
-        if (!atHome) void link.sendOrder(r.id, [{ nodeId: 'home', ...h, mapId }]).catch(() => undefined);
+        if (!atHome) {
+          void link
+            .sendOrder(r.id, [{ nodeId: 'home', ...h, mapId }])
+            .then((orderId) => orderLabels.remember(orderId, { kind: 'charge', name: null }))
+            .catch(() => undefined);
+        }
         continue;
       }
-      const stops = patrol(r.index).map((p, k) => ({ nodeId: `p${k}`, ...p, mapId }));
-      void link.sendOrder(r.id, stops).catch(() => undefined);
+      const stops = r.plan.stops.map((p, k) => ({ nodeId: `p${k}`, ...p, mapId }));
+      void link
+        .sendOrder(r.id, stops)
+        .then((orderId) => orderLabels.remember(orderId, { kind: 'patrol', name: null }))
+        .catch(() => undefined);
     }
   }, PATROL_EVERY_MS);
   timer.unref();

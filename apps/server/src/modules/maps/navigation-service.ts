@@ -7,6 +7,7 @@ import {
   type GotoBody,
   type MapDocument,
   type NavigationOrder,
+  type OrderLabel,
   type RobotStatusCodeValue,
   type TrialRunBody,
   type Waypoint,
@@ -14,6 +15,7 @@ import {
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { robotRepo } from '../robots/robot-repo.ts';
+import { orderLabels } from '../robot-link/fleet-state.ts';
 import type { OrderStop } from '../robot-link/types.ts';
 import type { MapService } from './map-service.ts';
 
@@ -136,8 +138,10 @@ export function navigationService(ctx: Ctx, maps: MapService) {
     ip: string,
     action: string,
     detail: Record<string, unknown>,
+    label: OrderLabel,
   ): Promise<string> {
     const orderId = await robotLink.sendOrder(robot.id, stops);
+    orderLabels.remember(orderId, label);
     await audit.record({
       operatorId: p.operatorId,
       organizationId: robot.organization_id,
@@ -160,10 +164,18 @@ export function navigationService(ctx: Ctx, maps: MapService) {
         throw invalid('No such waypoint on this floor', [{ path: 'waypointId', message: 'validation.notFound' }]);
       }
       const planned = plan(doc, startOf(doc, position, target.id), [target]);
-      const orderId = await send(p, robot, stopsOf(doc, floor, planned), ip, 'robot.goto', {
-        floorId: floor.id,
-        waypointId: target.id,
-      });
+      const orderId = await send(
+        p,
+        robot,
+        stopsOf(doc, floor, planned),
+        ip,
+        'robot.goto',
+        {
+          floorId: floor.id,
+          waypointId: target.id,
+        },
+        { kind: 'goto', name: target.name },
+      );
       return { orderId, waypointIds: planned.waypointIds };
     },
 
@@ -177,11 +189,19 @@ export function navigationService(ctx: Ctx, maps: MapService) {
       const goals = route.waypointIds.map((id) => byId.get(id)!);
       const planned = plan(doc, startOf(doc, position, goals[0]!.id), goals);
       const stops = stopsOf(doc, floor, planned);
-      const orderId = await send(p, robot, stops, ip, 'robot.trial-run', {
-        floorId: floor.id,
-        routeId: route.id,
-        name: route.name,
-      });
+      const orderId = await send(
+        p,
+        robot,
+        stops,
+        ip,
+        'robot.trial-run',
+        {
+          floorId: floor.id,
+          routeId: route.id,
+          name: route.name,
+        },
+        { kind: 'trialRun', name: route.name },
+      );
       return { orderId, waypointIds: planned.waypointIds };
     },
   };

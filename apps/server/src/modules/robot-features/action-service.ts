@@ -2,6 +2,7 @@ import { RECORDING_ACTIVE_STATES, type RobotAction, type RobotActionType, type R
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { robotService } from '../robots/robot-service.ts';
+import { requireControls } from '../teleop/controls.ts';
 import type { TeleopService } from '../teleop/teleop-service.ts';
 import { camerasOf, capabilitiesOf, instantActionsOf } from './capabilities.ts';
 import type { PhotoAttribution } from './photo-attribution.ts';
@@ -58,12 +59,7 @@ export function actionService(ctx: Ctx, deps: { teleop: TeleopService; photos: P
     if (action.type === 'setThermal' && action.rangeMin >= action.rangeMax) {
       throw invalid('rangeMax', 'validation.range', 'The range maximum must be above its minimum');
     }
-    if (CONTROLLED.has(action.type)) {
-      const controller = deps.teleop.controllerOf(r.id);
-      if (controller && controller.operatorId !== p.operatorId) {
-        throw new AppError('TELEOP_LOCKED', `Being operated by ${controller.name}`);
-      }
-    }
+    if (CONTROLLED.has(action.type)) requireControls(deps.teleop, r.id, p);
     const recording = RECORDING_ACTIVE_STATES.includes(r.info.recording);
     if (action.type === 'startRecording' && recording) {
       throw new AppError('RECORDING_ALREADY_STARTED', 'The robot is already recording');

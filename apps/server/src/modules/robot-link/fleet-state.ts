@@ -3,6 +3,7 @@ import {
   LOW_BATTERY_PERCENT,
   robotStatusLabel,
   type BatteryStateLabel,
+  type OrderLabel,
   type RobotActivity,
   type RobotIssue,
   type RobotLive,
@@ -95,6 +96,26 @@ export function positionOf(p: { x: number; y: number; theta: number; mapId: stri
   return { x: p.x, y: p.y, theta: p.theta, mapId: p.mapId, floorId: floorIdOfMap(p.mapId) };
 }
 
+/** Order labels kept at most (the oldest is forgotten first). */
+const ORDER_LABELS_MAX = 2_000;
+const labels = new Map<string, OrderLabel>();
+
+/**
+ * What the orders this server sent are (orderId → label), in memory: the live state shows the label
+ * instead of the order's id. An order sent by another server instance, or before a restart, or by
+ * the robot itself has none (the screens say "order from the robot").
+ */
+export const orderLabels = {
+  remember(orderId: string, label: OrderLabel): void {
+    labels.delete(orderId);
+    labels.set(orderId, label);
+    if (labels.size > ORDER_LABELS_MAX) labels.delete(labels.keys().next().value!);
+  },
+  of(orderId: string | null): OrderLabel | null {
+    return orderId === null ? null : (labels.get(orderId) ?? null);
+  },
+};
+
 /** The live view of a robot, as the API and the WebSocket show it. */
 export function liveOf(e: RobotEntry): RobotLive {
   const s = e.online ? e.state : null;
@@ -108,6 +129,7 @@ export function liveOf(e: RobotEntry): RobotLive {
     batteryState: s ? batteryStateOf(s) : null,
     activity: s ? activityOf(s, issues) : null,
     orderId: s && s.orderId !== '' ? s.orderId : null,
+    orderLabel: s && s.orderId !== '' ? orderLabels.of(s.orderId) : null,
     floorId: e.position?.floorId ?? e.floorId,
     position: e.position,
     issues,

@@ -24,6 +24,7 @@ import { expectVersioned, nextVersion, staleUpdate } from '../../lib/versioned.t
 import { buildingInScope } from '../buildings/common.ts';
 import { duplicate, isUniqueViolation } from '../organizations/admin-rules.ts';
 import type { RegistryChange } from '../robot-link/types.ts';
+import { requireControls, type ControlsLock } from '../teleop/controls.ts';
 import { credentialsOf, mqttUsernameOf, newRobotPassword, ROBOT_MANUFACTURER } from './credentials.ts';
 import { robotFilter, robotRepo, settingHistoryFilter, toRobot, type RobotListRow } from './robot-repo.ts';
 
@@ -352,9 +353,14 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
       });
     },
 
-    /** Throws ROBOT_OFFLINE (409) from the link when the robot is not connected. */
-    async command(p: Principal, id: number, command: RobotCommand, ip: string): Promise<void> {
+    /**
+     * Pause, resume or cancel the robot's order: changes what the robot does, so only for the
+     * operator holding the controls (or anyone while nobody does; TELEOP_LOCKED, 409, otherwise).
+     * Throws ROBOT_OFFLINE (409) from the link when the robot is not connected.
+     */
+    async command(p: Principal, id: number, command: RobotCommand, ip: string, lock: ControlsLock): Promise<void> {
       const robot = await load(p, id);
+      requireControls(lock, robot.id, p);
       await robotLink.command(id, command);
       await record(p, 'robot.command', { id, organizationId: robot.organization_id }, ip, { command });
     },
