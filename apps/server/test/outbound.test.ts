@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -225,5 +227,65 @@ describe('OUTBOUND_ALLOW_HOSTS', () => {
   it('refuses what is none of those', () => {
     expect(() => loadConfig(env('10.0.0.0/33'))).toThrow(ConfigError);
     expect(() => loadConfig(env('https://chat.example/'))).toThrow(/OUTBOUND_ALLOW_HOSTS/);
+  });
+});
+
+/** A self-signed certificate for chat.onprem.test (valid until 2126), for the HTTPS case. */
+const ONPREM_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgQKGWhifbrjffKw7i
+8YJNnE5qIj9FzFL9DIMcmYtUvb2hRANCAARw4fXfZT6GAmNksMFrIWhFy3ebUs57
+ek2DKuWrwqv85H7M+SpFnpfojDPfc7iErBHbqo/QONeTb95gsB4n95Cr
+-----END PRIVATE KEY-----`;
+const ONPREM_CERT = `-----BEGIN CERTIFICATE-----
+MIIBqjCCAVCgAwIBAgIUdSWVWAAY56dr02MnIkhDYMPcOUgwCgYIKoZIzj0EAwIw
+GzEZMBcGA1UEAwwQY2hhdC5vbnByZW0udGVzdDAgFw0yNjExMjQwODAzMjRaGA8y
+MTI2MTAzMTA4MDMyNFowGzEZMBcGA1UEAwwQY2hhdC5vbnByZW0udGVzdDBZMBMG
+ByqGSM49AgEGCCqGSM49AwEHA0IABHDh9d9lPoYCY2SwwWshaEXLd5tSznt6TYMq
+5avCq/zkfsz5KkWel+iMM99zuISsEduqj9A415Nv3mCwHif3kKujcDBuMB0GA1Ud
+DgQWBBT4bZC5MMF4z2N06MmC19tKX4h9iTAfBgNVHSMEGDAWgBT4bZC5MMF4z2N0
+6MmC19tKX4h9iTAPBgNVHRMBAf8EBTADAQH/MBsGA1UdEQQUMBKCEGNoYXQub25w
+cmVtLnRlc3QwCgYIKoZIzj0EAwIDSAAwRQIgdybMlzphsPkopqkjTLNukUhwJJLI
+9Doford+2meQYNMCIQCgkIYc807k/wvy8kvqIv+Zrk0K6Ao2T5NRVnRgFtM0Jw==
+-----END CERTIFICATE-----`;
+
+describe('HTTPS to the checked address', () => {
+  let server: ReturnType<typeof createTlsServer>;
+  let port: number;
+  const seen: Array<{ servername: string | false | null; host: string | undefined }> = [];
+
+  beforeAll(async () => {
+    server = createTlsServer({ key: ONPREM_KEY, cert: ONPREM_CERT }, (req, res) => {
+      const socket = req.socket as TLSSocket;
+      seen.push({ servername: socket.servername, host: req.headers.host });
+      res.writeHead(200).end('tls fine');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('connects to the resolved address, verifying the certificate for the name (SNI and Host kept)', async () => {
+    const outbound = createOutbound({
+      allow: [ONPREM],
+      ca: ONPREM_CERT,
+      resolve: names({ [ONPREM]: ['127.0.0.1'] }),
+    });
+    const res = await outbound.send(`https://${ONPREM}:${port}/hook`, { method: 'POST', body: '{}' });
+    expect(res.body.toString()).toBe('tls fine');
+    expect(seen.at(-1)).toEqual({ servername: ONPREM, host: `${ONPREM}:${port}` });
+  });
+
+  it('refuses a certificate that does not name the host', async () => {
+    const outbound = createOutbound({
+      allow: ['other.onprem.test'],
+      ca: ONPREM_CERT,
+      resolve: names({ 'other.onprem.test': ['127.0.0.1'] }),
+    });
+    const before = seen.length;
+    expect(await reasonOf(outbound.send(`https://other.onprem.test:${port}/hook`))).toBe('network');
+    expect(seen.length).toBe(before);
   });
 });

@@ -41,6 +41,8 @@ export interface OutboundOptions {
   maxBytes?: number;
   /** Redirects followed at most (default 3). */
   maxRedirects?: number;
+  /** Certificate authorities trusted instead of the system ones (an on-premise CA; tests). */
+  ca?: string | Buffer;
   /** Name resolution (default: the system resolver, every address). */
   resolve?: (host: string) => Promise<ResolvedAddress[]>;
 }
@@ -328,6 +330,7 @@ export function createOutbound(options: OutboundOptions = {}) {
             ...(req.body ? { 'content-length': String(req.body.length) } : {}),
           },
           ...(secure && !isIP(name) ? { servername: name } : {}),
+          ...(secure && options.ca ? { ca: options.ca } : {}),
           agent: false,
           signal,
         },
