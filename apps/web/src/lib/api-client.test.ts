@@ -1,8 +1,8 @@
-import { sessionSchema } from '@portal/contract';
+import { authOps, buildingOps, myOps, sessionSchema } from '@portal/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { makeSession } from '@/testing/fixtures';
-import { mockApi, reply, replyError } from '@/testing/mock-api';
-import { api, ApiError, setAuthFailureHandlers } from './api-client';
+import { mockApi, on, reply, replyError } from '@/testing/mock-api';
+import { ApiError, client, setAuthFailureHandlers } from './api-client';
 import { busyStore } from './busy';
 import { sessionStore } from './session';
 
@@ -10,16 +10,17 @@ describe('api client', () => {
   it('sends the bearer token and credentials, and counts writes as busy', async () => {
     sessionStore.save(makeSession());
     let busyDuringCall = false;
-    const { fetchMock } = mockApi({
-      'POST /api/my/location': () => {
+    const { fetchMock, calls } = mockApi({
+      [on(myOps.changeLocation)]: () => {
         busyDuringCall = busyStore.isBusy();
         return reply(sessionSchema, makeSession(1));
       },
     });
-    const session = await api.send('POST', '/my/location', sessionSchema, { body: { buildingId: 10 } });
+    const session = await client.call(myOps.changeLocation, { body: { buildingId: 10 } });
     expect(session.type).toBe(1);
     expect(busyDuringCall).toBe(true);
     expect(busyStore.isBusy()).toBe(false);
+    expect(calls[0]).toMatchObject({ method: 'POST', path: '/api/my/location', body: { buildingId: 10 } });
     const init = fetchMock.mock.calls[0]?.[1];
     expect(init?.credentials).toBe('include');
     expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer token-abc');
@@ -29,28 +30,53 @@ describe('api client', () => {
     sessionStore.save(makeSession());
     let busyDuringCall = true;
     mockApi({
-      'POST /api/my/location': () => {
+      [on(myOps.changeLocation)]: () => {
         busyDuringCall = busyStore.isBusy();
         return reply(sessionSchema, makeSession(1));
       },
     });
-    await api.send('POST', '/my/location', sessionSchema, { body: { buildingId: 10 }, quiet: true });
+    await client.call(myOps.changeLocation, { body: { buildingId: 10 }, quiet: true });
     expect(busyDuringCall).toBe(false);
+  });
+
+  it('fills path parameters, sends a list filter as JSON and reads the total of a page', async () => {
+    sessionStore.save(makeSession());
+    const { calls } = mockApi({
+      [on(buildingOps.listBuildings)]: () =>
+        new Response(JSON.stringify([{ id: 3, name: 'Tower' }]), {
+          status: 200,
+          headers: { 'Content-Type': 'application/json', 'X-Total-Count': '41' },
+        }),
+    });
+    const page = await client.page(buildingOps.listBuildings, { query: { filter: { limit: 1, skip: 2 } } });
+    expect(page).toEqual({ items: [{ id: 3, name: 'Tower' }], total: 41 });
+    expect(JSON.parse(calls[0]!.search.get('filter')!)).toEqual({ limit: 1, skip: 2 });
+  });
+
+  it('refuses an answer that does not match the operation schema', async () => {
+    sessionStore.save(makeSession());
+    mockApi({ [on(myOps.getProfile)]: () => new Response('{"unexpected":true}', { status: 200 }) });
+    const error = await client.call(myOps.getProfile).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'INTERNAL' });
   });
 
   it('parses the error body and reports a lost session, except for login calls', async () => {
     const onUnauthenticated = vi.fn();
     setAuthFailureHandlers({ onUnauthenticated, onContractBlocked: vi.fn(), onPasswordChangeRequired: vi.fn() });
     mockApi({
-      'GET /api/my/profile': () => replyError('UNAUTHENTICATED'),
-      'POST /api/operators/login': () => replyError('INVALID_CREDENTIALS'),
+      [on(myOps.getProfile)]: () => replyError('UNAUTHENTICATED'),
+      [on(authOps.login)]: () => replyError('INVALID_CREDENTIALS'),
     });
-    const error = await api.get('/my/profile', sessionSchema).catch((e: unknown) => e);
+    const error = await client.call(myOps.getProfile).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
     expect(onUnauthenticated).toHaveBeenCalledTimes(1);
 
-    await api.command('POST', '/operators/login', { body: {}, skipAuthRedirect: true }).catch(() => undefined);
+    const login = await client
+      .call(authOps.login, { body: { loginId: 'a@example.com', loginPw: 'x' }, skipAuthRedirect: true })
+      .catch((e: unknown) => e);
+    expect(login).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
     expect(onUnauthenticated).toHaveBeenCalledTimes(1);
     setAuthFailureHandlers(null);
   });
