@@ -223,6 +223,81 @@ describe('operator screen', () => {
     );
   });
 
+  it('offers a watcher neither pausing nor resuming the patrol, and never says they can operate', async () => {
+    mockApi(routes());
+    renderApp('/app/tele-ope/watch/UGO-5', { session: makeSession(0), realtime });
+    const sock = await serverSocket();
+    const pc = await join(sock, 'viewer', other);
+    sock.receive({ type: 'snapshot', topic: 'robot:5', robots: [fleetRobot({ activity: 'driving', orderId: 'o-1' })] });
+    act(() => {
+      pc.setState('connected');
+      pc.channel('command').open();
+      pc.channel('command').receive(status({ controller: false, blocked: 'orderRunning' }));
+    });
+    expect(await screen.findByTestId('teleop-blocked')).toBeInTheDocument();
+    expect(screen.queryByTestId('teleop-pause-order')).not.toBeInTheDocument();
+    act(() => {
+      pc.channel('command').receive(status({ controller: false, blocked: null }));
+      sock.receive({
+        type: 'snapshot',
+        topic: 'robot:5',
+        robots: [fleetRobot({ activity: 'paused', orderId: 'o-1' })],
+      });
+    });
+    const paused = await screen.findByTestId('teleop-order-paused');
+    expect(paused).toHaveTextContent('The operator holding the controls can drive and resume it.');
+    expect(paused).not.toHaveTextContent('you can drive the robot');
+    expect(screen.queryByTestId('teleop-resume-order')).not.toBeInTheDocument();
+  });
+
+  it('offers the controller resuming the paused patrol', async () => {
+    mockApi(routes());
+    renderApp('/app/tele-ope/drive/UGO-5', { session: makeSession(0), realtime });
+    const sock = await serverSocket();
+    await join(sock, 'controller', me);
+    sock.receive({ type: 'snapshot', topic: 'robot:5', robots: [fleetRobot({ activity: 'paused', orderId: 'o-1' })] });
+    expect(await screen.findByTestId('teleop-order-paused')).toHaveTextContent('you can drive the robot');
+    expect(screen.getByTestId('teleop-resume-order')).toBeInTheDocument();
+  });
+
+  it('names the running order instead of its id, and keeps the banners beside the robot box', async () => {
+    mockApi(routes());
+    renderApp('/app/tele-ope/watch/UGO-5', { session: makeSession(0), realtime });
+    const sock = await serverSocket();
+    const pc = await join(sock, 'viewer', other);
+    const orderId = '695848db-0c1e-4a43-9d6f-1b2c3d4e5f60';
+    sock.receive({
+      type: 'snapshot',
+      topic: 'robot:5',
+      robots: [fleetRobot({ activity: 'driving', orderId, orderLabel: { kind: 'goto', name: 'Reception' } })],
+    });
+    const flow = await screen.findByTestId('teleop-flow');
+    await waitFor(() => expect(flow).toHaveTextContent('Flow: → Reception'));
+    expect(flow).not.toHaveTextContent(orderId);
+
+    sock.receive({
+      type: 'snapshot',
+      topic: 'robot:5',
+      robots: [fleetRobot({ activity: 'driving', orderId, orderLabel: { kind: 'trialRun', name: 'Route A' } })],
+    });
+    await waitFor(() => expect(flow).toHaveTextContent('Flow: Trial run: Route A'));
+    // An order the portal did not send is the robot's own.
+    sock.receive({ type: 'snapshot', topic: 'robot:5', robots: [fleetRobot({ activity: 'driving', orderId })] });
+    await waitFor(() => expect(flow).toHaveTextContent('Flow: Order from the robot'));
+    expect(flow).not.toHaveTextContent(orderId);
+
+    // The blocked banner sits in the same row as the robot's box (beside it or below it), not over it.
+    act(() => {
+      pc.setState('connected');
+      pc.channel('command').open();
+      pc.channel('command').receive(status({ controller: false, blocked: 'orderRunning' }));
+    });
+    const row = screen.getByTestId('teleop-top-row');
+    expect(row).toContainElement(await screen.findByTestId('teleop-blocked'));
+    expect(row).toContainElement(screen.getByTestId('teleop-robot-overlay'));
+    expect(screen.getByTestId('teleop-alerts').style.position).not.toBe('absolute');
+  });
+
   it('shows the already-started notice when recording was already started (409)', async () => {
     const { calls } = mockApi(
       routes({
@@ -341,5 +416,27 @@ describe('basic controller', () => {
     expect(screen.getByTestId('teleop-stop')).toBeEnabled();
     expect(await screen.findByRole('button', { name: 'Please step aside' })).toBeInTheDocument();
     expect(screen.getByTestId('teleop-state')).toHaveAttribute('data-state', 'stopped');
+  });
+
+  it('names the running order, and offers a watcher no pause', async () => {
+    mockApi(routes());
+    renderApp('/app/basic/UGO-5', { session: makeSession(0), realtime });
+    const sock = await serverSocket();
+    const pc = await join(sock, 'viewer', other);
+    sock.receive({
+      type: 'snapshot',
+      topic: 'robot:5',
+      robots: [fleetRobot({ activity: 'driving', orderId: 'ab-12', orderLabel: { kind: 'patrol', name: null } })],
+    });
+    await waitFor(() => expect(screen.getByTestId('teleop-flow')).toHaveTextContent('Flow: Patrol'));
+    expect(screen.getByTestId('teleop-flow')).not.toHaveTextContent('ab-12');
+    act(() => {
+      pc.setState('connected');
+      pc.channel('command').open();
+      pc.channel('command').receive(status({ controller: false, blocked: 'orderRunning' }));
+    });
+    expect(await screen.findByTestId('teleop-blocked')).toBeInTheDocument();
+    expect(screen.queryByTestId('teleop-pause-order')).not.toBeInTheDocument();
+    expect(screen.getByTestId('teleop-top-row')).toContainElement(screen.getByTestId('teleop-robot-overlay'));
   });
 });

@@ -76,8 +76,16 @@ export const teleopEn = {
       fps: '{{fps}} fps',
       loss: 'Loss {{percent}}%',
       unknown: '—',
-      flow: 'Flow: {{orderId}}',
+      flow: 'Flow: {{name}}',
       noFlow: 'No flow running',
+      /** What the running order is (the portal's own orders; anything else is the robot's). */
+      orders: {
+        goto: '→ {{name}}',
+        trialRun: 'Trial run: {{name}}',
+        patrol: 'Patrol',
+        charge: 'Returning to charge',
+        robot: 'Order from the robot',
+      },
       speaking: 'Robot speaking',
     },
     alerts: {
@@ -94,6 +102,7 @@ export const teleopEn = {
       },
       pauseOrder: 'Pause the patrol',
       orderPaused: 'The patrol is paused: you can drive the robot. Resume it to continue from here.',
+      orderPausedWatching: 'The patrol is paused. The operator holding the controls can drive and resume it.',
       resumeOrder: 'Resume the patrol',
       updating: 'The robot is updating its OS and restarts afterwards.',
     },

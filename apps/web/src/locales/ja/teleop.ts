@@ -75,8 +75,16 @@ export const teleopJa: TeleopMessages = {
       fps: '{{fps}} fps',
       loss: 'ロス {{percent}}%',
       unknown: '—',
-      flow: 'フロー：{{orderId}}',
+      flow: 'フロー：{{name}}',
       noFlow: '実行中のフローはありません',
+      /** 実行中の指示の名前（ポータルが送った指示。それ以外はロボット側の指示） */
+      orders: {
+        goto: '→ {{name}}',
+        trialRun: '試走：{{name}}',
+        patrol: '巡回',
+        charge: '充電に戻る',
+        robot: 'ロボット側の指示',
+      },
       speaking: 'ロボットが発話中',
     },
     alerts: {
@@ -93,6 +101,7 @@ export const teleopJa: TeleopMessages = {
       },
       pauseOrder: '巡回を一時停止',
       orderPaused: '巡回を一時停止中です。ロボットを操作できます。再開するとこの位置から続行します。',
+      orderPausedWatching: '巡回を一時停止中です。操作権を持つ人が操作・再開できます。',
       resumeOrder: '巡回を再開',
       updating: 'ロボットはOSを更新中です。更新後に再起動します。',
     },

@@ -13,7 +13,7 @@ import { CallBanner } from './call-banner';
 import { ControlsLock } from './controls-lock';
 import { SpeedToggle, StopButton } from './drive-panel';
 import { Joystick } from './joystick';
-import { RobotOverlay } from './link-overlay';
+import { RobotOverlay, VideoTopRow } from './link-overlay';
 import { RobotAlerts } from './robot-alerts';
 import { SessionPlaceholder } from './session-placeholder';
 import { PhraseButtons, TalkButton } from './speech-panel';
@@ -78,15 +78,18 @@ export function BasicController({
         minHeight="45dvh"
         placeholder={snap.phase === 'connected' ? undefined : <SessionPlaceholder snap={snap} session={session} />}
       >
-        <RobotOverlay live={live} info={info} />
-        <RobotAlerts
-          robotId={teleop.robotId}
-          live={live}
-          info={info}
-          online={online}
-          peerStatus={snap.peerStatus}
-          controlChannel={snap.role === 'controller' ? snap.controlChannel : null}
-        />
+        <VideoTopRow>
+          <RobotOverlay live={live} info={info} />
+          <RobotAlerts
+            robotId={teleop.robotId}
+            live={live}
+            info={info}
+            online={online}
+            peerStatus={snap.peerStatus}
+            controlChannel={snap.role === 'controller' ? snap.controlChannel : null}
+            controlling={online && snap.role === 'controller'}
+          />
+        </VideoTopRow>
       </VideoStage>
       <Box style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', gap: 12 }}>
         <Paper withBorder p="md">

@@ -18,7 +18,7 @@ import { CameraControls } from './camera-controls';
 import { ControlsLock } from './controls-lock';
 import { DeviceControls } from './device-controls';
 import { DrivePanel } from './drive-panel';
-import { QualityOverlay, RobotOverlay } from './link-overlay';
+import { QualityOverlay, RobotOverlay, VideoTopRow } from './link-overlay';
 import { RobotAlerts } from './robot-alerts';
 import { SessionPlaceholder } from './session-placeholder';
 import { SpeechPanel } from './speech-panel';
@@ -97,16 +97,19 @@ export function OperatorScreen({ teleop, mode, sessionOptions }: OperatorScreenP
       minHeight={wide ? 320 : '52dvh'}
       placeholder={snap.phase === 'connected' ? undefined : <SessionPlaceholder snap={snap} session={session} />}
     >
-      <RobotOverlay live={live} info={info} />
-      <QualityOverlay stats={stats} />
-      <RobotAlerts
-        robotId={teleop.robotId}
-        live={live}
-        info={info}
-        online={online}
-        peerStatus={status}
-        controlChannel={joinedAsController ? snap.controlChannel : null}
-      />
+      <VideoTopRow>
+        <RobotOverlay live={live} info={info} />
+        <RobotAlerts
+          robotId={teleop.robotId}
+          live={live}
+          info={info}
+          online={online}
+          peerStatus={status}
+          controlChannel={joinedAsController ? snap.controlChannel : null}
+          controlling={online && joinedAsController}
+        />
+        <QualityOverlay stats={stats} />
+      </VideoTopRow>
     </VideoStage>
   );
 

@@ -21,13 +21,27 @@ interface RobotAlertsProps {
   peerStatus: TeleopPeerStatus | null;
   /** The control channel of a controller (closed: the robot's dead-man stopped it). */
   controlChannel: ChannelState | null;
+  /**
+   * This screen holds the controls: pausing and resuming the patrol are offered (the server refuses
+   * them to a watcher of someone else's robot); a watcher is told the state only.
+   */
+  controlling: boolean;
 }
 
 /**
- * What stops or blocks the robot, over the top of the video: offline, emergency stop (drive power
- * cut), dead-man stop, blocked driving, the robot's messages (F0001-F0007, D0001...), OS update.
+ * What stops or blocks the robot, at the top of the video between the corner boxes (VideoTopRow):
+ * offline, emergency stop (drive power cut), dead-man stop, blocked driving, the robot's messages
+ * (F0001-F0007, D0001...), OS update.
  */
-export function RobotAlerts({ robotId, live, info, online, peerStatus, controlChannel }: RobotAlertsProps) {
+export function RobotAlerts({
+  robotId,
+  live,
+  info,
+  online,
+  peerStatus,
+  controlChannel,
+  controlling,
+}: RobotAlertsProps) {
   const { t } = useTranslation();
   const command = useRobotCommand(robotId);
   const errorText = useErrorText();
@@ -46,14 +60,8 @@ export function RobotAlerts({ robotId, live, info, online, peerStatus, controlCh
   return (
     <Stack
       gap={6}
-      style={{
-        position: 'absolute',
-        top: 8,
-        left: '50%',
-        transform: 'translateX(-50%)',
-        zIndex: 2,
-        width: 'min(460px, 60%)',
-      }}
+      data-testid="teleop-alerts"
+      style={{ flex: '1 1 240px', order: 1, minWidth: 0, maxWidth: 460, marginInline: 'auto', pointerEvents: 'auto' }}
       aria-live="polite"
     >
       {!online && (
@@ -79,7 +87,7 @@ export function RobotAlerts({ robotId, live, info, online, peerStatus, controlCh
                 reason: isBlockedReason(blocked) ? t(`teleopScreen.alerts.blockedReasons.${blocked}`) : blocked,
               })}
             </span>
-            {blocked === 'orderRunning' && (
+            {blocked === 'orderRunning' && controlling && (
               <Button
                 size="compact-sm"
                 variant="white"
@@ -98,17 +106,21 @@ export function RobotAlerts({ robotId, live, info, online, peerStatus, controlCh
       {online && pausedOrder && !blocked && (
         <Alert color="blue" variant="filled" p="xs" data-testid="teleop-order-paused">
           <Group gap="xs" justify="space-between" wrap="nowrap">
-            <span style={{ flex: 1, minWidth: 0 }}>{t('teleopScreen.alerts.orderPaused')}</span>
-            <Button
-              size="compact-sm"
-              variant="white"
-              loading={command.isPending}
-              style={{ flexShrink: 0 }}
-              data-testid="teleop-resume-order"
-              onClick={() => command.mutate('resume', { onError: actionError })}
-            >
-              {t('teleopScreen.alerts.resumeOrder')}
-            </Button>
+            <span style={{ flex: 1, minWidth: 0 }}>
+              {controlling ? t('teleopScreen.alerts.orderPaused') : t('teleopScreen.alerts.orderPausedWatching')}
+            </span>
+            {controlling && (
+              <Button
+                size="compact-sm"
+                variant="white"
+                loading={command.isPending}
+                style={{ flexShrink: 0 }}
+                data-testid="teleop-resume-order"
+                onClick={() => command.mutate('resume', { onError: actionError })}
+              >
+                {t('teleopScreen.alerts.resumeOrder')}
+              </Button>
+            )}
           </Group>
         </Alert>
       )}
