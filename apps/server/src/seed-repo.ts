@@ -46,6 +46,21 @@ export function seedRepo(db: Kysely<Database>) {
     async insertFloors(v: New<'floors'>[]): Promise<void> {
       await db.insertInto('floors').values(v).execute();
     },
+    /** The floors (map frame and image included) of the first building of this name. */
+    async floorsOfBuildingNamed(name: string) {
+      return db
+        .selectFrom('floors as f')
+        .innerJoin('buildings as b', 'b.id', 'f.building_id')
+        .where('b.id', '=', (eb) =>
+          eb
+            .selectFrom('buildings')
+            .select((e) => e.fn.min('id').as('id'))
+            .where('name', '=', name),
+        )
+        .select(['f.id', 'f.organization_id', 'f.building_id', 'f.img', 'f.updated_at'])
+        .orderBy('f.index', 'desc')
+        .execute();
+    },
     async insertGroups(table: 'robot_groups' | 'flow_groups', v: New<'robot_groups'>[]): Promise<void> {
       await db.insertInto(table).values(v).execute();
     },

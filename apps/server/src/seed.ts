@@ -1,6 +1,22 @@
 import type { Kysely } from 'kysely';
+import {
+  DEMO_MAP_RESOLUTION,
+  DEMO_PATROL_ROUTE,
+  DEMO_WAYPOINTS,
+  demoWorldPlan,
+  floorMapId,
+  rasterizePlan,
+  WaypointType,
+  type MapDocument,
+  type WaypointTypeCode,
+} from '@portal/contract';
+import type { Dialect } from './db/migrator.ts';
 import type { Database } from './db/schema.ts';
 import { hashPassword } from './lib/crypto.ts';
+import { occupancyGridPng } from './lib/png.ts';
+import { floorRepo } from './modules/floors/floor-repo.ts';
+import { mapRepo } from './modules/maps/map-repo.ts';
+import type { FileStore } from './services/file-store.ts';
 import { addDays } from './lib/time.ts';
 import { newOperatorRow } from './modules/operators/new-operator.ts';
 import { seedRepo } from './seed-repo.ts';
@@ -61,6 +77,9 @@ export const DEMO_ACCOUNTS = [
     agreed: false,
   },
 ] as const;
+
+/** The name of the demo building (the simulated fleet lives in it). */
+export const DEMO_BUILDING = 'Demo Tower';
 
 type Db = Kysely<Database>;
 
@@ -170,7 +189,7 @@ export async function seedDemo(db: Db, now: Date): Promise<void> {
     });
     const buildingId = await repo.insertBuilding({
       organization_id: orgId,
-      name: 'Demo Tower',
+      name: DEMO_BUILDING,
       prefecture: '東京都',
       city: '千代田区',
       address: '丸の内1-1-1',
@@ -284,4 +303,99 @@ export async function seedDemo(db: Db, now: Date): Promise<void> {
       created_at: at,
     });
   });
+}
+
+const ROLE_TYPE: Record<(typeof DEMO_WAYPOINTS)[number]['role'], WaypointTypeCode> = {
+  charger: WaypointType.charge,
+  standby: WaypointType.standby,
+  patrol: WaypointType.normal,
+};
+
+/**
+ * The demo floors' first map revision: the charger, standby and patrol waypoints of the contract's
+ * demo world, the edges between them (charger – standby – first patrol point, the patrol loop) and
+ * the patrol route.
+ */
+export function demoMapDocument(): MapDocument {
+  const waypoints = DEMO_WAYPOINTS.map((w, i) => ({
+    id: i + 1,
+    name: w.name,
+    x: w.x,
+    y: w.y,
+    theta: w.theta,
+    type: ROLE_TYPE[w.role],
+  }));
+  const patrol = DEMO_WAYPOINTS.flatMap((w, i) => (w.role === 'patrol' ? [i + 1] : []));
+  const charger = DEMO_WAYPOINTS.findIndex((w) => w.role === 'charger') + 1;
+  const standby = DEMO_WAYPOINTS.findIndex((w) => w.role === 'standby') + 1;
+  const pairs: Array<[number, number]> = [
+    [charger, standby],
+    [standby, patrol[0]!],
+    ...patrol.map((id, k): [number, number] => [id, patrol[(k + 1) % patrol.length]!]),
+  ];
+  return {
+    waypoints,
+    edges: pairs.map(([from, to], k) => ({ id: k + 1, from, to, oneWay: false, speed: 'normal', path: null })),
+    routes: [{ id: 1, name: DEMO_PATROL_ROUTE, waypointIds: patrol, recorded: null }],
+    noGoAreas: [],
+    partialMaps: [],
+  };
+}
+
+/**
+ * Real maps for the demo floors (after `seedDemo`, where files can be stored): each floor without
+ * an image gets the map image of the simulator's world for its map id (`demoWorldPlan`, 5 cm per
+ * pixel, origin at the grid's lower-left corner, so simulated robots stand where the map says) and,
+ * when it has no map yet, the demo waypoints and patrol route as its first revision.
+ */
+export async function seedDemoMaps(
+  db: Db,
+  opts: { dialect: Dialect; fileStore: FileStore; apiBase: string },
+  now: Date,
+): Promise<void> {
+  const at = now.toISOString();
+  const maps = mapRepo(db, opts.dialect);
+  for (const floor of await seedRepo(db).floorsOfBuildingNamed(DEMO_BUILDING)) {
+    if (floor.img) continue;
+    const grid = rasterizePlan(demoWorldPlan(floorMapId(floor.id)), DEMO_MAP_RESOLUTION);
+    const stored = await opts.fileStore.save({
+      bytes: occupancyGridPng(grid.width, grid.height, grid.cells),
+      contentType: 'image/png',
+      organizationId: floor.organization_id,
+      buildingId: floor.building_id,
+      purpose: 'floor-map',
+    });
+    try {
+      await db.transaction().execute(async (trx) => {
+        await floorRepo(trx).update(floor.id, {
+          img: `${opts.apiBase}/files/${stored.key}`,
+          img_width: grid.width,
+          img_height: grid.height,
+          resolution: grid.resolution,
+          origin_x: grid.originX,
+          origin_y: grid.originY,
+          updated_at: at,
+        });
+        if (!(await maps.current(floor.id, trx))) {
+          await maps.insert(
+            {
+              organizationId: floor.organization_id,
+              buildingId: floor.building_id,
+              floorId: floor.id,
+              revision: 1,
+              document: demoMapDocument(),
+              note: 'Demo map',
+              savedBy: null,
+              savedAt: at,
+            },
+            trx,
+          );
+        }
+      });
+    } catch (err) {
+      await opts.fileStore.removeRow(stored.key).catch(() => undefined);
+      await opts.fileStore.discard(stored.key);
+      throw err;
+    }
+  }
 }

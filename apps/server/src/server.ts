@@ -11,7 +11,7 @@ import { createFileStore } from './services/file-store.ts';
 import { systemClock } from './lib/time.ts';
 import { startRobotLink } from './modules/robot-link/index.ts';
 import { startSimulatedFleet, type SimulatedFleet } from './services/simulated-fleet.ts';
-import { DEMO_ACCOUNTS, ensureAdmin, isEmpty, seedDemo } from './seed.ts';
+import { DEMO_ACCOUNTS, ensureAdmin, isEmpty, seedDemo, seedDemoMaps } from './seed.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -50,6 +50,9 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
       from: config.mailFrom,
     });
     const fileStore = createFileStore({ dir: join(config.dataDir, 'files'), db: db.kysely, clock: systemClock });
+    if (seeded) {
+      await seedDemoMaps(db.kysely, { dialect: db.dialect, fileStore, apiBase: config.apiBase }, now);
+    }
     const caches = createReadCaches(db.dataVersion, db.cacheable && config.readCache, systemClock);
     robotLink = await startRobotLink({ config, db: db.kysely, log: lazyLog, clock: systemClock });
     app = await buildApp({
@@ -65,6 +68,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     if (config.simulatedRobots > 0) {
       simulated = await startSimulatedFleet({
         db: db.kysely,
+        dialect: db.dialect,
         link: robotLink.link,
         log: app.log,
         clock: systemClock,

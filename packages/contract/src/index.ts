@@ -14,5 +14,6 @@ export * from './ws.ts';
 export * from './maps.ts';
 export * from './poses.ts';
 export * from './mapping.ts';
+export * from './demo-world.ts';
 export * from './teleop.ts';
 export * from './api/index.ts';
