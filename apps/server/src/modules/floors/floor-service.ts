@@ -29,6 +29,12 @@ const unsupported = () =>
     { path: 'file', message: 'validation.imageType' },
   ]);
 
+/**
+ * Metres per pixel given to a floor without a resolution when it gets an uploaded image (the common
+ * ROS map default), so the image is used as the floor's map at once; the upload panel says so.
+ */
+export const DEFAULT_MAP_RESOLUTION = 0.05;
+
 /** Floors of a building and their map images (stored through the file store). */
 /** The metric frame of a map image: metres per pixel and the bottom-left pixel's position. */
 export interface MapFrame {
@@ -103,7 +109,8 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
 
   /**
    * Replaces (or clears) the floor's image; the previous file is deleted once committed. `frame`:
-   * the image's metric frame when it comes with one (a map a robot made); an upload keeps the floor's.
+   * the image's metric frame when it comes with one (a map a robot made, or the default resolution an
+   * upload gives a floor without one); an upload otherwise keeps the floor's.
    */
   async function setImage(
     p: Principal,
@@ -234,7 +241,12 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
       if (upload.bytes.length > MAP_IMAGE_MAX_BYTES) throw tooLarge();
       const header = readImageHeader(upload.bytes);
       if (!header || !(MAP_IMAGE_TYPES as readonly string[]).includes(upload.declaredType)) throw unsupported();
-      await storeImage(p, floor, { bytes: upload.bytes, ...header }, {}, ip);
+      // Without a resolution the image would not be used as a map: the common ROS default until changed.
+      const frame: MapFrame | undefined =
+        floor.resolution === null
+          ? { resolution: DEFAULT_MAP_RESOLUTION, originX: floor.origin_x ?? 0, originY: floor.origin_y ?? 0 }
+          : undefined;
+      await storeImage(p, floor, { bytes: upload.bytes, ...header }, frame ? { frame } : {}, ip);
       return toDetail(await find(p, id));
     },
 

@@ -109,6 +109,8 @@ describe('floors', { timeout: 20_000 }, () => {
     const api = mockApi({ ...signedInRoutes(), [on(floorOps.getFloor)]: () => reply(floorDetailSchema, floor()) });
     renderApp('/building/floor/5', { session: makeSession(2) });
     await screen.findByTestId('map-image-choose', {}, slow);
+    // A floor without a resolution gets the default one with its image: the upload says so.
+    expect(screen.getByTestId('map-image-resolution-hint')).toHaveTextContent('Resolution defaults to 0.05 m/px');
     const input = document.querySelector<HTMLInputElement>('input[type="file"]');
     if (!input) throw new Error('no file input');
 

@@ -213,6 +213,7 @@ export const buildingScreensEn = {
       choose: 'Upload image (PNG or JPEG)',
       replace: 'Replace image',
       uploaded: 'The map image was uploaded.',
+      resolutionDefault: 'Resolution defaults to 0.05 m/px; change it to match your map.',
       size: '{{width}} × {{height}} px',
       alt: 'Map of {{name}}',
       remove: 'Remove image',

@@ -213,6 +213,7 @@ export const buildingScreensJa: BuildingScreensMessages = {
       choose: '画像をアップロード（PNGまたはJPEG）',
       replace: '画像を置き換える',
       uploaded: '地図画像をアップロードしました。',
+      resolutionDefault: '解像度は既定で 0.05 m/px です。地図に合わせて変更してください。',
       size: '{{width}} × {{height}} ピクセル',
       alt: '{{name}}の地図',
       remove: '画像を削除',

@@ -95,6 +95,11 @@ export function MapImage({ floor, canManage }: { floor: FloorDetail; canManage: 
             )}
           </Group>
         )}
+        {canManage && (
+          <Text size="sm" c="dimmed" data-testid="map-image-resolution-hint">
+            {t('floors.image.resolutionDefault')}
+          </Text>
+        )}
       </Stack>
       <ConfirmDialog
         opened={confirming}
