@@ -1,4 +1,4 @@
-import { Button, Group, TextInput } from '@mantine/core';
+import { Button, Group, TextInput, type MantineSpacing } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -12,6 +12,10 @@ interface ListSearchProps {
   placeholder?: string;
   testId: string;
   width?: number;
+  /** `search`: the browser's search field. */
+  type?: 'text' | 'search';
+  /** Space between the field and the buttons. */
+  gap?: MantineSpacing;
   /** Shown after the button, inside the form (a "clear" button). */
   children?: ReactNode;
 }
@@ -24,7 +28,9 @@ export function ListSearch({
   buttonLabel,
   placeholder,
   testId,
-  width = 240,
+  width,
+  type,
+  gap,
   children,
 }: ListSearchProps) {
   const { t } = useTranslation();
@@ -43,9 +49,10 @@ export function ListSearch({
         onSearch(q.trim());
       }}
     >
-      <Group align="flex-end">
+      <Group align="flex-end" gap={gap}>
         <TextInput
           label={label}
+          type={type}
           placeholder={placeholder}
           value={q}
           onChange={(e) => setQ(e.currentTarget.value)}

@@ -1,24 +1,15 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Group, NativeSelect, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { isSystemAdmin } from '@portal/contract';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import { ListSearch } from '@/components/list-page';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
+import { listParam, positiveInt, urlParam, useListParams } from '@/lib/list-params';
 import {
   BUILDINGS_PER_PAGE,
   buildingSorts,
@@ -30,23 +21,17 @@ import { useOrganizationOptions } from '../api/get-organizations';
 import { canManageBuildings } from '../can-manage';
 import { Pager } from '@/components/pager';
 
-const positiveInt = (v: string | null): number | null => {
-  const n = Number(v);
-  return v !== null && Number.isInteger(n) && n >= 1 ? n : null;
-};
-const isSort = (v: string | null): v is BuildingSort => (buildingSorts as readonly (string | null)[]).includes(v);
-
 /** The list state lives in the URL: ?page=&sort=&q=&organization=&building=. */
-export function listStateFrom(params: URLSearchParams): BuildingListState {
-  const sort = params.get('sort');
-  return {
-    page: positiveInt(params.get('page')) ?? 1,
-    sort: isSort(sort) ? sort : '-updatedAt',
-    q: params.get('q') ?? '',
-    organizationId: positiveInt(params.get('organization')),
-    buildingId: positiveInt(params.get('building')),
-  };
-}
+const buildingListSchema = z.object({
+  page: listParam.page(),
+  sort: urlParam<BuildingSort>(
+    (raw) => buildingSorts.find((s) => s === raw) ?? '-updatedAt',
+    (sort) => (sort === '-updatedAt' ? undefined : sort),
+  ),
+  q: listParam.text(),
+  organization: listParam.id(),
+  building: listParam.id(),
+});
 
 interface BuildingListProps {
   sessionType: number;
@@ -57,32 +42,26 @@ interface BuildingListProps {
 export function BuildingList({ sessionType, buildingFilter }: BuildingListProps) {
   const { t } = useTranslation();
   const format = useFormat();
-  const [params, setParams] = useSearchParams();
-  const state = listStateFrom(params);
+  const { params, setParams } = useListParams(buildingListSchema);
+  const state: BuildingListState = {
+    page: params.page,
+    sort: params.sort,
+    q: params.q,
+    organizationId: params.organization,
+    buildingId: params.building,
+  };
   const sysadmin = isSystemAdmin(sessionType);
   const list = useBuildingsPage(state);
   const organizations = useOrganizationOptions(sysadmin);
-  const [q, setQ] = useState(state.q);
   const orgName = new Map((organizations.data ?? []).map((o) => [o.id, o.name]));
-
-  const update = (changes: Record<string, string | null>, keepPage = false) =>
-    setParams((prev) => {
-      const out = new URLSearchParams(prev);
-      for (const [k, v] of Object.entries(changes)) {
-        if (v === null || v === '') out.delete(k);
-        else out.set(k, v);
-      }
-      if (!keepPage) out.delete('page');
-      return out;
-    });
 
   const sortHeader = (field: 'name' | 'updatedAt', label: string) => {
     const active = state.sort === field ? 'ascending' : state.sort === `-${field}` ? 'descending' : 'none';
-    const next = state.sort === field ? `-${field}` : field;
+    const next: BuildingSort = state.sort === field ? `-${field}` : field;
     return (
       <Table.Th aria-sort={active}>
         <UnstyledButton
-          onClick={() => update({ sort: next })}
+          onClick={() => setParams({ sort: next })}
           aria-label={t('buildings.sortColumn', { column: label })}
           fw={700}
           fz="sm"
@@ -106,31 +85,20 @@ export function BuildingList({ sessionType, buildingFilter }: BuildingListProps)
         )}
       </Group>
       <Group align="flex-end" wrap="wrap">
-        <form
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            update({ q: q.trim() });
-          }}
-        >
-          <Group align="flex-end" gap="xs">
-            <TextInput
-              label={t('buildings.search')}
-              type="search"
-              value={q}
-              onChange={(e) => setQ(e.currentTarget.value)}
-              data-testid="building-search"
-            />
-            <Button type="submit" variant="light">
-              {t('buildings.searchSubmit')}
-            </Button>
-          </Group>
-        </form>
+        <ListSearch
+          value={params.q}
+          onSearch={(q) => setParams({ q })}
+          label={t('buildings.search')}
+          buttonLabel={t('buildings.searchSubmit')}
+          type="search"
+          gap="xs"
+          testId="building-search"
+        />
         {sysadmin && (
           <NativeSelect
             label={t('buildings.organizationFilter')}
             value={state.organizationId === null ? '' : String(state.organizationId)}
-            onChange={(e) => update({ organization: e.currentTarget.value })}
+            onChange={(e) => setParams({ organization: positiveInt(e.currentTarget.value) })}
             data={[
               { value: '', label: t('buildings.allOrganizations') },
               ...(organizations.data ?? []).map((o) => ({ value: String(o.id), label: o.name ?? String(o.id) })),
@@ -143,7 +111,7 @@ export function BuildingList({ sessionType, buildingFilter }: BuildingListProps)
           label={t('buildings.sortBy')}
           miw={220}
           value={state.sort}
-          onChange={(e) => update({ sort: e.currentTarget.value })}
+          onChange={(e) => setParams({ sort: buildingSorts.find((v) => v === e.currentTarget.value) ?? '-updatedAt' })}
           data={buildingSorts.map((s) => ({ value: s, label: t(`buildings.sorts.${s}`) }))}
         />
       </Group>
@@ -216,7 +184,7 @@ export function BuildingList({ sessionType, buildingFilter }: BuildingListProps)
             page={state.page}
             total={list.data.total}
             perPage={BUILDINGS_PER_PAGE}
-            onChange={(p) => update({ page: p > 1 ? String(p) : null }, true)}
+            onChange={(page) => setParams({ page })}
           />
         </>
       )}

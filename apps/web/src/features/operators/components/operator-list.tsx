@@ -116,6 +116,7 @@ export function OperatorList({ showOrganization, buildingFilter }: OperatorListP
           label={t('people.search')}
           placeholder={t('people.op.searchHint')}
           testId="operator-search"
+          width={240}
         />
         <NativeSelect
           label={t('people.op.type')}
