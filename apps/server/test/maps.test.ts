@@ -573,7 +573,7 @@ describe('robots on the map: told of new revisions, goto and trial run', () => {
       protocolVersion: 4,
       username: c.username,
       password: c.password,
-      clientId: 'maps-test-observer',
+      clientId: `${c.manufacturer}-${c.serialNumber}:observer`,
       reconnectPeriod: 0,
     });
     observer.on('message', (topic, payload) => {
@@ -716,6 +716,8 @@ describe('robots on the map: told of new revisions, goto and trial run', () => {
     // While it drives, another order is refused: cancel first.
     await robot.waitFor((s) => s.orderId === orderId && s.driving, 10_000);
     await until(() => t.link.live({ id: created.robot.id, status: 1 }).activity === 'driving');
+    // The live state names the order the portal sent (the operator screen shows it, not the id).
+    expect(t.link.live({ id: created.robot.id, status: 1 }).orderLabel).toEqual({ kind: 'goto', name: 'Desk' });
     const busy = await call('POST', `/robots/${created.robot.id}/goto`, auth.general, {
       floorId: floor.id,
       waypointId: 1,
