@@ -113,7 +113,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(floorRoutes, { ctx });
       await api.register(fileRoutes, { ctx });
       await api.register(robotRoutes, { ctx, teleop });
-      await api.register(mapRoutes, { ctx });
+      await api.register(mapRoutes, { ctx, teleop });
       await api.register(mapSessionRoutes, { ctx });
       await api.register(poseRoutes, { ctx });
       await api.register(realtimeRoutes, { ctx, teleop });

@@ -693,6 +693,33 @@ describe('robots on the map: told of new revisions, goto and trial run', () => {
     expect(other.statusCode).toBe(404);
   });
 
+  it('refuses goto and trial run while another operator holds the robot’s controls (TELEOP_LOCKED)', async () => {
+    const { token } = await t.as('manager@demo.example');
+    const ws = await t.app.injectWS('/api/ws');
+    const messages: Array<{ type: string; role?: string; sessionId?: string }> = [];
+    ws.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString('utf8')) as (typeof messages)[number]));
+    const next = (type: string) => until(() => messages.find((m) => m.type === type));
+    ws.send(JSON.stringify({ type: 'auth', token }));
+    await next('ready');
+    ws.send(JSON.stringify({ type: 'teleop.join', robotId: created.robot.id, want: 'control' }));
+    const joined = await next('teleop.joined');
+    expect(joined.role).toBe('controller');
+    try {
+      for (const [what, body] of [
+        ['goto', { floorId: floor.id, waypointId: 3 }],
+        ['trial-run', { floorId: floor.id, routeId: 1 }],
+      ] as const) {
+        const res = await call('POST', `/robots/${created.robot.id}/${what}`, auth.general, body);
+        expect(res.statusCode, what).toBe(409);
+        expect(errorOf(res).code).toBe('TELEOP_LOCKED');
+      }
+    } finally {
+      ws.send(JSON.stringify({ type: 'teleop.leave', sessionId: joined.sessionId }));
+      await next('teleop.closed');
+      ws.terminate();
+    }
+  });
+
   it('goto: plans from the nearest waypoint and the robot drives the planned path, slowly on the slow edge', async () => {
     const res = await call('POST', `/robots/${created.robot.id}/goto`, auth.general, {
       floorId: floor.id,

@@ -17,6 +17,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { robotRepo } from '../robots/robot-repo.ts';
 import { orderLabels } from '../robot-link/fleet-state.ts';
 import type { OrderStop } from '../robot-link/types.ts';
+import { requireControls, type ControlsLock } from '../teleop/controls.ts';
 import type { MapService } from './map-service.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'audit' | 'robotLink'>;
@@ -37,9 +38,10 @@ const noPath = (from: Waypoint, to: Waypoint) =>
 /**
  * Driving over a floor's route graph (docs/api-maps.md): "go to waypoint X" and a route's trial
  * run become one VDA 5050 order each, planned with planPath from the waypoint nearest the robot.
- * Anyone who can see the robot and the floor may send them (like other robot commands).
+ * Anyone who can see the robot and the floor may send them (like other robot commands), unless
+ * another operator holds the robot's controls (requireControls: TELEOP_LOCKED, 409).
  */
-export function navigationService(ctx: Ctx, maps: MapService) {
+export function navigationService(ctx: Ctx, maps: MapService, lock: ControlsLock) {
   const { db, audit, robotLink } = ctx;
   const robots = robotRepo(db);
 
@@ -49,6 +51,7 @@ export function navigationService(ctx: Ctx, maps: MapService) {
     if (!robot) throw notFound('Robot');
     const live = robotLink.live({ id: robot.id, status: robot.status as RobotStatusCodeValue });
     if (!live.online) throw new AppError('ROBOT_OFFLINE', 'The robot is offline');
+    requireControls(lock, robot.id, p);
     const position = live.position;
     if (!position) {
       throw invalid('The robot has not reported its position yet', [

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { routes } from '../../lib/route.ts';
 import { mapService } from './map-service.ts';
+import type { ControlsLock } from '../teleop/controls.ts';
 import { navigationService } from './navigation-service.ts';
 
 /** A whole map document can be large (recorded paths); other bodies keep the app's 1 MB limit. */
@@ -13,9 +14,12 @@ const MAP_BODY_LIMIT = 16 * 1024 * 1024;
  * Floor maps, their revisions, the waypoint API (spec `/waypoint/{mapId}/...`, mapId = floor id)
  * and driving over the route graph (docs/api-maps.md).
  */
-export const mapRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const mapRoutes: FastifyPluginAsync<{ ctx: AppContext; teleop: ControlsLock }> = async (
+  app,
+  { ctx, teleop },
+) => {
   const maps = mapService(ctx);
-  const navigation = navigationService(ctx, maps);
+  const navigation = navigationService(ctx, maps, teleop);
 
   routes(
     app,
