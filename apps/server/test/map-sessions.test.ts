@@ -82,7 +82,7 @@ async function rawRobot(created: CreatedRobot, mapId: string) {
     protocolVersion: 4,
     username: c.username,
     password: c.password,
-    clientId: `raw-${c.serialNumber}`,
+    clientId: `${c.manufacturer}-${c.serialNumber}`,
     reconnectPeriod: 0,
   });
   const actions: VdaInstantActions['actions'] = [];
@@ -374,7 +374,7 @@ describe('mapping by a robot', () => {
       protocolVersion: 4,
       username: a.username,
       password: a.password,
-      clientId: 'mapping-intruder',
+      clientId: `${a.manufacturer}-${a.serialNumber}:intruder`,
       reconnectPeriod: 0,
     });
     const closed = new Promise<void>((ok) => intruder.once('close', () => ok()));

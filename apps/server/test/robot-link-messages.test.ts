@@ -73,7 +73,7 @@ describe('messages the server sends to robots conform to the official VDA 5050 s
         protocolVersion: 4,
         username: c.username,
         password: c.password,
-        clientId: serialNo,
+        clientId: `${c.manufacturer}-${serialNo}`,
       });
       const received: Array<{ topic: string; message: unknown }> = [];
       client.on('message', (topic, payload) => received.push({ topic, message: JSON.parse(payload.toString()) }));

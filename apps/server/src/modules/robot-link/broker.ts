@@ -33,7 +33,10 @@ export interface Broker {
   port: number;
   /** The portal's own session, in process: no TCP hop, no second MQTT parse. */
   transport: LinkTransport;
-  /** Closes the broker session of a robot (credentials rotated, robot deleted). */
+  /**
+   * Closes every broker session of a robot and forgets their subscriptions (credentials rotated,
+   * robot deleted); a sign-in still in flight for that robot is refused.
+   */
   disconnectRobot(robotId: number): void;
   close(): Promise<void>;
 }
@@ -41,6 +44,80 @@ export interface Broker {
 // MQTT 3.1.1 CONNACK return codes.
 const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
+
+/**
+ * Largest MQTT packet a signed-in client may send. The largest real message is a robot's mapping
+ * grid (packages/contract/src/mapping.ts): at most 4000 × 4000 cells of one byte, sent as base64
+ * (16 MB → 21.4 MB) inside a small JSON frame; a photo (PHOTO_MAX_BYTES, 4 MB → 5.6 MB base64) is
+ * smaller. 24 MiB leaves headroom above the grid; a larger packet closes the connection.
+ */
+export const MAX_PACKET_BYTES = 24 * 1024 * 1024;
+/**
+ * Largest first packet (the CONNECT, before anyone is signed in): a client id, a user name, a
+ * password and a last will (a `connection` message) fit in far less. Closes the connection past it.
+ */
+export const MAX_CONNECT_BYTES = 64 * 1024;
+/** A connection that has not sent a whole CONNECT by then is closed (aedes' default is 30 s). */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** The only topics a robot may retain (VDA 5050: connection, incl. its last will, and factsheet). */
+const RETAINED_TOPICS: readonly string[] = ['connection', 'factsheet'];
+
+/**
+ * The client ids a robot may use: its own `{manufacturer}-{serialNumber}` (what the simulator uses),
+ * or that followed by `:` and a suffix for a further session of its own (serial numbers never hold
+ * a `:`). Any other id is refused, so that no robot can take over another robot's session.
+ */
+export function robotMayUseClientId(id: BrokerIdentity, clientId: string): boolean {
+  if (id.role === 'server') return true;
+  const own = `${id.manufacturer}-${id.serialNo}`;
+  return clientId === own || clientId.startsWith(`${own}:`);
+}
+
+/**
+ * Watches the bytes a connection sends, packet by packet (MQTT fixed header: a type byte, then the
+ * remaining length in up to four 7-bit bytes), and answers false as soon as a packet announces more
+ * than its limit: `firstMax` for the first packet (the CONNECT), `max` for later ones. The MQTT
+ * parser would otherwise buffer a packet of any announced length before anything checks it.
+ */
+export function packetSizeGuard(firstMax: number, max: number): (chunk: Buffer) => boolean {
+  let phase: 'type' | 'length' | 'body' = 'type';
+  let first = true;
+  let length = 0;
+  let multiplier = 1;
+  let lengthBytes = 0;
+  let remaining = 0;
+  return (chunk) => {
+    let i = 0;
+    while (i < chunk.length) {
+      if (phase === 'type') {
+        phase = 'length';
+        length = 0;
+        multiplier = 1;
+        lengthBytes = 0;
+        i++;
+      } else if (phase === 'length') {
+        const b = chunk[i++]!;
+        length += (b & 0x7f) * multiplier;
+        multiplier *= 128;
+        lengthBytes++;
+        if (b & 0x80) {
+          if (lengthBytes >= 4) return false; // malformed: at most four length bytes
+          continue;
+        }
+        if (length > (first ? firstMax : max)) return false;
+        first = false;
+        remaining = length;
+        phase = remaining > 0 ? 'body' : 'type';
+      } else {
+        const take = Math.min(remaining, chunk.length - i);
+        i += take;
+        remaining -= take;
+        if (remaining === 0) phase = 'type';
+      }
+    }
+    return true;
+  };
+}
 
 const identities = new WeakMap<Client, BrokerIdentity>();
 /** The servers' own topics (registry changes, teleoperation lock claims); robots never see them. */
@@ -102,12 +179,29 @@ export async function startEmbeddedBroker(opts: {
   log: FastifyBaseLogger;
   server: { username: string; password: string };
   authority: BrokerAuthority;
+  /** Defaults: CONNECT_TIMEOUT_MS, MAX_CONNECT_BYTES, MAX_PACKET_BYTES (tests use small ones). */
+  connectTimeoutMs?: number;
+  maxConnectBytes?: number;
+  maxPacketBytes?: number;
 }): Promise<Broker> {
   const { log, authority } = opts;
   // Routing concurrency well above aedes' default of 100: a fleet sends thousands of messages a
   // second, and a backlog in aedes' queue (dequeued with Array.shift) only grows once it is long.
-  const aedes = await Aedes.createBroker({ concurrency: 2_000 });
-  const robots = new Map<number, Client>();
+  const aedes = await Aedes.createBroker({
+    concurrency: 2_000,
+    connectTimeout: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+  });
+  /** Every session of each robot (signed in, connecting or connected), and the client ids it used. */
+  const robots = new Map<number, Set<Client>>();
+  const sessionIds = new Map<number, Set<string>>();
+  /** Revocations: a sign-in that started before its robot's last revocation is refused. */
+  let revocations = 0;
+  const revokedAt = new Map<number, number>();
+  const addTo = <T>(map: Map<number, Set<T>>, key: number, v: T) => {
+    const set = map.get(key) ?? new Set<T>();
+    set.add(v);
+    map.set(key, set);
+  };
 
   aedes.authenticate = (client, username, password, done) => {
     const user = username ?? '';
@@ -118,8 +212,15 @@ export async function startEmbeddedBroker(opts: {
       identities.set(client, { role: 'server' });
       return done(null, true);
     }
-    authority
-      .authenticate(user, pass)
+    // A robot's sessions revoked while its sign-in was checked (the password may have been read just
+    // before a rotation): check it again, against the registry as it is now.
+    const check = async (): Promise<BrokerIdentity | null> => {
+      const started = revocations;
+      const id = await authority.authenticate(user, pass);
+      const revoked = id?.role === 'robot' && (revokedAt.get(id.robotId) ?? -1) > started;
+      return revoked ? authority.authenticate(user, pass) : id;
+    };
+    check()
       .then((id) => {
         if (!id) {
           const socket = (client as unknown as { conn?: Socket }).conn;
@@ -127,7 +228,17 @@ export async function startEmbeddedBroker(opts: {
           log.warn({ clientId: client.id, username: user }, 'mqtt client refused: unknown credentials');
           return refuse(user ? BAD_USERNAME_OR_PASSWORD : NOT_AUTHORIZED);
         }
+        if (!robotMayUseClientId(id, client.id)) {
+          log.warn({ clientId: client.id, username: user }, 'mqtt client refused: not the robot’s own client id');
+          return refuse(NOT_AUTHORIZED);
+        }
         identities.set(client, id);
+        if (id.role === 'robot') {
+          addTo(robots, id.robotId, client);
+          addTo(sessionIds, id.robotId, client.id);
+          const socket = (client as unknown as { conn?: Socket }).conn;
+          socket?.once('close', () => robots.get(id.robotId)?.delete(client));
+        }
         done(null, true);
       })
       .catch((err: unknown) => {
@@ -138,7 +249,11 @@ export async function startEmbeddedBroker(opts: {
 
   aedes.authorizePublish = (client, packet, done) => {
     const id = client ? identities.get(client) : undefined;
-    if (id && robotMayPublish(id, packet.topic)) return done(null);
+    if (id && robotMayPublish(id, packet.topic)) {
+      // Retained messages stay in the broker's memory: only the topics VDA 5050 retains keep them.
+      if (packet.retain && !RETAINED_TOPICS.includes(packet.topic.split('/')[4] ?? '')) packet.retain = false;
+      return done(null);
+    }
     log.warn({ clientId: client?.id, topic: packet.topic }, 'mqtt publish refused: not the client’s topic');
     done(new Error('publish not allowed'));
   };
@@ -151,19 +266,23 @@ export async function startEmbeddedBroker(opts: {
   };
 
   // Retained messages go to whoever may subscribe; nothing else to filter there.
-  aedes.on('client', (client) => {
-    const id = identities.get(client);
-    if (id?.role === 'robot') {
-      // A robot that connects again replaces its previous session.
-      robots.set(id.robotId, client);
-    }
-  });
   aedes.on('clientDisconnect', (client) => {
     const id = identities.get(client);
-    if (id?.role === 'robot' && robots.get(id.robotId) === client) robots.delete(id.robotId);
+    if (id?.role === 'robot') robots.get(id.robotId)?.delete(client);
   });
 
-  const server: Server = createServer(aedes.handle);
+  const maxConnect = opts.maxConnectBytes ?? MAX_CONNECT_BYTES;
+  const maxPacket = opts.maxPacketBytes ?? MAX_PACKET_BYTES;
+  const server: Server = createServer((socket) => {
+    aedes.handle(socket);
+    // After aedes' 'readable' listener: 'data' then fires on each of its reads, before the parse.
+    const fits = packetSizeGuard(maxConnect, maxPacket);
+    socket.on('data', (chunk: Buffer) => {
+      if (fits(chunk) || socket.destroyed) return;
+      log.warn({ ip: socket.remoteAddress }, 'mqtt connection closed: packet larger than allowed');
+      socket.destroy();
+    });
+  });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(opts.port, opts.host, () => ok());
@@ -192,12 +311,29 @@ export async function startEmbeddedBroker(opts: {
     port: actual,
     transport,
     disconnectRobot(robotId) {
-      robots.get(robotId)?.close();
+      revokedAt.set(robotId, ++revocations);
+      const clients = [...(robots.get(robotId) ?? [])];
+      const ids = [...(sessionIds.get(robotId) ?? [])];
       robots.delete(robotId);
+      sessionIds.delete(robotId);
+      // A session kept across connections (clean session off) would keep its subscriptions: drop them.
+      const { persistence } = aedes as unknown as {
+        persistence: { cleanSubscriptions(client: { id: string }): Promise<void> };
+      };
+      const forget = () => {
+        for (const id of ids) {
+          void persistence
+            .cleanSubscriptions({ id })
+            .catch((err: unknown) => log.error({ err }, 'mqtt: could not forget a session'));
+        }
+      };
+      let open = clients.length;
+      if (open === 0) forget();
+      for (const c of clients) c.close(() => --open === 0 && forget());
     },
     close: () =>
       new Promise<void>((ok) => {
-        for (const c of robots.values()) c.close();
+        for (const set of robots.values()) for (const c of set) c.close();
         server.close(() => aedes.close(() => ok()));
       }),
   };
