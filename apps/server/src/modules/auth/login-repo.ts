@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 /** SQL of signing in: the operator of a login ID with what the login rules need, and its counters. */
@@ -37,29 +37,52 @@ export function loginRepo(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    /** A wrong password: counted, or (the last one allowed) the account locked until `lockedUntil`. */
-    async recordFailure(operatorId: number, failures: number, lockedUntil: string | null): Promise<void> {
-      await db
+    /**
+     * A wrong password, counted in one statement (no read-then-write, so parallel attempts all count).
+     * A lock that has run out starts a new count; the count reaching `max` locks the account until
+     * `lockUntil`; an active lock stays as it is. Answers the count and lock after the update.
+     */
+    async recordFailure(
+      operatorId: number,
+      v: { now: string; max: number; lockUntil: string },
+    ): Promise<{ failures: number; lockedUntil: string | null } | undefined> {
+      const lapsed = sql<boolean>`(locked_until is not null and locked_until <= ${v.now})`;
+      const failures = sql<number>`(case when ${lapsed} then 1 else failed_login_count + 1 end)`;
+      return db
         .updateTable('operators')
-        .set(lockedUntil ? { failed_login_count: 0, locked_until: lockedUntil } : { failed_login_count: failures })
+        .set({
+          failed_login_count: failures,
+          locked_until: sql<string | null>`(case
+            when locked_until is not null and locked_until > ${v.now} then locked_until
+            when ${failures} >= ${v.max} then ${v.lockUntil}
+            else null end)`,
+        })
         .where('id', '=', operatorId)
-        .execute();
+        .returning(['failed_login_count as failures', 'locked_until as lockedUntil'])
+        .executeTakeFirst();
     },
 
-    async resetFailures(operatorId: number): Promise<void> {
-      await db.updateTable('operators').set({ failed_login_count: 0 }).where('id', '=', operatorId).execute();
+    /**
+     * The right password: the failure count is reset only if the account is not locked at this moment,
+     * in one statement. False when a lock came first (the login must then be refused). Use it on the
+     * transaction that creates the session (`loginRepo(trx)`), so no failure can lock the account in between.
+     */
+    async claimLogin(operatorId: number, now: string): Promise<boolean> {
+      const row = await db
+        .updateTable('operators')
+        .set({ failed_login_count: 0, locked_until: null })
+        .where('id', '=', operatorId)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+        .returning('id')
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
-    /** A completed login: counted, failures and lock cleared. */
+    /** A completed login: counted (failures and lock were settled by `claimLogin`). */
     async recordLogin(operatorId: number, at: string): Promise<void> {
       await db
         .updateTable('operators')
-        .set((eb) => ({
-          login_count: eb('login_count', '+', 1),
-          failed_login_count: 0,
-          locked_until: null,
-          last_login_at: at,
-        }))
+        .set((eb) => ({ login_count: eb('login_count', '+', 1), last_login_at: at }))
         .where('id', '=', operatorId)
         .execute();
     },

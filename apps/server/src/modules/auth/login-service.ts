@@ -38,6 +38,7 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
 
   const operators = loginRepo(db);
   type Operator = LoginOperator;
+  const unknownIds = unknownIdLocks();
 
   const sessionBody = (op: Operator, token: string): Session => ({
     token,
@@ -53,46 +54,60 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
     mustChangePassword: op.mustChangePassword === 1,
   });
 
+  /** A wrong password, counted atomically; true when the account is (now) locked. */
   async function recordFailure(op: Operator, client: ClientInfo, reason: string): Promise<boolean> {
     const now = clock();
-    const failures = op.failedLoginCount + 1;
-    const lock = failures >= MAX_FAILED_LOGINS;
-    await operators.recordFailure(op.id, failures, lock ? addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString() : null);
+    const counted = await operators.recordFailure(op.id, {
+      now: now.toISOString(),
+      max: MAX_FAILED_LOGINS,
+      lockUntil: addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString(),
+    });
+    const failures = counted?.failures ?? 0;
+    const lock = !!counted?.lockedUntil && counted.lockedUntil > now.toISOString();
     await audit.record({
       operatorId: op.id,
       organizationId: op.organizationId,
-      action: lock ? 'login.locked' : 'login.failed',
+      action: !lock ? 'login.failed' : failures === MAX_FAILED_LOGINS ? 'login.locked' : 'login.refused',
       targetType: 'operator',
       targetId: op.id,
       ip: client.ip,
-      detail: { reason, failures },
+      detail: lock && failures !== MAX_FAILED_LOGINS ? { reason: 'locked', failures } : { reason, failures },
     });
     return lock;
   }
 
+  /**
+   * The session of a right password, created in one transaction with the claim of the account
+   * (failures reset only if not locked at that moment): a lock made by parallel wrong passwords
+   * before it refuses the login; failures after it come after the session.
+   */
   async function openSession(op: Operator, client: ClientInfo, now: Date) {
     const token = newToken();
     const twoStep = op.authMode === 'email' || op.authMode === 'sms';
     const code = twoStep ? newAuthCode() : null;
     const codeExpires = addMinutes(now, AUTH_CODE_TTL_MINUTES).toISOString();
-    await sessions.create({
-      operator_id: op.id,
-      token_hash: sha256(token),
-      state: twoStep ? 'pending' : 'active',
-      device: client.device.slice(0, 255),
-      ip: client.ip,
-      auth_code_hash: code ? sha256(code) : null,
-      auth_code_expires_at: code ? codeExpires : null,
-      auth_code_attempts: 0,
-      created_at: now.toISOString(),
-      last_used_at: now.toISOString(),
-      // A pending session outlives its code by an hour so a late code is told "expired", not "unknown".
-      expires_at: twoStep
-        ? addMinutes(now, AUTH_CODE_TTL_MINUTES + 60).toISOString()
-        : addDays(now, SESSION_DAYS).toISOString(),
-      revoked_at: null,
+    const opened = await db.transaction().execute(async (trx) => {
+      if (!(await loginRepo(trx).claimLogin(op.id, now.toISOString()))) return false;
+      await sessionRepo(trx).create({
+        operator_id: op.id,
+        token_hash: sha256(token),
+        state: twoStep ? 'pending' : 'active',
+        device: client.device.slice(0, 255),
+        ip: client.ip,
+        auth_code_hash: code ? sha256(code) : null,
+        auth_code_expires_at: code ? codeExpires : null,
+        auth_code_attempts: 0,
+        created_at: now.toISOString(),
+        last_used_at: now.toISOString(),
+        // A pending session outlives its code by an hour so a late code is told "expired", not "unknown".
+        expires_at: twoStep
+          ? addMinutes(now, AUTH_CODE_TTL_MINUTES + 60).toISOString()
+          : addDays(now, SESSION_DAYS).toISOString(),
+        revoked_at: null,
+      });
+      return true;
     });
-    return { token, code, codeExpires };
+    return opened ? { token, code, codeExpires } : null;
   }
 
   async function completeLogin(op: Operator, client: ClientInfo, now: Date): Promise<void> {
@@ -119,17 +134,33 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
     async login(loginId: string, password: string, client: ClientInfo): Promise<LoginResult> {
       const op = await operators.findOperator(loginId);
       if (!op) {
+        // An unknown ID answers like an account: 401, and after 5 failures "locked" for 10 minutes.
+        const key = sha256(loginId.trim().toLowerCase());
+        const targetId = loginId.trim().toLowerCase().slice(0, 64);
+        if (unknownIds.isLocked(key, clock())) {
+          await audit.record({
+            operatorId: null,
+            organizationId: null,
+            action: 'login.refused',
+            targetType: 'login-id',
+            targetId,
+            ip: client.ip,
+            detail: { reason: 'locked' },
+          });
+          throw locked();
+        }
         await dummyVerify(password);
+        const nowLocked = unknownIds.fail(key, clock());
         await audit.record({
           operatorId: null,
           organizationId: null,
           action: 'login.failed',
           targetType: 'login-id',
-          targetId: loginId.trim().toLowerCase().slice(0, 64),
+          targetId,
           ip: client.ip,
           detail: { reason: 'unknown-login-id' },
         });
-        throw invalidCredentials();
+        throw nowLocked ? locked() : invalidCredentials();
       }
       const now = clock();
       // A locked account stays locked until the time passes, even with the right password.
@@ -165,7 +196,21 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
         });
         throw err;
       }
-      const { token, code, codeExpires } = await openSession(op, client, now);
+      const opened = await openSession(op, client, now);
+      if (!opened) {
+        // Wrong passwords sent alongside locked the account after this request read it.
+        await audit.record({
+          operatorId: op.id,
+          organizationId: op.organizationId,
+          action: 'login.refused',
+          targetType: 'operator',
+          targetId: op.id,
+          ip: client.ip,
+          detail: { reason: 'locked' },
+        });
+        throw locked();
+      }
+      const { token, code, codeExpires } = opened;
       if (code) {
         const authMode = op.authMode === 'sms' ? 'sms' : 'email';
         await mailer.deliver({
@@ -175,7 +220,6 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
           organizationId: op.organizationId,
           ...authCodeMail(op.language, code, AUTH_CODE_TTL_MINUTES),
         });
-        await operators.resetFailures(op.id);
         return { status: 202, body: { token, authMode, authCodeExpiredAt: codeExpires } };
       }
       await completeLogin(op, client, now);
@@ -206,12 +250,17 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
       if (!op) throw new AppError('AUTH_CODE_EXPIRED', 'Verification code has expired');
       // Single use: the code is cleared as the session becomes active, and the token is replaced.
       const token = newToken();
-      const activated = await sessions.activate(s.id, {
-        tokenHash: sha256(token),
-        expiresAt: addDays(now, SESSION_DAYS).toISOString(),
-        at: now.toISOString(),
-        device: client.device.slice(0, 255),
-        ip: client.ip,
+      // The activation and the claim of the account (not locked meanwhile) are one transaction.
+      const activated = await db.transaction().execute(async (trx) => {
+        const done = await sessionRepo(trx).activate(s.id, {
+          tokenHash: sha256(token),
+          expiresAt: addDays(now, SESSION_DAYS).toISOString(),
+          at: now.toISOString(),
+          device: client.device.slice(0, 255),
+          ip: client.ip,
+        });
+        if (done && !(await loginRepo(trx).claimLogin(op.id, now.toISOString()))) throw locked();
+        return done;
       });
       if (!activated) throw new AppError('AUTH_CODE_EXPIRED', 'Verification code has expired');
       await completeLogin(op, client, now);
@@ -228,6 +277,35 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
         targetId: principal.sessionId,
         ip,
       });
+    },
+  };
+}
+
+/**
+ * Failure counts of login IDs that match no account (keyed by a hash of the ID, in memory, bounded),
+ * with the same rule as accounts: the fifth failure in a row locks for ACCOUNT_LOCK_MINUTES, so the
+ * answers do not tell which IDs exist. Per server process.
+ */
+function unknownIdLocks(maxEntries = 10_000) {
+  const entries = new Map<string, { failures: number; lockedUntil: number | null }>();
+  return {
+    isLocked(key: string, now: Date): boolean {
+      const e = entries.get(key);
+      return !!e?.lockedUntil && e.lockedUntil > now.getTime();
+    },
+    /** Counts a failure; true when the ID is (now) locked. */
+    fail(key: string, now: Date): boolean {
+      const e = entries.get(key) ?? { failures: 0, lockedUntil: null };
+      entries.delete(key);
+      const t = now.getTime();
+      if (e.lockedUntil !== null && e.lockedUntil <= t) Object.assign(e, { failures: 0, lockedUntil: null });
+      e.failures += 1;
+      if (e.lockedUntil === null && e.failures >= MAX_FAILED_LOGINS) {
+        e.lockedUntil = addMinutes(now, ACCOUNT_LOCK_MINUTES).getTime();
+      }
+      entries.set(key, e);
+      while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+      return e.lockedUntil !== null && e.lockedUntil > t;
     },
   };
 }
