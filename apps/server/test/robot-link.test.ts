@@ -190,7 +190,11 @@ describe('robot link: VDA 5050 over the embedded broker, against the simulator',
     // stop() says OFFLINE; to test silence, bring it back as a client that never publishes.
     await until(() => !live(created.robot.id).online);
     const c = created.credentials;
-    const mute = await rawClient(c.mqttUrl, { username: c.username, password: c.password, clientId: `${c.manufacturer}-${c.serialNumber}` });
+    const mute = await rawClient(c.mqttUrl, {
+      username: c.username,
+      password: c.password,
+      clientId: `${c.manufacturer}-${c.serialNumber}`,
+    });
     await mute.publishAsync(
       vdaTopic(c.manufacturer, c.serialNumber, 'connection'),
       JSON.stringify({
@@ -242,7 +246,11 @@ describe('robot link: VDA 5050 over the embedded broker, against the simulator',
     const a = await register('ACL-A');
     const b = await register('ACL-B');
     const ca = a.credentials;
-    const client = await rawClient(ca.mqttUrl, { username: ca.username, password: ca.password, clientId: `${ca.manufacturer}-ACL-A` });
+    const client = await rawClient(ca.mqttUrl, {
+      username: ca.username,
+      password: ca.password,
+      clientId: `${ca.manufacturer}-ACL-A`,
+    });
     // Subscribing to another robot's orders is refused (SUBACK 0x80).
     // (mqtt.js rejects a subscription the broker answered with 0x80.)
     await expect(client.subscribeAsync(vdaTopic(b.credentials.manufacturer, 'ACL-B', 'order'))).rejects.toThrow(
@@ -275,17 +283,29 @@ describe('robot link: VDA 5050 over the embedded broker, against the simulator',
   it('rotating credentials closes the session and the old password stops working', async () => {
     const created = await register('LINK-008');
     const c = created.credentials;
-    const client = await rawClient(c.mqttUrl, { username: c.username, password: c.password, clientId: `${c.manufacturer}-${c.serialNumber}` });
+    const client = await rawClient(c.mqttUrl, {
+      username: c.username,
+      password: c.password,
+      clientId: `${c.manufacturer}-${c.serialNumber}`,
+    });
     const closed = new Promise<void>((ok) => client.once('close', () => ok()));
     const res = await t.inject({ method: 'POST', url: `/api/robots/${created.robot.id}/credentials`, headers: admin });
     expect(res.statusCode).toBe(200);
     await closed;
     client.end(true);
     await expect(
-      rawClient(c.mqttUrl, { username: c.username, password: c.password, clientId: `${c.manufacturer}-${c.serialNumber}` }),
+      rawClient(c.mqttUrl, {
+        username: c.username,
+        password: c.password,
+        clientId: `${c.manufacturer}-${c.serialNumber}`,
+      }),
     ).rejects.toThrow();
     const fresh = res.json<{ password: string }>();
-    const again = await rawClient(c.mqttUrl, { username: c.username, password: fresh.password, clientId: `${c.manufacturer}-${c.serialNumber}` });
+    const again = await rawClient(c.mqttUrl, {
+      username: c.username,
+      password: fresh.password,
+      clientId: `${c.manufacturer}-${c.serialNumber}`,
+    });
     await again.endAsync();
   });
 
