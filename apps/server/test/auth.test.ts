@@ -270,6 +270,15 @@ describe('two-step login', () => {
     expect(res.statusCode).toBe(400);
     expect(errorCode(res)).toBe('VALIDATION_FAILED');
   });
+
+  it('does not complete the login, nor lift the lock, once wrong passwords locked the account', async () => {
+    const { code, authorization } = await start();
+    for (let i = 0; i < 5; i++) await t.login(account.loginId, 'Wrong-Password-1');
+    const res = await assert(authorization, code);
+    expect(res.statusCode).toBe(403);
+    expect(errorCode(res)).toBe('ACCOUNT_LOCKED');
+    expect(errorCode(await t.login(account.loginId, account.password))).toBe('ACCOUNT_LOCKED');
+  });
 });
 
 describe('logout and sessions', () => {
