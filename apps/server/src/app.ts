@@ -17,6 +17,8 @@ import type { AppContext } from './context.ts';
 import { AppError } from './lib/errors.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { serializeRequest } from './plugins/request-log.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { myRoutes } from './modules/my/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -41,14 +43,17 @@ export interface BuildOptions {
   ctx: Omit<AppContext, 'log'>;
   /** Whether `/api/health` answers 200; the server flips it once everything has started. */
   isReady?: () => boolean;
-  logger?: boolean | { level: string };
+  /** `stream` lets a test read the log lines. */
+  logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
 
 /** Builds the app from plugins in order; never listens (server.ts does). Tests call `app.inject`. */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts.ctx;
+  const logger = opts.logger ?? { level: config.logLevel };
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    // Signed file URLs are logged without their signature.
+    logger: logger === false ? false : { ...(logger === true ? {} : logger), serializers: { req: serializeRequest } },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Malformed percent-encoding and the like are client errors, not crashes.
@@ -78,6 +83,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, { apiBase: config.apiBase, spaHtml });
+  registerSecurityHeaders(app);
 
   await app.register(fastifySwagger, {
     openapi: {
