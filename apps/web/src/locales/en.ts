@@ -250,6 +250,7 @@ export const en = {
     unknownBuilding: 'No building with this position in the file',
     tooLong: 'Too long',
     invalid: 'Invalid value',
+    imageDimensions: 'The image is too large: at most 16384 pixels per side and 100 megapixels',
   },
   errors: {
     VALIDATION_FAILED: 'Some values are invalid. Check the form.',

@@ -14,7 +14,7 @@ import { assertRowInScope, buildingInScope, recorder, requireManager } from '../
 import { fileKeyOfUrl, signFileUrl } from '../files/signed-url.ts';
 import { liveRobotCount, purgeDeletedRobots } from '../buildings/placement-repo.ts';
 import { floorFilter, floorRepo, type FloorRow } from './floor-repo.ts';
-import { readImageHeader } from './image-header.ts';
+import { MAP_IMAGE_MAX_PIXELS, MAP_IMAGE_MAX_SIDE, readImageHeader, withinImageLimits } from './image-header.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'config' | 'fileStore'>;
 
@@ -28,6 +28,14 @@ const unsupported = () =>
   new AppError('UNSUPPORTED_FILE_TYPE', 'The map image must be a PNG or JPEG file', [
     { path: 'file', message: 'validation.imageType' },
   ]);
+
+/** A small file declaring a huge image (a decompression bomb) would exhaust memory wherever it is decoded. */
+const tooManyPixels = ({ width, height }: { width: number; height: number }) =>
+  new AppError(
+    'VALIDATION_FAILED',
+    `The map image is ${width}x${height} pixels; at most ${MAP_IMAGE_MAX_SIDE} pixels per side and ${MAP_IMAGE_MAX_PIXELS / 1_000_000} megapixels are accepted`,
+    [{ path: 'file', message: 'validation.imageDimensions' }],
+  );
 
 /**
  * Metres per pixel given to a floor without a resolution when it gets an uploaded image (the common
@@ -241,6 +249,7 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
       if (upload.bytes.length > MAP_IMAGE_MAX_BYTES) throw tooLarge();
       const header = readImageHeader(upload.bytes);
       if (!header || !(MAP_IMAGE_TYPES as readonly string[]).includes(upload.declaredType)) throw unsupported();
+      if (!withinImageLimits(header)) throw tooManyPixels(header);
       // Without a resolution the image would not be used as a map: the common ROS default until changed.
       const frame: MapFrame | undefined =
         floor.resolution === null

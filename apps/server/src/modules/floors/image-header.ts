@@ -11,6 +11,15 @@ export interface ImageHeader {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const MAX_SIDE = 65_535 * 4;
 
+/** The largest map image accepted on upload: per side and in total (a decoded 100 MP RGBA image is 400 MB). */
+export const MAP_IMAGE_MAX_SIDE = 16_384;
+export const MAP_IMAGE_MAX_PIXELS = 100_000_000;
+
+/** Whether a read header's declared size is small enough to decode safely (browser and server). */
+export function withinImageLimits({ width, height }: Pick<ImageHeader, 'width' | 'height'>): boolean {
+  return width <= MAP_IMAGE_MAX_SIDE && height <= MAP_IMAGE_MAX_SIDE && width * height <= MAP_IMAGE_MAX_PIXELS;
+}
+
 export function readImageHeader(bytes: Buffer): ImageHeader | null {
   return readPng(bytes) ?? readJpeg(bytes);
 }
