@@ -38,9 +38,10 @@ import { brokerHookRoutes } from './modules/broker-hooks/routes.ts';
 import { createTeleopService } from './modules/teleop/teleop-service.ts';
 import { robotFeatureRoutes } from './modules/robot-features/routes.ts';
 import fastifyWebsocket from '@fastify/websocket';
+import { createOperatorEvents } from './modules/realtime/operator-events.ts';
 
 export interface BuildOptions {
-  ctx: Omit<AppContext, 'log'>;
+  ctx: Omit<AppContext, 'log' | 'operatorEvents'>;
   /** Whether `/api/health` answers 200; the server flips it once everything has started. */
   isReady?: () => boolean;
   /** `stream` lets a test read the log lines. */
@@ -59,7 +60,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // Malformed percent-encoding and the like are client errors, not crashes.
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
-  const ctx: AppContext = { ...opts.ctx, log: app.log };
+  const ctx: AppContext = { ...opts.ctx, log: app.log, operatorEvents: createOperatorEvents() };
 
   // Every API route with its access level, for the tests that sweep all routes (roles, tenancy, bad input).
   const apiRoutes: Array<{ method: string; url: string; access: string }> = [];

@@ -23,7 +23,19 @@ export interface AppContext {
   fileStore: FileStore;
   caches: ReadCaches;
   robotLink: RobotLink;
+  /** Changes of an operator's rights or sessions, heard by open WebSockets (on every server instance). */
+  operatorEvents: OperatorEvents;
   log: FastifyBaseLogger;
+}
+
+/**
+ * "This operator changed": role, building, organization, status, deletion, sign-out or password.
+ * Services call `changed` after the change is committed; the realtime gateway re-checks the
+ * operator's open sockets at once.
+ */
+export interface OperatorEvents {
+  changed(operatorId: number): void;
+  on(listener: (operatorId: number) => void): () => void;
 }
 
 /** The signed-in operator, derived from the session token on every request. */

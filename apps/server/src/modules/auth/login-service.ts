@@ -32,7 +32,9 @@ const locked = () =>
 export type LoginResult = { status: 200; body: Session } | { status: 202; body: LoginChallenge };
 
 /** Sign-in (spec sections 4, 7, 8): password, lockout, IP allow-list, contract, then session or code. */
-export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'mailer' | 'config'>) {
+export function loginService(
+  ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'mailer' | 'config'> & Partial<Pick<AppContext, 'operatorEvents'>>,
+) {
   const { db, clock, audit, mailer } = ctx;
   const sessions = sessionRepo(db);
 
@@ -269,6 +271,7 @@ export function loginService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' | 'm
 
     async logout(principal: { sessionId: number; operatorId: number; organizationId: number }, ip: string) {
       await sessions.revoke(principal.sessionId, clock().toISOString());
+      ctx.operatorEvents?.changed(principal.operatorId);
       await audit.record({
         operatorId: principal.operatorId,
         organizationId: principal.organizationId,

@@ -6,9 +6,9 @@ import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { devicesRepo } from './devices-repo.ts';
 import { profileRepo } from './profile-repo.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit'>;
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit'> & Partial<Pick<AppContext, 'operatorEvents'>>;
 
-export function profileService({ db, clock, audit }: Ctx) {
+export function profileService({ db, clock, audit, operatorEvents }: Ctx) {
   const repo = profileRepo(db);
   const devices = devicesRepo(db);
 
@@ -111,6 +111,7 @@ export function profileService({ db, clock, audit }: Ctx) {
           trx,
         );
       });
+      operatorEvents?.changed(p.operatorId);
     },
   };
 }

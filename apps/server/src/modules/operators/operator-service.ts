@@ -17,7 +17,7 @@ import { assertAdministrator, duplicate, isUniqueViolation } from '../organizati
 import { operatorFilter, operatorRepo, toOperator } from './operator-repo.ts';
 import { newOperatorRow } from './new-operator.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches'>;
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches'> & Partial<Pick<AppContext, 'operatorEvents'>>;
 
 /** Locked by an administrator: until unlocked (the login's own lock lasts 10 minutes). */
 export const LOCKED_FOR_GOOD = '9999-12-31T00:00:00.000Z';
@@ -32,7 +32,7 @@ const invalid = (path: string, message: string, text: string) =>
  * (types 0, 1 and 2, never 9, never moved to another organization); system administrators manage all.
  * Nobody deletes, locks or demotes themselves.
  */
-export function operatorService({ db, clock, audit, caches }: Ctx) {
+export function operatorService({ db, clock, audit, caches, operatorEvents }: Ctx) {
   const cachedList = cachedLists(caches.lists);
   const repo = operatorRepo(db);
 
@@ -210,6 +210,7 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
         () => repo.exists(p, id),
         () => notFound('Operator'),
       );
+      operatorEvents?.changed(id);
       return answer(p, id);
     },
 
@@ -231,6 +232,7 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
         await repo.revokeSessions(trx, id, now.toISOString());
         await record(p, 'operator.delete', current, ip, { loginId: current.login_id }, trx);
       });
+      operatorEvents?.changed(id);
     },
 
     async lock(p: Principal, id: number, ip: string): Promise<Operator> {
@@ -243,6 +245,7 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
         await repo.revokeSessions(trx, id, now.toISOString());
         await record(p, 'operator.lock', current, ip, undefined, trx);
       });
+      operatorEvents?.changed(id);
       return answer(p, id);
     },
 
@@ -264,6 +267,7 @@ export function operatorService({ db, clock, audit, caches }: Ctx) {
       const current = await loadManaged(p, id);
       await repo.update(id, { must_change_password: 1, updated_at: nextVersion(clock(), current.updated_at) });
       await record(p, 'operator.force-password-change', current, ip);
+      operatorEvents?.changed(id);
       return answer(p, id);
     },
   };

@@ -21,10 +21,29 @@ import type { RealtimeRepo } from './realtime-repo.ts';
 const SLOW_CLIENT_BYTES = 512 * 1024;
 /** Sessions are checked again this often (a revoked session's socket closes). */
 const RECHECK_MS = 60_000;
+/**
+ * Messages per socket: a token bucket (sustained rate per second, burst). The web client sends a
+ * few subscriptions, pings and teleop signalling (join, offer, a few dozen ICE candidates); the
+ * teleop controls go over the WebRTC data channel, not this socket. Over the limit: closed (1008).
+ */
+export const WS_RATE_PER_SECOND = 50;
+export const WS_RATE_BURST = 200;
+/** Topics one socket may hold at once; one more closes it (1008). */
+export const WS_MAX_TOPICS = 256;
+/** Close code and reason of a socket whose session ended (the web client treats it as sign-out). */
+const SESSION_ENDED = 4401;
 
 class Connection {
   principal: Principal | null = null;
   readonly topics = new Set<WsTopic>();
+  /** The operator changed and is being re-checked: deltas wait (the topics get a resync after). */
+  held = false;
+  missed = false;
+  closing = false;
+  /** Messages and re-checks run one at a time, in order, per socket. */
+  chain: Promise<void> = Promise.resolve();
+  private tokens = WS_RATE_BURST;
+  private filledAt = performance.now();
   constructor(
     readonly socket: WebSocket,
     readonly ip: string,
@@ -32,6 +51,24 @@ class Connection {
   send(message: WsServerMessage | string): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+  /** A broadcast delta (live, positions, resync): skipped while the connection is held. */
+  push(message: WsServerMessage | string): void {
+    if (this.held) this.missed = true;
+    else this.send(message);
+  }
+  /** Takes one message from the bucket; false when the socket is over its rate. */
+  take(): boolean {
+    const now = performance.now();
+    this.tokens = Math.min(WS_RATE_BURST, this.tokens + ((now - this.filledAt) * WS_RATE_PER_SECOND) / 1000);
+    this.filledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+  close(code: number, reason: string): void {
+    this.closing = true;
+    this.socket.close(code, reason);
   }
 }
 
@@ -43,7 +80,7 @@ const inScope = (scope: TenantScope, r: RobotRef) => robotInScope(scope, r);
  * dropped; positions are coalesced per client and flushed every WS_POSE_FLUSH_MS.
  */
 export function createGateway(
-  ctx: Pick<AppContext, 'robotLink' | 'log'>,
+  ctx: Pick<AppContext, 'robotLink' | 'log'> & Partial<Pick<AppContext, 'operatorEvents'>>,
   repo: Pick<RealtimeRepo, 'building'>,
   resolveSession: ResolveSession,
   teleop: Pick<TeleopService, 'handle' | 'drop'>,
@@ -74,13 +111,13 @@ export function createGateway(
 
   const offLive = link.on('live', (e: LiveEvent) => {
     let text: string | null = null;
-    audience(e, (c) => c.send((text ??= JSON.stringify({ type: 'live', robotId: e.robotId, live: e.live }))));
+    audience(e, (c) => c.push((text ??= JSON.stringify({ type: 'live', robotId: e.robotId, live: e.live }))));
   });
   // Map sessions (mapping, route recording) go to the same audience as live states (already throttled).
   const offMapSession = mapSessionEvents(link).on((e: MapSessionEvent) => {
     let text: string | null = null;
     audience(e, (c) =>
-      c.send((text ??= JSON.stringify({ type: 'mapSession', robotId: e.robotId, session: e.session }))),
+      c.push((text ??= JSON.stringify({ type: 'mapSession', robotId: e.robotId, session: e.session }))),
     );
   });
   // Positions wait in per-topic buffers (latest wins) and go out as one frame per topic per flush,
@@ -102,11 +139,11 @@ export function createGateway(
   const offRegistry = link.on('registry', (e: RegistryEvent) => {
     const ref = { robotId: e.robotId, organizationId: e.organizationId };
     const topics: WsTopic[] = [`robot:${e.robotId}`, ...e.buildingIds.map((b) => `fleet:${b}` as WsTopic)];
-    for (const t of topics) subscribers(t)?.forEach((c) => c.send({ type: 'resync', topic: t }));
+    for (const t of topics) subscribers(t)?.forEach((c) => c.push({ type: 'resync', topic: t }));
     subscribers('fleet:all')?.forEach((c) => {
       const p = c.principal;
       if (p && e.buildingIds.some((b) => inScope(p, { ...ref, buildingId: b }))) {
-        c.send({ type: 'resync', topic: 'fleet:all' });
+        c.push({ type: 'resync', topic: 'fleet:all' });
       }
     });
   });
@@ -114,7 +151,7 @@ export function createGateway(
   const frame = (poses: Iterable<Pose>) => JSON.stringify({ type: 'poses', poses: [...poses] });
   /** A slow client skips frames (the next one carries newer positions); live messages still go. */
   const sendFrame = (c: Connection, text: string) => {
-    if (c.socket.bufferedAmount <= SLOW_CLIENT_BYTES) c.send(text);
+    if (c.socket.bufferedAmount <= SLOW_CLIENT_BYTES) c.push(text);
   };
   const flush = setInterval(() => {
     for (const [buildingId, poses] of buildingPoses) {
@@ -146,15 +183,78 @@ export function createGateway(
   }, WS_POSE_FLUSH_MS);
   flush.unref();
 
-  const recheck = setInterval(() => {
-    for (const c of connections) {
-      const token = tokens.get(c);
-      if (!c.principal || !token) continue;
-      resolveSession(token, c.ip).catch(() => c.socket.close(4401, 'session ended'));
-    }
-  }, RECHECK_MS);
-  recheck.unref();
   const tokens = new WeakMap<Connection, string>();
+  /** Runs work after the socket's earlier messages, one at a time. */
+  const enqueue = (c: Connection, work: () => Promise<void>) => {
+    c.chain = c.chain.then(work).catch((err: unknown) => {
+      ctx.log.error({ err }, 'websocket message failed');
+    });
+  };
+
+  /** Whether the principal may (still) hold this topic. */
+  async function allowed(p: Principal, topic: WsTopic): Promise<boolean> {
+    const [kind, arg] = topic.split(':') as ['fleet' | 'robot', string];
+    if (kind === 'robot') {
+      const r = link.robot(Number(arg));
+      return !!r && inScope(p, { robotId: r.id, organizationId: r.organizationId, buildingId: r.buildingId });
+    }
+    if (arg === 'all') return true;
+    const b = await repo.building(Number(arg));
+    return !!b && canSeeBuilding(p, b);
+  }
+
+  /**
+   * Resolves the socket's session again: gone -> the socket closes; otherwise the new principal
+   * replaces the old one, topics it may no longer hold end (an error names each), teleop sessions
+   * end when the operator's scope changed, and kept topics that missed deltas get a resync.
+   */
+  async function recheck(c: Connection): Promise<void> {
+    const token = tokens.get(c);
+    const before = c.principal;
+    if (!token || !before || c.closing) return;
+    try {
+      let p: Principal;
+      try {
+        p = await resolveSession(token, c.ip);
+      } catch (err) {
+        const code = err instanceof AppError ? err.code : 'UNAUTHENTICATED';
+        c.send({ type: 'error', code, message: 'Session ended' });
+        c.close(SESSION_ENDED, 'session ended');
+        return;
+      }
+      c.principal = p;
+      const scopeChanged =
+        before.organizationId !== p.organizationId || before.buildingId !== p.buildingId || before.type !== p.type;
+      if (scopeChanged) teleop.drop(c);
+      for (const topic of [...c.topics]) {
+        if (!(await allowed(p, topic))) {
+          unsubscribe(c, topic);
+          c.send({ type: 'error', code: 'NOT_FOUND', message: 'Subscription ended', topic });
+        } else if (c.missed || scopeChanged) {
+          c.send({ type: 'resync', topic });
+        }
+      }
+      c.held = false;
+      c.missed = false;
+    } catch (err) {
+      ctx.log.error({ err }, 'websocket recheck failed');
+      c.close(1011, 'recheck failed');
+    }
+  }
+
+  // An operator's change reaches their sockets at once: held (no deltas) until re-checked.
+  const offOperator = ctx.operatorEvents?.on((operatorId) => {
+    for (const c of connections) {
+      if (c.principal?.operatorId !== operatorId || c.closing) continue;
+      c.held = true;
+      enqueue(c, () => recheck(c));
+    }
+  });
+
+  const periodic = setInterval(() => {
+    for (const c of connections) if (c.principal) enqueue(c, () => recheck(c));
+  }, RECHECK_MS);
+  periodic.unref();
 
   async function snapshot(c: Connection, topic: WsTopic): Promise<void> {
     const p = c.principal!;
@@ -218,6 +318,11 @@ export function createGateway(
     }
     if (isTeleopMessage(msg)) return teleop.handle(c, msg);
     if (msg.type === 'unsubscribe') return unsubscribe(c, msg.topic);
+    if (!c.topics.has(msg.topic) && c.topics.size >= WS_MAX_TOPICS) {
+      c.send({ type: 'error', code: 'VALIDATION_FAILED', message: 'Too many subscriptions', topic: msg.topic });
+      c.close(1008, 'too many subscriptions');
+      return;
+    }
     // Subscribe first so no change between the snapshot and the subscription is lost.
     c.topics.add(msg.topic);
     let set = byTopic.get(msg.topic);
@@ -242,19 +347,21 @@ export function createGateway(
         if (!c.principal) socket.close(4401, 'authentication timeout');
       }, WS_AUTH_TIMEOUT_MS);
       // Messages are handled one at a time, in order, per socket.
-      let chain = Promise.resolve();
       socket.on('message', (data: Buffer, isBinary: boolean) => {
+        if (c.closing) return;
         if (isBinary || data.length > WS_MAX_MESSAGE_BYTES) {
-          socket.close(1009, 'message too large');
+          c.close(1009, 'message too large');
           return;
         }
-        chain = chain
-          .then(() => onMessage(c, data.toString('utf8')))
-          .catch((err: unknown) => {
-            ctx.log.error({ err }, 'websocket message failed');
-          });
+        // A flooding socket is closed before its messages queue up work (others are not slowed).
+        if (!c.take()) {
+          c.close(1008, 'too many messages');
+          return;
+        }
+        enqueue(c, () => (c.closing ? Promise.resolve() : onMessage(c, data.toString('utf8'))));
       });
       socket.on('close', () => {
+        c.closing = true;
         clearTimeout(authTimer);
         connections.delete(c);
         for (const t of [...c.topics]) unsubscribe(c, t);
@@ -267,7 +374,8 @@ export function createGateway(
     },
     close(): void {
       clearInterval(flush);
-      clearInterval(recheck);
+      clearInterval(periodic);
+      offOperator?.();
       offLive();
       offPose();
       offRegistry();

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRobot, type SimRobot } from '@portal/robot-sim';
+import { operatorSchema, type Operator } from '@portal/contract';
+import { createTestApp, registerDemoRobot, type TestApp } from './helpers.ts';
+import { openProbe, type Probe } from './ws-probe.ts';
+
+const PASSWORD = 'Socket-Ops-2026x';
+
+/** Open sockets follow an operator's changes at once (issue 11 item 5) and a flood closes only its socket (item 6). */
+describe('WebSocket permissions and limits', () => {
+  let t: TestApp;
+  let admin: string;
+  let organizationId: number;
+  let demoBuilding: number;
+  let annex: number;
+  let robotId: number;
+  let sim: SimRobot;
+  const probes: Probe[] = [];
+
+  async function open(token?: string): Promise<Probe> {
+    const p = await openProbe(t, token);
+    probes.push(p);
+    return p;
+  }
+
+  /** A new general operator of the demo building, signed in. */
+  async function newOperator(loginId: string): Promise<{ operator: Operator; token: string }> {
+    const res = await t.call('POST', '/operators', admin, {
+      loginId,
+      firstName: 'Socket',
+      lastName: 'Person',
+      type: 0,
+      organizationId,
+      buildingId: demoBuilding,
+      flowEditRestricted: false,
+      password: PASSWORD,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const signedIn = await t.login(loginId, PASSWORD);
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    return { operator: operatorSchema.parse(res.json()), token: signedIn.json<{ token: string }>().token };
+  }
+
+  /** A socket of an operator subscribed to the demo building's fleet, with its snapshot. */
+  async function subscribed(token: string): Promise<Probe> {
+    const p = await open(token);
+    p.send({ type: 'subscribe', topic: `fleet:${demoBuilding}` });
+    await p.next('snapshot', (m) => m.topic === `fleet:${demoBuilding}`);
+    return p;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const orgAdmin = await t.as('orgadmin@demo.example');
+    admin = orgAdmin.authorization;
+    const registered = await registerDemoRobot(t, { serialNo: 'WSP-001', name: 'Permission robot', model: 'mini' });
+    demoBuilding = registered.buildingId;
+    robotId = registered.created.robot.id;
+    const b = await t.db.kysely
+      .selectFrom('buildings')
+      .select('organization_id')
+      .where('id', '=', demoBuilding)
+      .executeTakeFirstOrThrow();
+    organizationId = b.organization_id;
+    const created = await t.call('POST', '/buildings', admin, {
+      name: 'Socket Annex',
+      prefecture: '',
+      city: 'Chiyoda',
+      address: '',
+      postalCode: '',
+      latitude: null,
+      longitude: null,
+      organizationId,
+      status: 1,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    annex = created.json<{ id: number }>().id;
+    const c = registered.created.credentials;
+    sim = await startRobot({
+      brokerUrl: c.mqttUrl,
+      username: c.username,
+      password: c.password,
+      manufacturer: c.manufacturer,
+      serialNumber: c.serialNumber,
+      model: 'mini',
+      mapId: `floor-${registered.floorId}`,
+      start: { x: 3, y: 3, theta: 0 },
+      visualizationHz: 10,
+    });
+  });
+
+  afterAll(async () => {
+    for (const p of probes) p.ws.terminate();
+    await sim?.stop();
+    await t?.close();
+  });
+
+  it('moving an operator to another building ends their subscription to the old building at once', async () => {
+    const { operator, token } = await newOperator('mover@demo.example');
+    const p = await subscribed(token);
+    p.send({ type: 'subscribe', topic: 'fleet:all' });
+    await p.next('snapshot', (m) => m.topic === 'fleet:all');
+    await p.next('poses', (m) => m.poses.some((x) => x.robotId === robotId));
+    const witness = await subscribed((await t.as('orgadmin@demo.example')).token);
+
+    const moved = await t.call('PATCH', `/operators/${operator.id}`, admin, {
+      loginId: operator.loginId,
+      firstName: operator.firstName,
+      lastName: operator.lastName,
+      type: operator.type,
+      organizationId,
+      buildingId: annex,
+      flowEditRestricted: false,
+      updatedAt: operator.updatedAt,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    // Right after the change, a change in the old building: it must not reach the moved operator.
+    sim.setBattery(33);
+    const ended = await p.next('error', (m) => m.topic === `fleet:${demoBuilding}`);
+    expect(ended.code).toBe('NOT_FOUND');
+    const after = p.messages.indexOf(ended);
+    // The building they may see now subscribes.
+    p.send({ type: 'subscribe', topic: `fleet:${annex}` });
+    await p.next('snapshot', (m) => m.topic === `fleet:${annex}`);
+    // Barrier: the witness sees the change and a later positions frame; a ping answered after that
+    // comes after anything the server sent the moved operator before.
+    await witness.next('live', (m) => m.robotId === robotId && m.live.battery === 33);
+    witness.clear();
+    await witness.next('poses', (m) => m.poses.some((x) => x.robotId === robotId));
+    p.send({ type: 'ping' });
+    await p.next('pong');
+    expect(p.messages.filter((m) => m.type === 'live' && m.live.battery === 33)).toEqual([]);
+    expect(p.messages.slice(after).filter((m) => m.type === 'live' || m.type === 'poses')).toEqual([]);
+    // REST agrees: the old building is gone for them, the socket stays open.
+    expect(p.closed).toBeNull();
+    p.send({ type: 'subscribe', topic: `fleet:${demoBuilding}` });
+    expect((await p.next('error', (m) => m.topic === `fleet:${demoBuilding}` && m !== ended)).code).toBe('NOT_FOUND');
+  });
+
+  it('deleting an operator closes their socket at once', async () => {
+    const { operator, token } = await newOperator('deleted@demo.example');
+    const p = await subscribed(token);
+    const res = await t.call('DELETE', `/operators/${operator.id}`, admin);
+    expect(res.statusCode, res.body).toBe(204);
+    await expect.poll(() => p.closed?.code, { timeout: 5000 }).toBe(4401);
+  });
+
+  it('logging out closes the socket of that session', async () => {
+    const { token } = await newOperator('leaver@demo.example');
+    const p = await subscribed(token);
+    const out = await t.inject({
+      method: 'POST',
+      url: '/api/operators/logout',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(out.statusCode, out.body).toBe(204);
+    await expect.poll(() => p.closed?.code, { timeout: 5000 }).toBe(4401);
+  });
+
+  it('a flood of subscribe frames closes that socket; another socket still gets answers', async () => {
+    const { token } = await newOperator('flooder@demo.example');
+    const other = await open((await t.as('operator@demo.example')).token);
+    const p = await open(token);
+    for (let i = 0; i < 5000; i++) p.send({ type: 'subscribe', topic: `fleet:${demoBuilding}` });
+    await expect.poll(() => p.closed?.code, { timeout: 10_000 }).toBe(1008);
+    other.send({ type: 'subscribe', topic: `fleet:${demoBuilding}` });
+    await other.next('snapshot', (m) => m.topic === `fleet:${demoBuilding}`);
+    other.send({ type: 'ping' });
+    await other.next('pong');
+    expect(other.closed).toBeNull();
+  });
+});
