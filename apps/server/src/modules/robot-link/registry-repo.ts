@@ -28,8 +28,36 @@ export interface BrokerLogin {
   mqtt_password_hash: string;
 }
 
+/** At most this many clients await registration; the ones seen longest ago give way to new ones. */
+export const PENDING_ROBOTS_MAX = 500;
+/** A client not seen for this long no longer awaits registration. */
+export const PENDING_ROBOTS_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** All the SQL of the robot link: the registry it mirrors, broker sign-ins, robots awaiting registration. */
 export function registryRepo(db: Kysely<Database>) {
+  /**
+   * Unknown clients can sign in without limit, so the table is bounded: entries unseen for the TTL
+   * go, then all but the most recently seen PENDING_ROBOTS_MAX. (`last_seen_at` is an ISO timestamp,
+   * so text order is time order.)
+   */
+  const prunePending = async (at: string) => {
+    const expired = new Date(new Date(at).getTime() - PENDING_ROBOTS_TTL_MS).toISOString();
+    await db.deleteFrom('pending_robots').where('last_seen_at', '<', expired).execute();
+    await db
+      .deleteFrom('pending_robots')
+      .where(
+        'id',
+        'not in',
+        db
+          .selectFrom('pending_robots as keep')
+          .select('keep.id')
+          .orderBy('keep.last_seen_at', 'desc')
+          .orderBy('keep.id', 'desc')
+          .limit(PENDING_ROBOTS_MAX),
+      )
+      .execute();
+  };
+
   const registryQuery = () =>
     db
       .selectFrom('robots as r')
@@ -96,6 +124,7 @@ export function registryRepo(db: Kysely<Database>) {
           .insertInto('pending_robots')
           .values({ username, client_id: clientId, ip, attempts: 1, first_seen_at: at, last_seen_at: at })
           .execute();
+        await prunePending(at);
       }
     },
 
