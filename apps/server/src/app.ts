@@ -60,7 +60,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // Malformed percent-encoding and the like are client errors, not crashes.
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
-  const ctx: AppContext = { ...opts.ctx, log: app.log, operatorEvents: createOperatorEvents() };
+  // Operator changes reach the sockets of every server instance (through the broker's cluster bus).
+  const operatorEvents = createOperatorEvents((id) => void opts.ctx.robotLink.shareOperatorChange(id));
+  const offOperatorChanged = opts.ctx.robotLink.on('operatorChanged', operatorEvents.heard);
+  app.addHook('onClose', async () => offOperatorChanged());
+  const ctx: AppContext = { ...opts.ctx, log: app.log, operatorEvents };
 
   // Every API route with its access level, for the tests that sweep all routes (roles, tenancy, bad input).
   const apiRoutes: Array<{ method: string; url: string; access: string }> = [];

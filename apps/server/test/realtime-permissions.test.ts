@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import { operatorSchema, type Operator } from '@portal/contract';
+import { createRobotLink } from '../src/modules/robot-link/link.ts';
+import { serverMqttCredentials } from '../src/modules/robot-link/index.ts';
+import { mqttTransport } from '../src/modules/robot-link/transport.ts';
 import { createTestApp, registerDemoRobot, type TestApp } from './helpers.ts';
 import { openProbe, type Probe } from './ws-probe.ts';
 
@@ -155,6 +158,32 @@ describe('WebSocket permissions and limits', () => {
     });
     expect(out.statusCode, out.body).toBe(204);
     await expect.poll(() => p.closed?.code, { timeout: 5000 }).toBe(4401);
+  });
+
+  it('a change made on another server instance reaches the sockets here (broker cluster bus)', async () => {
+    const { operator, token } = await newOperator('elsewhere@demo.example');
+    const p = await subscribed(token);
+    const silent = new Proxy({} as Parameters<typeof createRobotLink>[0]['log'], { get: () => () => undefined });
+    const secondLink = await createRobotLink({
+      db: t.db.kysely,
+      log: silent,
+      clock: () => new Date(),
+      transport: mqttTransport(t.brokerUrl, serverMqttCredentials(t.config.secretKey), silent),
+      robotBrokerUrl: t.brokerUrl,
+    });
+    try {
+      await secondLink.ready;
+      // The other server ends the operator's sessions and says so on the bus.
+      await t.db.kysely
+        .updateTable('sessions')
+        .set({ revoked_at: new Date().toISOString() })
+        .where('operator_id', '=', operator.id)
+        .execute();
+      await secondLink.shareOperatorChange(operator.id);
+      await expect.poll(() => p.closed?.code, { timeout: 5000 }).toBe(4401);
+    } finally {
+      await secondLink.close();
+    }
   });
 
   it('a flood of subscribe frames closes that socket; another socket still gets answers', async () => {

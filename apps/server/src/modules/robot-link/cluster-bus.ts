@@ -10,7 +10,9 @@ import type { RegistryChange } from './types.ts';
 export const REGISTRY_TOPIC = 'portal/v1/registry';
 /** Server-internal topic: teleoperation lock claims between server instances (modules/teleop). */
 export const TELEOP_SHARE_TOPIC = 'portal/v1/teleop';
-export const CLUSTER_TOPICS = [REGISTRY_TOPIC, TELEOP_SHARE_TOPIC] as const;
+/** Server-internal topic: an operator's rights or sessions changed (their open WebSockets re-check). */
+export const OPERATOR_TOPIC = 'portal/v1/operators';
+export const CLUSTER_TOPICS = [REGISTRY_TOPIC, TELEOP_SHARE_TOPIC, OPERATOR_TOPIC] as const;
 
 const registryMessage = z.object({
   origin: z.string(),
@@ -20,6 +22,7 @@ const registryMessage = z.object({
   }),
 });
 const teleopMessage = z.object({ origin: z.string(), message: z.unknown() });
+const operatorMessage = z.object({ origin: z.string(), operatorId: z.number().int() });
 
 /**
  * The messages between server instances on the same broker: registry changes and teleoperation
@@ -33,6 +36,8 @@ export function createClusterBus(deps: {
   onRegistryChange(change: RegistryChange): void;
   /** Another server's teleop lock message (unchecked: the teleop service parses it). */
   onTeleopShared(shared: { origin: string; message: unknown }): void;
+  /** Another server's "operator changed" (modules/realtime). */
+  onOperatorChanged?(operatorId: number): void;
 }) {
   const { transport, log, instanceId } = deps;
 
@@ -60,11 +65,24 @@ export function createClusterBus(deps: {
     deps.onTeleopShared({ origin: parsed.origin, message: parsed.message });
   }
 
+  function onOperatorMessage(payload: Buffer) {
+    let parsed: z.infer<typeof operatorMessage>;
+    try {
+      parsed = operatorMessage.parse(JSON.parse(payload.toString('utf8')));
+    } catch {
+      log.warn('operator message dropped: malformed');
+      return;
+    }
+    if (parsed.origin === instanceId) return;
+    deps.onOperatorChanged?.(parsed.operatorId);
+  }
+
   return {
     /** Handles a message of a cluster topic; false when the topic is not one. */
     receive(topic: string, payload: Buffer): boolean {
       if (topic === REGISTRY_TOPIC) onRegistryMessage(payload);
       else if (topic === TELEOP_SHARE_TOPIC) onTeleopMessage(payload);
+      else if (topic === OPERATOR_TOPIC) onOperatorMessage(payload);
       else return false;
       return true;
     },
@@ -73,6 +91,12 @@ export function createClusterBus(deps: {
       await transport
         .publish(REGISTRY_TOPIC, JSON.stringify({ origin: instanceId, change }), 1)
         .catch((err: unknown) => log.warn({ err }, 'registry change not shared with other servers'));
+    },
+    /** Tells the other servers that an operator changed (a failure is logged, not thrown). */
+    async shareOperatorChange(operatorId: number): Promise<void> {
+      await transport
+        .publish(OPERATOR_TOPIC, JSON.stringify({ origin: instanceId, operatorId }), 1)
+        .catch((err: unknown) => log.warn({ err }, 'operator change not shared with other servers'));
     },
     /** Sends a teleop lock message to the other servers. */
     async shareTeleop(message: unknown): Promise<void> {

@@ -157,6 +157,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     onRegistryChange: (change) =>
       void applyChange(change, false).catch((err: unknown) => log.error({ err }, 'registry change failed')),
     onTeleopShared: (shared) => events.emit('teleopShared', shared),
+    onOperatorChanged: (operatorId) => events.emit('operatorChanged', operatorId),
   });
 
   // ------------------------------------------------------------------ broker session
@@ -330,6 +331,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     },
     instanceId,
     shareTeleop: (message: unknown) => bus.shareTeleop(message),
+    shareOperatorChange: (operatorId: number) => bus.shareOperatorChange(operatorId),
     async publishTeleop(robotId: number, message: TeleopRobotMessage) {
       // A close goes out even to a robot that looks offline (it may only be late); the rest need it online.
       const e = message.kind === 'close' ? fleet.get(robotId) : onlineEntry(robotId);
@@ -354,7 +356,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     },
     watchLog: (robotId, after) => messageLog.watch(robotId, after),
     on(
-      event: 'live' | 'pose' | 'registry' | 'mapping' | 'teleopReply' | 'photo' | 'teleopShared',
+      event: 'live' | 'pose' | 'registry' | 'mapping' | 'teleopReply' | 'photo' | 'teleopShared' | 'operatorChanged',
       listener: (e: never) => void,
     ) {
       const l = listener as (...args: unknown[]) => void;

@@ -71,6 +71,8 @@ export interface RobotLink {
   readonly instanceId: string;
   /** Sends a teleop lock message to the other server instances (they get it as `teleopShared`). */
   shareTeleop(message: unknown): Promise<void>;
+  /** Tells the other server instances that an operator changed (they get it as `operatorChanged`). */
+  shareOperatorChange(operatorId: number): Promise<void>;
   /** What the robot last said of itself (console, capabilities); null when unknown. */
   details(robotId: number): RobotDetails | null;
   /**
@@ -90,6 +92,8 @@ export interface RobotLink {
   on(event: 'photo', listener: (e: PhotoEvent) => void): () => void;
   /** Another server instance's teleop lock message (unchecked: the teleop service parses it). */
   on(event: 'teleopShared', listener: (e: { origin: string; message: unknown }) => void): () => void;
+  /** Another server instance's "operator changed" (modules/realtime). */
+  on(event: 'operatorChanged', listener: (operatorId: number) => void): () => void;
   close(): Promise<void>;
 }
 
