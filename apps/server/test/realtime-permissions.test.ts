@@ -146,6 +146,8 @@ describe('WebSocket permissions and limits', () => {
     const res = await t.call('DELETE', `/operators/${operator.id}`, admin);
     expect(res.statusCode, res.body).toBe(204);
     await expect.poll(() => p.closed?.code, { timeout: 5000 }).toBe(4401);
+    // The web client takes this error as sign-out (it stops reconnecting).
+    expect(p.messages.some((m) => m.type === 'error' && m.code === 'UNAUTHENTICATED')).toBe(true);
   });
 
   it('logging out closes the socket of that session', async () => {

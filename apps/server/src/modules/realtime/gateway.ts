@@ -216,9 +216,10 @@ export function createGateway(
       let p: Principal;
       try {
         p = await resolveSession(token, c.ip);
-      } catch (err) {
-        const code = err instanceof AppError ? err.code : 'UNAUTHENTICATED';
-        c.send({ type: 'error', code, message: 'Session ended' });
+      } catch {
+        // UNAUTHENTICATED whatever the reason (ended, disabled, password change due): the web client
+        // stops reconnecting and its next API call shows the operator why.
+        c.send({ type: 'error', code: 'UNAUTHENTICATED', message: 'Session ended' });
         c.close(SESSION_ENDED, 'session ended');
         return;
       }
