@@ -130,3 +130,13 @@ describe('messages to robots', () => {
     expect(Math.abs(o.nodes[1]!.nodePosition!.theta!)).toBeCloseTo(Math.PI);
   });
 });
+
+describe('a message naming another robot in its header', () => {
+  it('is dropped when the header serialNumber or manufacturer differs from the topic robot', () => {
+    const other = takeVdaMessage(entry(), 'state', bytes(state({ serialNumber: 'S-2' })), NOW);
+    expect(other).toMatchObject({ ok: false, reason: 'invalid' });
+    const maker = takeVdaMessage(entry(), 'state', bytes(state({ manufacturer: 'acme' })), NOW);
+    expect(maker).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(takeVdaMessage(entry(), 'state', bytes(state()), NOW).ok).toBe(true);
+  });
+});

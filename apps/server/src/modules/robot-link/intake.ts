@@ -103,7 +103,22 @@ export function takeVdaMessage(current: Readonly<RobotEntry>, topic: VdaTopic, p
   if (!json.ok) return { ok: false, reason: 'notJson', issues: [] };
   const parsed = vdaSchemas[topic].safeParse(json.json);
   if (!parsed.success) return { ok: false, reason: 'invalid', issues: parsed.error.issues };
-  const version = (parsed.data as { version: string }).version;
+  const head = parsed.data as { version: string; manufacturer: string; serialNumber: string };
+  // A message on robot A's topic that names robot B in its header is not A's: dropped like a malformed one.
+  if (head.manufacturer !== current.manufacturer || head.serialNumber !== current.serialNo)
+    return {
+      ok: false,
+      reason: 'invalid',
+      issues: [
+        {
+          code: 'custom',
+          path: [head.serialNumber !== current.serialNo ? 'serialNumber' : 'manufacturer'],
+          message: `header names ${head.manufacturer}/${head.serialNumber}, not the topic's robot`,
+          input: head.serialNumber !== current.serialNo ? head.serialNumber : head.manufacturer,
+        },
+      ],
+    };
+  const version = head.version;
   const e = copyOf(current);
   const events: LinkEvent[] = [];
   const live = (force = false) => {
