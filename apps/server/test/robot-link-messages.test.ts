@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instantActionsSchema, orderSchema, vdaTopic, type CreatedRobot, type VdaVersion } from '@portal/contract';
 import { createTestApp, type TestApp } from './helpers.ts';
+import { orderMessage } from '../src/modules/robot-link/messages.ts';
 
 /**
  * Every message the server's link publishes (orders; pause, resume and cancel instant actions), as
@@ -120,4 +121,23 @@ describe('messages the server sends to robots conform to the official VDA 5050 s
       expect(types).toEqual(['startPause', 'stopPause', 'cancelOrder']);
     });
   }
+});
+
+describe('order node positions', () => {
+  it('carry theta (0 when the stop has no heading), as the 2.0.0 schema requires', () => {
+    const h = {
+      headerId: 0,
+      timestamp: '2026-01-02T03:04:05.000Z',
+      version: '2.0.0',
+      manufacturer: 'ugo',
+      serialNumber: 'S-1',
+    };
+    const order = orderMessage(h, 'o-1', [
+      { nodeId: 'a', x: 1, y: 2, mapId: 'm' },
+      { nodeId: 'b', x: 3, y: 4, theta: 1.5, mapId: 'm' },
+    ]);
+    const validate = validator('2.0.0', 'order');
+    expect(validate(order), JSON.stringify(validate.errors)).toBe(true);
+    expect(order.nodes.map((n) => n.nodePosition?.theta)).toEqual([0, 1.5]);
+  });
 });

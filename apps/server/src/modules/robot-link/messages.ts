@@ -86,7 +86,8 @@ export function orderMessage(h: MessageHeader, orderId: string, stops: OrderStop
       nodePosition: {
         x: s.x,
         y: s.y,
-        ...(s.theta === undefined ? {} : { theta: normalizeAngle(s.theta) }),
+        // 2.0 robots copy node positions into their state, where the 2.0.0 schema requires theta.
+        theta: normalizeAngle(s.theta ?? 0),
         mapId: s.mapId,
       },
       actions: [],
