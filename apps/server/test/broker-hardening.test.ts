@@ -1,6 +1,6 @@
 import { connect as tcpConnect, type Socket } from 'node:net';
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { vdaTopic, type CreatedRobot } from '@portal/contract';
 import { createTestApp, registerDemoRobot, type TestApp } from './helpers.ts';
 import {
@@ -108,6 +108,24 @@ describe('broker hardening: client ids and sessions of registered robots', () =>
     });
     clients.push(fresh.client);
     expect(fresh.sessionPresent).toBe(false);
+  });
+
+  it('does not list a client without a user name as awaiting registration', async () => {
+    const url = (await registerDemoRobot(t, { serialNo: 'HARD-P', name: 'Hard P', model: 'pro' })).created.credentials
+      .mqttUrl;
+    const names = async () =>
+      (await t.db.kysely.selectFrom('pending_robots').select(['username', 'client_id']).execute()).map(
+        (r) => `${r.username}|${r.client_id}`,
+      );
+    const before = await names();
+    await expect(rawClient(url, { clientId: 'nameless-client' })).rejects.toBeDefined();
+    // A client that names itself afterwards is recorded: once it is there, the nameless one would be too.
+    await expect(
+      rawClient(url, { clientId: 'named-client', username: 'named-unknown', password: 'x' }),
+    ).rejects.toBeDefined();
+    await vi.waitFor(async () => expect(await names()).toContain('named-unknown|named-client'));
+    const after = await names();
+    expect(after.filter((n) => !before.includes(n))).toEqual(['named-unknown|named-client']);
   });
 });
 

@@ -224,7 +224,8 @@ export async function startEmbeddedBroker(opts: {
       .then((id) => {
         if (!id) {
           const socket = (client as unknown as { conn?: Socket }).conn;
-          authority.unknownClient({ username: user, clientId: client.id, ip: socket?.remoteAddress ?? '' });
+          // Only a client that names itself awaits registration; one without a user name is just refused.
+          if (user) authority.unknownClient({ username: user, clientId: client.id, ip: socket?.remoteAddress ?? '' });
           log.warn({ clientId: client.id, username: user }, 'mqtt client refused: unknown credentials');
           return refuse(user ? BAD_USERNAME_OR_PASSWORD : NOT_AUTHORIZED);
         }
