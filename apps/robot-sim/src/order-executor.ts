@@ -178,7 +178,9 @@ export class OrderExecutor {
       kin.x = p.x;
       kin.y = p.y;
       if (p.mapId !== kin.mapId) kin.setMap(p.mapId);
-      if (p.theta !== undefined && Math.abs(wrap(p.theta - kin.theta)) > 1e-3) this.thetaTarget = p.theta;
+      // A node whose orientation may deviate by half a turn or more asks for no turn.
+      const free = p.allowedDeviationTheta !== undefined && p.allowedDeviationTheta >= Math.PI;
+      if (p.theta !== undefined && !free && Math.abs(wrap(p.theta - kin.theta)) > 1e-3) this.thetaTarget = p.theta;
     }
     kin.v = 0;
     this.lastNodeId = node.nodeId;

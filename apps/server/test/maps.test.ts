@@ -734,7 +734,9 @@ describe('robots on the map: told of new revisions, goto and trial run', () => {
     const validate = officialSchema('order');
     expect(validate(order), JSON.stringify(validate.errors)).toBe(true);
     expect(order.nodes.map((n) => n.nodeId)).toEqual(['wp-1', 'wp-2', 'wp-3']);
-    expect(order.nodes.map((n) => n.nodePosition?.theta)).toEqual([undefined, undefined, Math.PI / 2]);
+    // Stops without a heading carry the direction of travel and allow any orientation; Desk keeps its own.
+    expect(order.nodes.map((n) => n.nodePosition?.allowedDeviationTheta)).toEqual([Math.PI, Math.PI, undefined]);
+    expect(order.nodes[2]?.nodePosition?.theta).toBe(Math.PI / 2);
     expect(order.edges.map((e) => [e.startNodeId, e.endNodeId, e.maxSpeed])).toEqual([
       ['wp-1', 'wp-2', undefined],
       ['wp-2', 'wp-3', 0.3],

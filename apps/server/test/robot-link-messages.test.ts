@@ -124,7 +124,7 @@ describe('messages the server sends to robots conform to the official VDA 5050 s
 });
 
 describe('order node positions', () => {
-  it('carry theta (0 when the stop has no heading), as the 2.0.0 schema requires', () => {
+  it('carry theta (the direction of travel, any orientation allowed, when the stop has no heading), as the 2.0.0 schema requires', () => {
     const h = {
       headerId: 0,
       timestamp: '2026-01-02T03:04:05.000Z',
@@ -138,6 +138,7 @@ describe('order node positions', () => {
     ]);
     const validate = validator('2.0.0', 'order');
     expect(validate(order), JSON.stringify(validate.errors)).toBe(true);
-    expect(order.nodes.map((n) => n.nodePosition?.theta)).toEqual([0, 1.5]);
+    expect(order.nodes.map((n) => n.nodePosition?.theta)).toEqual([Math.atan2(2, 2), 1.5]);
+    expect(order.nodes.map((n) => n.nodePosition?.allowedDeviationTheta)).toEqual([Math.PI, undefined]);
   });
 });

@@ -73,6 +73,13 @@ export const customActionMessage = (
   params: Record<string, string>,
 ): VdaInstantActions => instantActions(h, { actionId, actionType, blockingType: 'NONE', params });
 
+/** The direction of travel at stop `i`: towards the next stop, or from the previous one at the end. */
+function travelDirection(stops: OrderStop[], i: number): number {
+  const from = stops[i + 1] ? stops[i]! : stops[i - 1];
+  const to = stops[i + 1] ?? stops[i]!;
+  return from ? Math.atan2(to.y - from.y, to.x - from.x) : 0;
+}
+
 /** An order along the stops: released nodes, straight edges between consecutive stops. */
 export function orderMessage(h: MessageHeader, orderId: string, stops: OrderStop[]): VdaOrder {
   return {
@@ -86,8 +93,10 @@ export function orderMessage(h: MessageHeader, orderId: string, stops: OrderStop
       nodePosition: {
         x: s.x,
         y: s.y,
-        // 2.0 robots copy node positions into their state, where the 2.0.0 schema requires theta.
-        theta: normalizeAngle(s.theta ?? 0),
+        // 2.0 robots copy node positions into their state, where the 2.0.0 schema requires theta. A
+        // stop without a heading gets the direction of travel and any orientation is allowed there.
+        theta: normalizeAngle(s.theta ?? travelDirection(stops, i)),
+        ...(s.theta === undefined ? { allowedDeviationTheta: Math.PI } : {}),
         mapId: s.mapId,
       },
       actions: [],
