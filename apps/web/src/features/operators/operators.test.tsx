@@ -172,7 +172,7 @@ describe('operator form', () => {
     await app.user.clear(last);
     await app.user.type(last, 'Sato');
     await app.user.click(screen.getByTestId('operator-save'));
-    expect(await screen.findByTestId('stale-alert')).toBeInTheDocument();
+    expect(await screen.findByTestId('conflict-keep')).toBeInTheDocument();
     expect(screen.getByTestId('op-last-name')).toHaveValue('Sato');
     const body = calls.find((c) => c.method === 'PATCH')?.body as Record<string, unknown>;
     expect(body).toMatchObject({ lastName: 'Sato', updatedAt: '2025-01-02T00:00:00.000Z' });

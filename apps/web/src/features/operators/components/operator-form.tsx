@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, NativeSelect, PasswordInput, Stack, Switch, TextInput } from '@mantine/core';
+import { Group, NativeSelect, PasswordInput, Switch, TextInput } from '@mantine/core';
 import {
   createOperatorBodySchema,
   operatorTypeSchema,
@@ -12,14 +12,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PasswordChecklist } from '@/components/password-checklist';
 import { paths } from '@/config/paths';
-import { useMessageText } from '@/lib/i18n';
-import { showNotification } from '@/lib/notify';
+import { FormShell, useFormKit } from '@/components/form-page';
 import { useCreateOperator } from '../api/create-operator';
 import { useBuildingOptions } from '../api/get-building-options';
 import { useOrganizationOptions } from '../api/get-organization-options';
 import { useUpdateOperator } from '../api/update-operator';
-import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
-import { SaveErrorAlert } from '@/components/save-error-alert';
 
 export interface OperatorFormValues {
   loginId: string;
@@ -63,12 +60,23 @@ const resolverFor = (operator: Operator | undefined): Resolver<OperatorFormValue
 interface OperatorFormProps {
   operator?: Operator;
   viewer: { type: number; organizationId: number };
-  onReload?: () => void;
+  /** Edit: fetches the stored operator again (after a conflicting save). */
+  onReload?: () => Promise<Operator | undefined>;
 }
+
+const valuesOf = (operator: Operator): OperatorFormValues => ({
+  loginId: operator.loginId,
+  lastName: operator.lastName,
+  firstName: operator.firstName,
+  password: '',
+  type: operator.type,
+  organizationId: operator.organizationId,
+  buildingId: operator.buildingId ?? undefined,
+  flowEditRestricted: operator.flowEditRestricted,
+});
 
 export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) {
   const { t } = useTranslation();
-  const messageText = useMessageText();
   const navigate = useNavigate();
   const create = useCreateOperator();
   const update = useUpdateOperator();
@@ -76,30 +84,36 @@ export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) 
   const systemAdmin = viewer.type === 9;
   const form = useForm<OperatorFormValues>({
     resolver: resolverFor(operator),
-    defaultValues: {
-      loginId: operator?.loginId ?? '',
-      lastName: operator?.lastName ?? '',
-      firstName: operator?.firstName ?? '',
-      password: '',
-      type: operator?.type ?? 0,
-      organizationId: operator?.organizationId ?? viewer.organizationId,
-      buildingId: operator?.buildingId ?? undefined,
-      flowEditRestricted: operator?.flowEditRestricted ?? false,
-    },
+    defaultValues: operator
+      ? valuesOf(operator)
+      : {
+          loginId: '',
+          lastName: '',
+          firstName: '',
+          password: '',
+          type: 0,
+          organizationId: viewer.organizationId,
+          buildingId: undefined,
+          flowEditRestricted: false,
+        },
   });
+  const kit = useFormKit(form, {
+    fields: FIELDS,
+    duplicateText: t('people.op.duplicateLoginId'),
+    record: operator,
+    reload: onReload,
+    toValues: valuesOf,
+  });
+  const base = kit.base;
   const [password, type, organizationId] = useWatch({
     control: form.control,
     name: ['password', 'type', 'organizationId'],
   });
   const organizations = useOrganizationOptions();
   const buildings = useBuildingOptions(organizationId);
-  const { errors } = form.formState;
-  const err = (name: (typeof FIELDS)[number]) => fieldErrorText(errors[name], messageText);
-  const fieldErrorShown = FIELDS.some((f) => errors[f]?.type === 'server' || errors[f]?.type === 'duplicate');
+  const { err } = kit;
 
   const onSubmit = form.handleSubmit((v) => {
-    const onError = (error: unknown) =>
-      applyServerErrors(error, form.setError, FIELDS, t('people.op.duplicateLoginId'));
     const fields = {
       loginId: v.loginId.trim(),
       lastName: v.lastName.trim(),
@@ -109,24 +123,21 @@ export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) 
       buildingId: v.buildingId ?? 0,
       flowEditRestricted: v.type === 0 && v.flowEditRestricted,
     };
-    if (operator) {
+    if (base) {
       update.mutate(
         {
-          id: operator.id,
-          body: { ...fields, password: v.password === '' ? undefined : v.password, updatedAt: operator.updatedAt },
+          id: base.id,
+          body: { ...fields, password: v.password === '' ? undefined : v.password, updatedAt: base.updatedAt },
         },
-        { onSuccess: () => showNotification({ color: 'green', message: t('common.saved') }), onError },
+        kit.saved(),
       );
     } else {
       create.mutate(
         { ...fields, password: v.password },
-        {
-          onSuccess: (op) => {
-            showNotification({ color: 'green', message: t('people.created') });
-            void navigate(paths.operator.detail.getHref(op.id));
-          },
-          onError,
-        },
+        kit.saved<Operator>({
+          successText: t('people.created'),
+          onSuccess: (op) => void navigate(paths.operator.detail.getHref(op.id)),
+        }),
       );
     }
   });
@@ -140,132 +151,130 @@ export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) 
   ];
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={t('people.op.listTitle')} data-testid="operator-form">
-      <Stack maw={720}>
-        {/* A field error explains itself; any other failure gets one alert. */}
-        <SaveErrorAlert error={fieldErrorShown ? null : mutation.error} onReload={onReload} />
+    <FormShell
+      kit={kit}
+      onSubmit={onSubmit}
+      mutation={mutation}
+      label={t('people.op.listTitle')}
+      testId="operator-form"
+      submitTestId="operator-save"
+      submitLabel={operator ? t('common.save') : t('people.create')}
+      cancelTo={operator ? undefined : paths.operator.list.getHref()}
+    >
+      <TextInput
+        label={t('people.op.loginId')}
+        type="email"
+        required
+        autoComplete="off"
+        error={err('loginId')}
+        data-testid="op-login-id"
+        {...form.register('loginId')}
+      />
+      <Group grow align="flex-start">
         <TextInput
-          label={t('people.op.loginId')}
-          type="email"
+          label={t('people.op.lastName')}
           required
-          autoComplete="off"
-          error={err('loginId')}
-          data-testid="op-login-id"
-          {...form.register('loginId')}
+          error={err('lastName')}
+          data-testid="op-last-name"
+          {...form.register('lastName')}
         />
-        <Group grow align="flex-start">
-          <TextInput
-            label={t('people.op.lastName')}
-            required
-            error={err('lastName')}
-            data-testid="op-last-name"
-            {...form.register('lastName')}
-          />
-          <TextInput
-            label={t('people.op.firstName')}
-            required
-            error={err('firstName')}
-            data-testid="op-first-name"
-            {...form.register('firstName')}
-          />
-        </Group>
-        <PasswordInput
-          label={t('people.op.password')}
-          required={!operator}
-          autoComplete="new-password"
-          description={operator ? t('people.op.passwordKeep') : undefined}
-          placeholder={operator ? t('people.notif.botPasswordUnchanged') : undefined}
-          error={err('password')}
-          data-testid="op-password"
-          {...form.register('password')}
+        <TextInput
+          label={t('people.op.firstName')}
+          required
+          error={err('firstName')}
+          data-testid="op-first-name"
+          {...form.register('firstName')}
         />
-        {(!operator || password !== '') && <PasswordChecklist password={password} />}
-        <Group grow align="flex-start">
-          <Controller
-            control={form.control}
-            name="type"
-            render={({ field }) => (
-              <NativeSelect
-                label={t('people.op.type')}
-                value={String(field.value)}
-                onChange={(e) => {
-                  const v = operatorTypeSchema.safeParse(Number(e.currentTarget.value));
-                  if (!v.success) return;
-                  field.onChange(v.data);
-                  // Flow editing can be restricted only for general operators (spec section 6).
-                  if (v.data !== 0) form.setValue('flowEditRestricted', false);
-                }}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                error={err('type')}
-                data={assignableTypes(viewer.type).map((v) => ({ value: String(v), label: t(`people.op.types.${v}`) }))}
-                data-testid="op-type"
-              />
-            )}
-          />
-          <Controller
-            control={form.control}
-            name="organizationId"
-            render={({ field }) => (
-              <NativeSelect
-                label={t('people.op.organization')}
-                disabled={!systemAdmin}
-                value={String(field.value)}
-                onChange={(e) => {
-                  field.onChange(Number(e.currentTarget.value));
-                  form.setValue('buildingId', undefined);
-                }}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                error={err('organizationId')}
-                data={organizationData}
-                data-testid="op-organization"
-              />
-            )}
-          />
-          <Controller
-            control={form.control}
-            name="buildingId"
-            render={({ field }) => (
-              <NativeSelect
-                label={t('people.op.building')}
-                required
-                value={field.value === undefined ? '' : String(field.value)}
-                onChange={(e) =>
-                  field.onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))
-                }
-                onBlur={field.onBlur}
-                ref={field.ref}
-                error={err('buildingId')}
-                data={buildingData}
-                data-testid="op-building"
-              />
-            )}
-          />
-        </Group>
+      </Group>
+      <PasswordInput
+        label={t('people.op.password')}
+        required={!operator}
+        autoComplete="new-password"
+        description={operator ? t('people.op.passwordKeep') : undefined}
+        placeholder={operator ? t('people.notif.botPasswordUnchanged') : undefined}
+        error={err('password')}
+        data-testid="op-password"
+        {...form.register('password')}
+      />
+      {(!operator || password !== '') && <PasswordChecklist password={password} />}
+      <Group grow align="flex-start">
         <Controller
           control={form.control}
-          name="flowEditRestricted"
+          name="type"
           render={({ field }) => (
-            <Switch
-              label={t('people.op.flowEditRestricted')}
-              description={t('people.op.flowEditHint')}
-              disabled={type !== 0}
-              checked={field.value}
-              onChange={(e) => field.onChange(e.currentTarget.checked)}
+            <NativeSelect
+              label={t('people.op.type')}
+              value={String(field.value)}
+              onChange={(e) => {
+                const v = operatorTypeSchema.safeParse(Number(e.currentTarget.value));
+                if (!v.success) return;
+                field.onChange(v.data);
+                // Flow editing can be restricted only for general operators (spec section 6).
+                if (v.data !== 0) form.setValue('flowEditRestricted', false);
+              }}
               onBlur={field.onBlur}
               ref={field.ref}
-              error={err('flowEditRestricted')}
-              data-testid="op-flow-edit"
+              error={err('type')}
+              data={assignableTypes(viewer.type).map((v) => ({ value: String(v), label: t(`people.op.types.${v}`) }))}
+              data-testid="op-type"
             />
           )}
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={mutation.isPending} data-testid="operator-save">
-            {operator ? t('common.save') : t('people.create')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+        <Controller
+          control={form.control}
+          name="organizationId"
+          render={({ field }) => (
+            <NativeSelect
+              label={t('people.op.organization')}
+              disabled={!systemAdmin}
+              value={String(field.value)}
+              onChange={(e) => {
+                field.onChange(Number(e.currentTarget.value));
+                form.setValue('buildingId', undefined);
+              }}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              error={err('organizationId')}
+              data={organizationData}
+              data-testid="op-organization"
+            />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="buildingId"
+          render={({ field }) => (
+            <NativeSelect
+              label={t('people.op.building')}
+              required
+              value={field.value === undefined ? '' : String(field.value)}
+              onChange={(e) => field.onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              error={err('buildingId')}
+              data={buildingData}
+              data-testid="op-building"
+            />
+          )}
+        />
+      </Group>
+      <Controller
+        control={form.control}
+        name="flowEditRestricted"
+        render={({ field }) => (
+          <Switch
+            label={t('people.op.flowEditRestricted')}
+            description={t('people.op.flowEditHint')}
+            disabled={type !== 0}
+            checked={field.value}
+            onChange={(e) => field.onChange(e.currentTarget.checked)}
+            onBlur={field.onBlur}
+            ref={field.ref}
+            error={err('flowEditRestricted')}
+            data-testid="op-flow-edit"
+          />
+        )}
+      />
+    </FormShell>
   );
 }

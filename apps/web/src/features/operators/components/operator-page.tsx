@@ -69,8 +69,7 @@ export function OperatorPage({ id, viewer }: { id: number; viewer: Viewer }) {
           {t('people.op.lastLogin')}: {op.lastLoginAt ? format.dateTime(op.lastLoginAt) : t('people.op.never')}
         </span>
       </Group>
-      {/* Keyed by version: a reload after a 409 (or an account action) starts from the fresh record. */}
-      <OperatorForm key={op.updatedAt} operator={op} viewer={viewer} onReload={() => void operator.refetch()} />
+      <OperatorForm operator={op} viewer={viewer} onReload={async () => (await operator.refetch()).data} />
       <OperatorActions operator={op} self={op.id === viewer.id} />
     </Stack>
   );

@@ -1,0 +1,181 @@
+import { MantineProvider, TextInput } from '@mantine/core';
+import { ApiError } from '@portal/contract';
+import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { createMemoryRouter, Link, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { FormShell, LeaveGuardDialog, useFormKit } from '.';
+
+interface Thing {
+  id: number;
+  name: string;
+  updatedAt: string;
+}
+interface Values {
+  name: string;
+}
+const valuesOf = (t: Thing): Values => ({ name: t.name });
+
+/** What the "server" holds and answers; each test sets `save` to decide the answer. */
+interface Server {
+  stored: Thing;
+  save: (body: { name: string; updatedAt: string }) => Promise<Thing>;
+  sent: { name: string; updatedAt: string }[];
+}
+
+function ThingForm({ record, reload, server }: { record: Thing; reload: () => Promise<Thing>; server: Server }) {
+  const form = useForm<Values>({ defaultValues: valuesOf(record) });
+  const kit = useFormKit(form, {
+    fields: ['name'],
+    duplicateText: 'That name is taken.',
+    record,
+    reload,
+    toValues: valuesOf,
+  });
+  const mutation = useMutation({
+    mutationFn: (body: { name: string; updatedAt: string }) => {
+      server.sent.push(body);
+      return server.save(body);
+    },
+  });
+  const onSubmit = form.handleSubmit((v) =>
+    mutation.mutate({ name: v.name, updatedAt: kit.base?.updatedAt ?? '' }, kit.saved()),
+  );
+  return (
+    <FormShell kit={kit} onSubmit={onSubmit} mutation={mutation} label="thing" submitTestId="save">
+      <TextInput label="Name" error={kit.err('name')} {...form.register('name')} />
+    </FormShell>
+  );
+}
+
+function Page({ server }: { server: Server }) {
+  const [record, setRecord] = useState(server.stored);
+  const reload = () => {
+    const fresh = { ...server.stored };
+    setRecord(fresh);
+    return Promise.resolve(fresh);
+  };
+  return (
+    <>
+      <ThingForm record={record} reload={reload} server={server} />
+      <button type="button" onClick={() => setRecord({ ...server.stored })}>
+        background refresh
+      </button>
+      <Link to="/elsewhere">elsewhere</Link>
+    </>
+  );
+}
+
+function setup(stored: Thing = { id: 1, name: 'Alpha', updatedAt: 'v1' }) {
+  const server: Server = { stored, save: vi.fn(), sent: [] };
+  const router = createMemoryRouter(
+    [
+      { path: '/thing', element: <Page server={server} /> },
+      { path: '/elsewhere', element: <p>elsewhere page</p> },
+    ],
+    { initialEntries: ['/thing'] },
+  );
+  const user = userEvent.setup();
+  render(
+    <MantineProvider env="test">
+      <QueryClientProvider client={new QueryClient()}>
+        <RouterProvider router={router} />
+        <LeaveGuardDialog />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  const name = () => screen.getByLabelText('Name') as HTMLInputElement;
+  const retype = async (text: string) => {
+    await user.clear(name());
+    await user.type(name(), text);
+  };
+  return { server, router, user, name, retype };
+}
+
+describe('form kit', () => {
+  it('puts a server field error under its field, with no alert', async () => {
+    const { server, user, retype } = setup();
+    server.save = () =>
+      Promise.reject(new ApiError(409, 'DUPLICATE', 'dup', [{ path: 'name', message: 'validation.duplicate' }]));
+    await retype('Beta');
+    await user.click(screen.getByTestId('save'));
+    expect(await screen.findByText('That name is taken.')).toBeInTheDocument();
+    expect(screen.queryByTestId('form-error')).not.toBeInTheDocument();
+  });
+
+  it('shows a failure no field explains as one alert, and the typed values stay', async () => {
+    const { server, user, name, retype } = setup();
+    server.save = () => Promise.reject(new ApiError(403, 'FORBIDDEN', 'no'));
+    await retype('Beta');
+    await user.click(screen.getByTestId('save'));
+    expect(await screen.findByTestId('form-error')).toHaveTextContent(/permission|権限/);
+    expect(name().value).toBe('Beta');
+  });
+
+  it('after a save the form counts as unchanged: leaving does not ask', async () => {
+    const { server, router, user, retype } = setup();
+    server.save = (b) => Promise.resolve({ id: 1, name: b.name, updatedAt: 'v2' });
+    await retype('Beta');
+    await user.click(screen.getByTestId('save'));
+    await waitFor(() => expect(screen.getByTestId('form-cancel')).toBeDisabled());
+    await user.click(screen.getByRole('link', { name: 'elsewhere' }));
+    expect(router.state.location.pathname).toBe('/elsewhere');
+  });
+
+  it('asks before leaving with unsaved changes; Cancel puts back the stored values', async () => {
+    const { router, user, name, retype } = setup();
+    await retype('Beta');
+    await user.click(screen.getByRole('link', { name: 'elsewhere' }));
+    expect(await screen.findByTestId('leave-guard-leave')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /Stay|留まる/ }));
+    expect(router.state.location.pathname).toBe('/thing');
+    await user.click(screen.getByTestId('form-cancel'));
+    expect(name().value).toBe('Alpha');
+  });
+
+  it('a stale save opens the conflict dialog; "keep my values" keeps them and the next save sends the new version', async () => {
+    const { server, user, name, retype } = setup();
+    server.save = () => Promise.reject(new ApiError(409, 'STALE_UPDATE', 'stale'));
+    await retype('Mine');
+    server.stored = { id: 1, name: 'Theirs', updatedAt: 'v2' };
+    await user.click(screen.getByTestId('save'));
+    await user.click(await screen.findByTestId('conflict-keep'));
+    await waitFor(() => expect(screen.queryByTestId('conflict-keep')).not.toBeInTheDocument());
+    expect(name().value).toBe('Mine');
+    server.save = (b) => Promise.resolve({ id: 1, name: b.name, updatedAt: 'v3' });
+    await user.click(screen.getByTestId('save'));
+    await waitFor(() => expect(server.sent).toHaveLength(2));
+    expect(server.sent[0]).toEqual({ name: 'Mine', updatedAt: 'v1' });
+    expect(server.sent[1]).toEqual({ name: 'Mine', updatedAt: 'v2' });
+  });
+
+  it('a stale save answered with "show the stored version" discards the typed values', async () => {
+    const { server, user, name, retype } = setup();
+    server.save = () => Promise.reject(new ApiError(409, 'STALE_UPDATE', 'stale'));
+    await retype('Mine');
+    server.stored = { id: 1, name: 'Theirs', updatedAt: 'v2' };
+    await user.click(screen.getByTestId('save'));
+    await user.click(await screen.findByTestId('conflict-reload'));
+    await waitFor(() => expect(name().value).toBe('Theirs'));
+    expect(screen.getByTestId('form-cancel')).toBeDisabled();
+  });
+
+  it('a background refresh never moves the version under typed values, but is taken while nothing is typed', async () => {
+    const { server, user, name, retype } = setup();
+    server.stored = { id: 1, name: 'Theirs', updatedAt: 'v2' };
+    await user.click(screen.getByRole('button', { name: 'background refresh' }));
+    await waitFor(() => expect(name().value).toBe('Theirs'));
+
+    await retype('Mine');
+    server.stored = { id: 1, name: 'Third', updatedAt: 'v3' };
+    await user.click(screen.getByRole('button', { name: 'background refresh' }));
+    server.save = () => Promise.reject(new ApiError(409, 'STALE_UPDATE', 'stale'));
+    await user.click(screen.getByTestId('save'));
+    await screen.findByTestId('conflict-keep');
+    expect(name().value).toBe('Mine');
+    expect(server.sent[0]).toEqual({ name: 'Mine', updatedAt: 'v2' });
+  });
+});
