@@ -40,6 +40,13 @@ export const en = {
       leave: 'Leave',
       stay: 'Stay on this page',
     },
+    conflict: {
+      title: 'Someone else saved this record meanwhile',
+      body: 'Your changes are not saved and are still in the form. Show the stored version (your changes are discarded), or keep your values: saving them again then replaces the other change.',
+      bodyReloadOnly: 'Your changes are not saved and are still in the form. Reload the page to see the stored version.',
+      reload: 'Show the stored version',
+      keep: 'Keep my values',
+    },
   },
   auth: {
     loginTitle: 'Sign in',
@@ -99,6 +106,7 @@ export const en = {
     poses: 'Pose definitions',
     label: 'Main navigation',
     toggle: 'Toggle navigation',
+    moreBelow: 'More below: {{section}} ↓',
     operations: 'Operations',
     administration: 'Administration',
     system: 'System',

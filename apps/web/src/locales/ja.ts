@@ -42,6 +42,13 @@ export const ja: Messages = {
       leave: '移動する',
       stay: 'このページに留まる',
     },
+    conflict: {
+      title: 'このデータは他の人によって先に保存されました',
+      body: '変更は保存されておらず、フォームに残っています。保存済みの内容を表示する（変更は破棄されます）か、入力した値を残してください。残した値をもう一度保存すると、他の人の変更を置き換えます。',
+      bodyReloadOnly: '変更は保存されておらず、フォームに残っています。ページを再読み込みすると保存済みの内容が表示されます。',
+      reload: '保存済みの内容を表示',
+      keep: '入力した値を残す',
+    },
   },
   auth: {
     loginTitle: 'ログイン',
@@ -101,6 +108,7 @@ export const ja: Messages = {
     poses: 'ポーズ定義',
     label: 'メインナビゲーション',
     toggle: 'ナビゲーションの開閉',
+    moreBelow: '下に続きがあります：{{section}} ↓',
     operations: '運用',
     administration: '管理',
     system: 'システム',
