@@ -123,7 +123,6 @@ export const mapEditorEn = {
       restore: 'Restore',
       discard: 'Discard',
     },
-    leaveWarning: 'You have unsaved changes to this map.',
     revisionList: {
       title: 'Revisions',
       current: 'Current',

@@ -122,7 +122,6 @@ export const mapEditorJa: MapEditorMessages = {
       restore: '復元',
       discard: '破棄',
     },
-    leaveWarning: 'このマップには未保存の変更があります。',
     revisionList: {
       title: '履歴',
       current: '現在の版',
