@@ -70,9 +70,15 @@ export const listParam = {
     ),
   /** A record id (`?building=10`), or null. */
   id: () => urlParam<number | null>(positiveInt, (id) => (id === null ? undefined : String(id))),
-  /** `?sort=name` / `?sort=-name` over the columns the server sorts by, or null (the list's default). */
-  sort: <C extends string>(columns: readonly C[]) =>
-    urlParam<Sort<C> | null>((raw) => parseSort(raw ?? null, columns), sortParam),
+  /**
+   * `?sort=name` / `?sort=-name` over the columns the server sorts by, or null (the list's default). With
+   * a `fallback`, that sort stands for an absent or invalid value (and is left out of the URL).
+   */
+  sort: <C extends string>(columns: readonly C[], fallback: Sort<C> | null = null) =>
+    urlParam<Sort<C> | null>(
+      (raw) => parseSort(raw ?? null, columns) ?? fallback,
+      (sort) => (sort && fallback && sortParam(sort) === sortParam(fallback) ? undefined : sortParam(sort)),
+    ),
   /** One of a set of values (numbers are read as numbers), or null. */
   oneOf: <T extends string | number>(values: readonly T[]) =>
     urlParam<T | null>(

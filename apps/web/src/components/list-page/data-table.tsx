@@ -17,6 +17,8 @@ declare module '@tanstack/react-table' {
     headerProps?: Record<string, unknown>;
     /** The cells' own props (`td`): width, alignment, style. */
     cellProps?: Record<string, unknown>;
+    /** The column names its row: its cells are row headers (`th scope="row"`). */
+    rowHeader?: boolean;
   }
 }
 
@@ -26,7 +28,7 @@ declare module '@tanstack/react-table' {
  */
 export type Column<T> = ColumnDef<T, unknown>;
 
-interface DataTableProps<T, C extends string> extends Omit<TableProps, 'data'> {
+export interface DataTableProps<T, C extends string> extends Omit<TableProps, 'data'> {
   data: T[];
   columns: Column<T>[];
   /** The row key. */
@@ -92,11 +94,15 @@ export function DataTable<T, C extends string = string>({
       <Table.Tbody>
         {table.getRowModel().rows.map((row) => (
           <Table.Tr key={row.id} {...rowProps?.(row.original)}>
-            {row.getVisibleCells().map((cell) => (
-              <Table.Td key={cell.id} {...cell.column.columnDef.meta?.cellProps}>
-                {flexRender(cell.column.columnDef.cell, cell.getContext())}
-              </Table.Td>
-            ))}
+            {row.getVisibleCells().map((cell) => {
+              const { meta, cell: content } = cell.column.columnDef;
+              const Cell = meta?.rowHeader ? Table.Th : Table.Td;
+              return (
+                <Cell key={cell.id} {...(meta?.rowHeader ? { scope: 'row' } : {})} {...meta?.cellProps}>
+                  {flexRender(content, cell.getContext())}
+                </Cell>
+              );
+            })}
           </Table.Tr>
         ))}
       </Table.Tbody>

@@ -1,37 +1,21 @@
-import { Anchor, Badge, Button, Group, NativeSelect, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NativeSelect, Stack, Title } from '@mantine/core';
 import { isSystemAdmin } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { z } from 'zod';
-import { ListSearch } from '@/components/list-page';
-import { PageLoader } from '@/components/page-loader';
-import { QueryError } from '@/components/query-error';
+import { ListSearch, ListTable, type Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
-import { listParam, positiveInt, urlParam, useListParams } from '@/lib/list-params';
-import {
-  BUILDINGS_PER_PAGE,
-  buildingSorts,
-  useBuildingsPage,
-  type BuildingListState,
-  type BuildingSort,
-} from '../api/get-buildings-page';
+import { parseSort, positiveInt, sortParam, useListParams } from '@/lib/list-params';
+import { useBuildingsPage } from '../api/get-buildings-page';
 import { useOrganizationOptions } from '../api/get-organizations';
 import { canManageBuildings } from '../can-manage';
-import { Pager } from '@/components/pager';
+import { BUILDINGS_PER_PAGE, buildingListSchema, buildingSortColumns, defaultBuildingSort } from '../list-params';
 
-/** The list state lives in the URL: ?page=&sort=&q=&organization=&building=. */
-const buildingListSchema = z.object({
-  page: listParam.page(),
-  sort: urlParam<BuildingSort>(
-    (raw) => buildingSorts.find((s) => s === raw) ?? '-updatedAt',
-    (sort) => (sort === '-updatedAt' ? undefined : sort),
-  ),
-  q: listParam.text(),
-  organization: listParam.id(),
-  building: listParam.id(),
-});
+type BuildingRow = NonNullable<ReturnType<typeof useBuildingsPage>['data']>['items'][number];
+
+/** The orders of the "sort by" menu, as `?sort=` writes them. */
+const sortChoices = ['-updatedAt', 'updatedAt', 'name', '-name'] as const;
 
 interface BuildingListProps {
   sessionType: number;
@@ -43,34 +27,65 @@ export function BuildingList({ sessionType, buildingFilter }: BuildingListProps)
   const { t } = useTranslation();
   const format = useFormat();
   const { params, setParams } = useListParams(buildingListSchema);
-  const state: BuildingListState = {
-    page: params.page,
-    sort: params.sort,
-    q: params.q,
-    organizationId: params.organization,
-    buildingId: params.building,
-  };
   const sysadmin = isSystemAdmin(sessionType);
-  const list = useBuildingsPage(state);
+  const list = useBuildingsPage(params);
   const organizations = useOrganizationOptions(sysadmin);
   const orgName = new Map((organizations.data ?? []).map((o) => [o.id, o.name]));
 
-  const sortHeader = (field: 'name' | 'updatedAt', label: string) => {
-    const active = state.sort === field ? 'ascending' : state.sort === `-${field}` ? 'descending' : 'none';
-    const next: BuildingSort = state.sort === field ? `-${field}` : field;
-    return (
-      <Table.Th aria-sort={active}>
-        <UnstyledButton
-          onClick={() => setParams({ sort: next })}
-          aria-label={t('buildings.sortColumn', { column: label })}
-          fw={700}
-          fz="sm"
-        >
-          {label} {active === 'ascending' ? '▲' : active === 'descending' ? '▼' : ''}
-        </UnstyledButton>
-      </Table.Th>
-    );
-  };
+  const columns: Column<BuildingRow>[] = [
+    {
+      id: 'name',
+      header: t('buildings.columns.name'),
+      enableSorting: true,
+      cell: ({ row: { original: b } }) =>
+        b.id !== undefined ? (
+          <Anchor component={Link} to={paths.building.detail.getHref(b.id)} fw={600}>
+            {b.name}
+          </Anchor>
+        ) : (
+          b.name
+        ),
+    },
+    {
+      id: 'location',
+      header: t('buildings.columns.location'),
+      cell: ({ row: { original: b } }) => [b.prefecture, b.city].filter(Boolean).join(' '),
+    },
+    ...(sysadmin
+      ? [
+          {
+            id: 'organization',
+            header: t('buildings.columns.organization'),
+            cell: ({ row: { original: b } }) =>
+              (b.organizationId !== undefined && orgName.get(b.organizationId)) || b.organizationId,
+          } satisfies Column<BuildingRow>,
+        ]
+      : []),
+    {
+      id: 'status',
+      header: t('buildings.columns.status'),
+      cell: ({ row: { original: b } }) => (
+        <Badge variant="light" color={b.status === 1 ? 'green' : 'gray'}>
+          {t(`buildings.statuses.${b.status === 0 ? '0' : '1'}`)}
+        </Badge>
+      ),
+    },
+    {
+      id: 'ipRestriction',
+      header: t('buildings.columns.ipRestriction'),
+      cell: ({ row: { original: b } }) => (
+        <Badge variant={b.ipRestrictionEnabled ? 'filled' : 'outline'} color={b.ipRestrictionEnabled ? 'blue' : 'gray'}>
+          {b.ipRestrictionEnabled ? t('buildings.on') : t('buildings.off')}
+        </Badge>
+      ),
+    },
+    {
+      id: 'updatedAt',
+      header: t('buildings.columns.updatedAt'),
+      enableSorting: true,
+      cell: ({ row: { original: b } }) => (b.updatedAt ? format.dateTime(b.updatedAt) : ''),
+    },
+  ];
 
   return (
     <Stack>
@@ -97,7 +112,7 @@ export function BuildingList({ sessionType, buildingFilter }: BuildingListProps)
         {sysadmin && (
           <NativeSelect
             label={t('buildings.organizationFilter')}
-            value={state.organizationId === null ? '' : String(state.organizationId)}
+            value={params.organization === null ? '' : String(params.organization)}
             onChange={(e) => setParams({ organization: positiveInt(e.currentTarget.value) })}
             data={[
               { value: '', label: t('buildings.allOrganizations') },
@@ -110,84 +125,25 @@ export function BuildingList({ sessionType, buildingFilter }: BuildingListProps)
         <NativeSelect
           label={t('buildings.sortBy')}
           miw={220}
-          value={state.sort}
-          onChange={(e) => setParams({ sort: buildingSorts.find((v) => v === e.currentTarget.value) ?? '-updatedAt' })}
-          data={buildingSorts.map((s) => ({ value: s, label: t(`buildings.sorts.${s}`) }))}
+          value={sortParam(params.sort ?? defaultBuildingSort)}
+          onChange={(e) => setParams({ sort: parseSort(e.currentTarget.value, buildingSortColumns) })}
+          data={sortChoices.map((s) => ({ value: s, label: t(`buildings.sorts.${s}`) }))}
         />
       </Group>
-      {list.isPending ? (
-        <PageLoader />
-      ) : list.isError ? (
-        <QueryError error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.items.length === 0 ? (
-        <Stack gap={4} py="lg" data-testid="building-empty">
-          <Text fw={600}>{t('buildings.empty')}</Text>
-          <Text c="dimmed" size="sm">
-            {t('buildings.emptyHint')}
-          </Text>
-        </Stack>
-      ) : (
-        <>
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {t('buildings.total', { count: list.data.total })}
-          </Text>
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped withTableBorder verticalSpacing="xs" data-testid="building-table">
-              <Table.Thead>
-                <Table.Tr>
-                  {sortHeader('name', t('buildings.columns.name'))}
-                  <Table.Th>{t('buildings.columns.location')}</Table.Th>
-                  {sysadmin && <Table.Th>{t('buildings.columns.organization')}</Table.Th>}
-                  <Table.Th>{t('buildings.columns.status')}</Table.Th>
-                  <Table.Th>{t('buildings.columns.ipRestriction')}</Table.Th>
-                  {sortHeader('updatedAt', t('buildings.columns.updatedAt'))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.items.map((b) => (
-                  <Table.Tr key={b.id}>
-                    <Table.Td>
-                      {b.id !== undefined ? (
-                        <Anchor component={Link} to={paths.building.detail.getHref(b.id)} fw={600}>
-                          {b.name}
-                        </Anchor>
-                      ) : (
-                        b.name
-                      )}
-                    </Table.Td>
-                    <Table.Td>{[b.prefecture, b.city].filter(Boolean).join(' ')}</Table.Td>
-                    {sysadmin && (
-                      <Table.Td>
-                        {(b.organizationId !== undefined && orgName.get(b.organizationId)) || b.organizationId}
-                      </Table.Td>
-                    )}
-                    <Table.Td>
-                      <Badge variant="light" color={b.status === 1 ? 'green' : 'gray'}>
-                        {t(`buildings.statuses.${b.status === 0 ? '0' : '1'}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge
-                        variant={b.ipRestrictionEnabled ? 'filled' : 'outline'}
-                        color={b.ipRestrictionEnabled ? 'blue' : 'gray'}
-                      >
-                        {b.ipRestrictionEnabled ? t('buildings.on') : t('buildings.off')}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{b.updatedAt ? format.dateTime(b.updatedAt) : ''}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Pager
-            page={state.page}
-            total={list.data.total}
-            perPage={BUILDINGS_PER_PAGE}
-            onChange={(page) => setParams({ page })}
-          />
-        </>
-      )}
+      <ListTable
+        query={list}
+        empty={t('buildings.empty')}
+        emptyHint={t('buildings.emptyHint')}
+        emptyTestId="building-empty"
+        count={(count) => t('buildings.total', { count })}
+        columns={columns}
+        rowId={(b) => b.id ?? `${b.name}`}
+        sort={params.sort}
+        onSort={(sort) => setParams({ sort })}
+        paging={{ page: params.page, perPage: BUILDINGS_PER_PAGE, onPage: (page) => setParams({ page }) }}
+        minWidth={720}
+        data-testid="building-table"
+      />
     </Stack>
   );
 }
