@@ -14,7 +14,7 @@ import type { Kinematics } from './kinematics.ts';
 import { wrap } from './kinematics.ts';
 import { nodeStateOf, type StateBody } from './messages.ts';
 
-const DEFAULT_DEVIATION_XY = 0.5; // m: the first node of an order counts as reached within this
+const DEFAULT_DEVIATION_XY = 0.5; // m: the first node of an order without allowedDeviationXY is reached within this
 const ACTION_SECONDS = 0.5; // how long a simulated node/edge action runs
 const REJECTION_TTL_MS = 30_000; // rejection errors (validationError...) disappear after this
 const MAX_INSTANT_STATES = 20; // instant action states kept in actionStates
@@ -304,9 +304,20 @@ export class OrderExecutor {
       }
       return this.stitch(order, true);
     }
-    const first = order.nodes[0]!;
-    if (first.nodePosition && first.nodePosition.mapId !== this.host.kin.mapId) {
-      return this.reject('order', 'noRouteError', `First node is on map ${first.nodePosition.mapId}`, refs);
+    // VDA 5050: a new order starts where the robot is. Its first node must be trivially reachable:
+    // the robot stands on it, within the node's allowedDeviationXY (else the robot's own default).
+    const first = sortBySeq(order.nodes)[0]!;
+    const p = first.nodePosition;
+    const kin = this.host.kin;
+    if (p && p.mapId !== kin.mapId) {
+      return this.reject('order', 'noRouteError', `First node is on map ${p.mapId}`, refs);
+    }
+    if (!this.onFirstNode(first)) {
+      const where = p ? `${Math.hypot(p.x - kin.x, p.y - kin.y).toFixed(2)} m away` : 'not the last node';
+      return this.reject('order', 'noRouteError', `First node ${first.nodeId} is not where the robot is (${where})`, {
+        ...refs,
+        nodeId: first.nodeId,
+      });
     }
     this.accept(order);
   }
@@ -369,16 +380,19 @@ export class OrderExecutor {
     this.edges = sortBySeq(order.edges);
     for (const n of this.nodes) for (const a of n.actions) this.addActionState(a);
     for (const e of this.edges) for (const a of e.actions) this.addActionState(a);
-    const first = this.nodes[0]!;
-    const p = first.nodePosition;
-    const kin = this.host.kin;
-    const near = p
-      ? Math.hypot(p.x - kin.x, p.y - kin.y) <= (p.allowedDeviationXY ?? DEFAULT_DEVIATION_XY)
-      : first.nodeId === this.lastNodeId;
-    // Standing on the first node: it counts as reached. Otherwise the robot (autonomous) drives there.
-    if (near) this.arrive(first);
+    // The robot stands on the first node (checked before): it counts as reached.
+    this.arrive(this.nodes[0]!);
     this.refreshRouteStates();
     this.host.changed();
+  }
+
+  /** The robot stands on the node: within its allowedDeviationXY (or the robot's default), or it is the last node. */
+  private onFirstNode(first: OrderNode): boolean {
+    const p = first.nodePosition;
+    const kin = this.host.kin;
+    return p
+      ? Math.hypot(p.x - kin.x, p.y - kin.y) <= (p.allowedDeviationXY ?? DEFAULT_DEVIATION_XY)
+      : first.nodeId === this.lastNodeId;
   }
 
   /** cancelOrder: the order's waiting and running actions FAIL, the route is dropped, the robot stops. */

@@ -313,7 +313,7 @@ describe('instant actions', () => {
       ]),
     );
     await master.waitFor(stateOf(r, (s) => s.orderId === 'c'));
-    advanceUntil(clock, r, (s) => s.driving);
+    advanceUntil(clock, r, (s) => s.driving && (s.agvPosition?.x ?? 0) > 1.5);
     await master.send(
       'sim',
       r.serialNumber,
@@ -330,6 +330,40 @@ describe('instant actions', () => {
     const x = r.position().x;
     clock.advance(2000);
     expect(r.position().x).toBe(x);
+
+    // Stopped mid-edge: like a standard robot, it refuses an order whose first node is not where it
+    // stands (noRouteError), and accepts one that starts there (within allowedDeviationXY).
+    expect(x).toBeGreaterThan(0.6);
+    await master.send(
+      'sim',
+      r.serialNumber,
+      'order',
+      lineOrder(r.serialNumber, 'from-origin', [
+        [0, 0],
+        [0, 2],
+      ]),
+    );
+    const refused = (await master.waitFor(stateOf(r, (s) => s.errors.some((e) => e.errorType === 'noRouteError'))))
+      .msg as VdaState;
+    expect(refused.orderId).toBe('c');
+    expect(refused.errors.find((e) => e.errorType === 'noRouteError')?.errorReferences).toContainEqual({
+      referenceKey: 'orderId',
+      referenceValue: 'from-origin',
+    });
+    const here = lineOrder(r.serialNumber, 'from-here', [
+      [x + 0.3, 0],
+      [x + 0.3, 2],
+    ]);
+    here.nodes[0]!.nodePosition = { ...here.nodes[0]!.nodePosition, allowedDeviationXY: 0.4 } as never;
+    await master.send('sim', r.serialNumber, 'order', here);
+    await master.waitFor(stateOf(r, (s) => s.orderId === 'from-here' && s.lastNodeId === 'n1'));
+    await master.send(
+      'sim',
+      r.serialNumber,
+      'instantActions',
+      instant(r.serialNumber, [{ actionType: 'cancelOrder', actionId: 'ic1b' }]),
+    );
+    await master.waitFor(stateOf(r, (s) => s.actionStates.some((a) => a.actionId === 'ic1b')));
 
     await master.send(
       'sim',

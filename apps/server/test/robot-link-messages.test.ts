@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instantActionsSchema, orderSchema, vdaTopic, type CreatedRobot, type VdaVersion } from '@portal/contract';
 import { createTestApp, type TestApp } from './helpers.ts';
-import { orderMessage } from '../src/modules/robot-link/messages.ts';
+import { ORDER_START_DEVIATION_XY, orderMessage, startingAt } from '../src/modules/robot-link/messages.ts';
 
 /**
  * Every message the server's link publishes (orders; pause, resume and cancel instant actions), as
@@ -140,5 +140,36 @@ describe('order node positions', () => {
     expect(validate(order), JSON.stringify(validate.errors)).toBe(true);
     expect(order.nodes.map((n) => n.nodePosition?.theta)).toEqual([Math.atan2(2, 2), 1.5]);
     expect(order.nodes.map((n) => n.nodePosition?.allowedDeviationTheta)).toEqual([Math.PI, undefined]);
+  });
+
+  it('start where the robot is: a stop at its position comes first when it stands away from the first stop', () => {
+    const h = {
+      headerId: 0,
+      timestamp: '2026-01-02T03:04:05.000Z',
+      version: '2.1.0',
+      manufacturer: 'ugo',
+      serialNumber: 'S-1',
+    };
+    const stops = [
+      { nodeId: 'a', x: 1, y: 2, mapId: 'm' },
+      { nodeId: 'b', x: 3, y: 4, mapId: 'm' },
+    ];
+    // Close enough: the first stop is where the robot stands.
+    expect(startingAt(stops, { x: 1.3, y: 2.2, mapId: 'm' }, 'start-1')).toBe(stops);
+    // Unknown position, another map: as given (the robot judges).
+    expect(startingAt(stops, null, 'start-1')).toBe(stops);
+    expect(startingAt(stops, { x: 9, y: 9, mapId: 'other' }, 'start-1')).toBe(stops);
+    // Stopped mid-edge, meters away: the order starts at the robot.
+    const from = startingAt(stops, { x: 5, y: 2, mapId: 'm' }, 'start-1');
+    expect(from.map((s) => s.nodeId)).toEqual(['start-1', 'a', 'b']);
+    const order = orderMessage(h, 'o-2', from);
+    expect(order.nodes[0]?.nodePosition).toMatchObject({ x: 5, y: 2, allowedDeviationXY: ORDER_START_DEVIATION_XY });
+    expect(order.nodes.slice(1).map((n) => n.nodePosition?.allowedDeviationXY)).toEqual([undefined, undefined]);
+    expect(order.edges.map((e) => [e.startNodeId, e.endNodeId])).toEqual([
+      ['start-1', 'a'],
+      ['a', 'b'],
+    ]);
+    const validate = validator('2.1.0', 'order');
+    expect(validate(order), JSON.stringify(validate.errors)).toBe(true);
   });
 });

@@ -150,6 +150,36 @@ describe('robot link: VDA 5050 over the embedded broker, against the simulator',
     await until(() => live(created.robot.id).activity === 'idle');
   });
 
+  it('a robot cancelled mid-edge can be sent somewhere again: the order starts where it stands', async () => {
+    const created = await register('LINK-009');
+    const robot = await connect(created, { speedScale: 2 });
+    await until(() => live(created.robot.id).position !== null);
+    const mapId = `floor-${floorId}`;
+    await t.link.sendOrder(created.robot.id, [
+      { nodeId: 'a', x: 1, y: 1, mapId },
+      { nodeId: 'far', x: 40, y: 1, mapId },
+    ]);
+    await robot.waitFor((s) => s.driving && (s.agvPosition?.x ?? 0) > 3, 20_000);
+    await t.link.command(created.robot.id, 'cancel');
+    const stopped = await robot.waitFor((st) => !st.driving && st.nodeStates.length === 0, 10_000);
+    await until(() => {
+      const p = live(created.robot.id).position;
+      return p && Math.abs(p.x - stopped.agvPosition!.x) < 0.01;
+    });
+    // Mid-edge, meters from any stop: the next order starts with a node where the robot stands.
+    const orderId = await t.link.sendOrder(created.robot.id, [
+      { nodeId: 'a', x: 1, y: 1, mapId },
+      { nodeId: 'b', x: 1, y: 3, mapId },
+    ]);
+    const done = await robot.waitFor(
+      (s) => (s.orderId === orderId && s.lastNodeId === 'b' && s.nodeStates.length === 0) || s.errors.length > 0,
+      30_000,
+    );
+    expect(done.errors).toEqual([]);
+    expect(done.orderId).toBe(orderId);
+    expect(Math.hypot(done.agvPosition!.x - 1, done.agvPosition!.y - 3)).toBeLessThan(0.05);
+  });
+
   it('shows an emergency stop and an obstacle as robot messages', async () => {
     const created = await register('LINK-004');
     const robot = await connect(created);

@@ -34,7 +34,7 @@ import {
   type LinkEvent,
 } from './intake.ts';
 import { createMessageLog } from './message-log.ts';
-import { commandMessage, customActionMessage, nextHeader, orderMessage } from './messages.ts';
+import { commandMessage, customActionMessage, nextHeader, orderMessage, startingAt } from './messages.ts';
 import { registryRepo, type RegistryRepo } from './registry-repo.ts';
 import type { LinkTransport } from './transport.ts';
 import type { OrderStop, RegistryChange, RegistryEvent, RobotLink } from './types.ts';
@@ -322,9 +322,11 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       const e = onlineEntry(robotId);
       if (stops.length === 0) throw new AppError('VALIDATION_FAILED', 'An order needs at least one stop');
       const orderId = randomUUID();
+      // The order starts where the robot is (a robot stopped mid-edge is sent from there).
+      const from = startingAt(stops, e.position, `start-${orderId.slice(0, 8)}`);
       await publish(
         vdaTopic(e.manufacturer, e.serialNo, 'order'),
-        orderMessage(header(e, 'order'), orderId, stops),
+        orderMessage(header(e, 'order'), orderId, from),
         e.id,
       );
       return orderId;

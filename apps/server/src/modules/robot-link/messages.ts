@@ -80,7 +80,34 @@ function travelDirection(stops: OrderStop[], i: number): number {
   return from ? Math.atan2(to.y - from.y, to.x - from.x) : 0;
 }
 
-/** An order along the stops: released nodes, straight edges between consecutive stops. */
+/**
+ * How far (m) the robot may stand from an order's first node (its allowedDeviationXY): VDA 5050 robots
+ * accept a new order only when they stand on its first node, within this deviation.
+ */
+export const ORDER_START_DEVIATION_XY = 0.5;
+
+/**
+ * The stops of an order that starts where the robot is (VDA 5050: the first node must be trivially
+ * reachable). When the robot stands farther than ORDER_START_DEVIATION_XY from the first stop (on
+ * the same map), say stopped mid-edge after a cancel, a stop at its position is put first, so the
+ * robot drives from there to the first stop. `startId` names that stop's node.
+ */
+export function startingAt(
+  stops: OrderStop[],
+  at: { x: number; y: number; mapId: string } | null,
+  startId: string,
+): OrderStop[] {
+  const first = stops[0];
+  if (!first || !at || at.mapId !== first.mapId) return stops;
+  if (Math.hypot(first.x - at.x, first.y - at.y) <= ORDER_START_DEVIATION_XY) return stops;
+  return [{ nodeId: startId, x: at.x, y: at.y, mapId: at.mapId }, ...stops];
+}
+
+/**
+ * An order along the stops: released nodes, straight edges between consecutive stops. The first
+ * node carries allowedDeviationXY (ORDER_START_DEVIATION_XY): the robot stands on it when it stands
+ * that close.
+ */
 export function orderMessage(h: MessageHeader, orderId: string, stops: OrderStop[]): VdaOrder {
   return {
     ...h,
@@ -96,6 +123,7 @@ export function orderMessage(h: MessageHeader, orderId: string, stops: OrderStop
         // 2.0 robots copy node positions into their state, where the 2.0.0 schema requires theta. A
         // stop without a heading gets the direction of travel and any orientation is allowed there.
         theta: normalizeAngle(s.theta ?? travelDirection(stops, i)),
+        ...(i === 0 ? { allowedDeviationXY: ORDER_START_DEVIATION_XY } : {}),
         ...(s.theta === undefined ? { allowedDeviationTheta: Math.PI } : {}),
         mapId: s.mapId,
       },

@@ -55,7 +55,10 @@ export interface RobotLink {
   registryChanged(change: RegistryChange): Promise<void>;
   /** Sends a standard instant action (pause, resume, cancel). Throws AppError ROBOT_OFFLINE when offline. */
   command(robotId: number, command: RobotCommand): Promise<void>;
-  /** Sends an order along these stops (straight edges between them). Answers the order id. */
+  /**
+   * Sends an order along these stops (straight edges between them), starting where the robot is (a
+   * node at its position comes first when it stands away from the first stop). Answers the order id.
+   */
   sendOrder(robotId: number, stops: OrderStop[]): Promise<string>;
   /**
    * Sends one custom instant action (docs/robot-protocol.md section 6), blocking type NONE, with
