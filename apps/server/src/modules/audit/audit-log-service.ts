@@ -1,25 +1,25 @@
 import { OperatorType, type AuditLogEntry } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { parseFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import { filterSpec, ID_FIELD, parseFilter } from '../../lib/filter.ts';
 import { auditLogRepo } from './audit-log-repo.ts';
 import { assertAdministrator } from '../organizations/admin-rules.ts';
 
 /** Allow-list of `GET /audit-logs?filter=`. */
-export const auditLogFilter: ResourceFilterSpec<'audit_logs'> = {
-  table: 'audit_logs',
-  fields: {
-    id: { column: 'id', type: 'integer' },
-    at: { column: 'at', type: 'date' },
-    operatorId: { column: 'operator_id', type: 'integer' },
-    organizationId: { column: 'organization_id', type: 'integer' },
-    action: { column: 'action', type: 'string' },
-    targetType: { column: 'target_type', type: 'string' },
-    targetId: { column: 'target_id', type: 'string' },
-    ip: { column: 'ip', type: 'string' },
+export const auditLogFilter = filterSpec(
+  'audit_logs',
+  {
+    ...ID_FIELD,
+    at: 'date',
+    operatorId: 'integer',
+    organizationId: 'integer',
+    action: 'string',
+    targetType: 'string',
+    targetId: 'string',
+    ip: 'string',
   },
-  defaultOrder: 'at DESC',
-};
+  { defaultOrder: 'at DESC' },
+);
 
 /** The stored detail (JSON text) as an object; anything else (absent, unreadable, not an object) is null. */
 export function parseDetail(text: string | null): Record<string, unknown> | null {

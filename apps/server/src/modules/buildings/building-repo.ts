@@ -1,29 +1,34 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { BuildingTable, Database } from '../../db/schema.ts';
-import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import {
+  applyFilter,
+  applyWhere,
+  filterSpec,
+  ID_FIELD,
+  TIMESTAMP_FIELDS,
+  type ParsedFilter,
+} from '../../lib/filter.ts';
 import { scopeWhere, type TenantScope } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /buildings?filter=` (docs/architecture-decisions.md "API"). */
-export const buildingFilter: ResourceFilterSpec<'buildings'> = {
-  table: 'buildings',
-  fields: {
-    id: { column: 'id', type: 'integer' },
-    name: { column: 'name', type: 'string' },
-    prefecture: { column: 'prefecture', type: 'string' },
-    city: { column: 'city', type: 'string' },
-    address: { column: 'address', type: 'string' },
-    postalCode: { column: 'postal_code', type: 'string' },
-    latitude: { column: 'latitude', type: 'number' },
-    longitude: { column: 'longitude', type: 'number' },
-    organizationId: { column: 'organization_id', type: 'integer' },
-    status: { column: 'status', type: 'integer' },
-    ipRestrictionEnabled: { column: 'ip_restriction_enabled', type: 'boolean' },
-    createdAt: { column: 'created_at', type: 'date' },
-    updatedAt: { column: 'updated_at', type: 'date' },
+export const buildingFilter = filterSpec(
+  'buildings',
+  {
+    ...ID_FIELD,
+    name: 'string',
+    prefecture: 'string',
+    city: 'string',
+    address: 'string',
+    postalCode: 'string',
+    latitude: 'number',
+    longitude: 'number',
+    organizationId: 'integer',
+    status: 'integer',
+    ipRestrictionEnabled: 'boolean',
+    ...TIMESTAMP_FIELDS,
   },
-  defaultOrder: 'updatedAt DESC',
-  includes: ['groups', 'flowGroups'],
-};
+  { defaultOrder: 'updatedAt DESC', includes: ['groups', 'flowGroups'] },
+);
 
 export type BuildingRow = Selectable<BuildingTable>;
 export type GroupTableName = 'robot_groups' | 'flow_groups';

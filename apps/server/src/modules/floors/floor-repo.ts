@@ -1,23 +1,29 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, FloorTable } from '../../db/schema.ts';
-import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import {
+  applyFilter,
+  applyWhere,
+  filterSpec,
+  ID_FIELD,
+  TIMESTAMP_FIELDS,
+  type ParsedFilter,
+} from '../../lib/filter.ts';
 
 /** Allow-list of `GET /buildings/:id/floors?filter=` (docs/architecture-decisions.md "API"). */
-export const floorFilter: ResourceFilterSpec<'floors'> = {
-  table: 'floors',
-  fields: {
-    id: { column: 'id', type: 'integer' },
-    name: { column: 'name', type: 'string' },
-    buildingId: { column: 'building_id', type: 'integer' },
-    type: { column: 'type', type: 'string' },
-    index: { column: 'index', type: 'integer' },
-    img: { column: 'img', type: 'string' },
-    ugomap: { column: 'ugomap', type: 'string' },
-    createdAt: { column: 'created_at', type: 'date' },
-    updatedAt: { column: 'updated_at', type: 'date' },
+export const floorFilter = filterSpec(
+  'floors',
+  {
+    ...ID_FIELD,
+    name: 'string',
+    buildingId: 'integer',
+    type: 'string',
+    index: 'integer',
+    img: 'string',
+    ugomap: 'string',
+    ...TIMESTAMP_FIELDS,
   },
-  defaultOrder: 'index DESC',
-};
+  { defaultOrder: 'index DESC' },
+);
 
 export type FloorRow = Selectable<FloorTable>;
 

@@ -2,29 +2,35 @@ import type { Operator } from '@portal/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Principal } from '../../context.ts';
 import type { Database, OperatorTable } from '../../db/schema.ts';
-import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import {
+  applyFilter,
+  applyWhere,
+  filterSpec,
+  ID_FIELD,
+  TENANT_FIELDS,
+  TIMESTAMP_FIELDS,
+  type ParsedFilter,
+} from '../../lib/filter.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /operators?filter=` (docs/architecture-decisions.md "API"). */
-export const operatorFilter: ResourceFilterSpec<'operators'> = {
-  table: 'operators',
-  fields: {
-    id: { column: 'id', type: 'integer' },
-    loginId: { column: 'login_id', type: 'string' },
-    firstName: { column: 'first_name', type: 'string' },
-    lastName: { column: 'last_name', type: 'string' },
-    type: { column: 'type', type: 'integer' },
-    organizationId: { column: 'organization_id', type: 'integer' },
-    buildingId: { column: 'building_id', type: 'integer' },
-    status: { column: 'status', type: 'integer' },
-    flowEditRestricted: { column: 'flow_edit_restricted', type: 'boolean' },
-    lockedUntil: { column: 'locked_until', type: 'date' },
-    lastLoginAt: { column: 'last_login_at', type: 'date' },
-    createdAt: { column: 'created_at', type: 'date' },
-    updatedAt: { column: 'updated_at', type: 'date' },
+export const operatorFilter = filterSpec(
+  'operators',
+  {
+    ...ID_FIELD,
+    loginId: 'string',
+    firstName: 'string',
+    lastName: 'string',
+    type: 'integer',
+    ...TENANT_FIELDS,
+    status: 'integer',
+    flowEditRestricted: 'boolean',
+    lockedUntil: 'date',
+    lastLoginAt: 'date',
+    ...TIMESTAMP_FIELDS,
   },
-  defaultOrder: 'lastName ASC',
-};
+  { defaultOrder: 'lastName ASC' },
+);
 
 const COLUMNS = [
   'operators.id',

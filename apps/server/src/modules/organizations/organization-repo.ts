@@ -2,28 +2,34 @@ import type { Organization } from '@portal/contract';
 import type { Insertable, Kysely } from 'kysely';
 import type { Principal } from '../../context.ts';
 import type { Database, OrganizationRow, OrganizationTable } from '../../db/schema.ts';
-import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import {
+  applyFilter,
+  applyWhere,
+  filterSpec,
+  ID_FIELD,
+  TIMESTAMP_FIELDS,
+  type ParsedFilter,
+} from '../../lib/filter.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /organizations?filter=` (docs/architecture-decisions.md "API"). */
-export const organizationFilter: ResourceFilterSpec<'organizations'> = {
-  table: 'organizations',
-  fields: {
-    id: { column: 'id', type: 'integer' },
-    name: { column: 'name', type: 'string' },
-    type: { column: 'type', type: 'integer' },
-    level: { column: 'level', type: 'integer' },
-    prefecture: { column: 'prefecture', type: 'string' },
-    city: { column: 'city', type: 'string' },
-    address: { column: 'address', type: 'string' },
-    postalCode: { column: 'postal_code', type: 'string' },
-    status: { column: 'status', type: 'integer' },
-    labOption: { column: 'lab_option', type: 'boolean' },
-    createdAt: { column: 'created_at', type: 'date' },
-    updatedAt: { column: 'updated_at', type: 'date' },
+export const organizationFilter = filterSpec(
+  'organizations',
+  {
+    ...ID_FIELD,
+    name: 'string',
+    type: 'integer',
+    level: 'integer',
+    prefecture: 'string',
+    city: 'string',
+    address: 'string',
+    postalCode: 'string',
+    status: 'integer',
+    labOption: 'boolean',
+    ...TIMESTAMP_FIELDS,
   },
-  defaultOrder: 'type ASC',
-};
+  { defaultOrder: 'type ASC' },
+);
 
 export const toOrganization = (r: OrganizationRow): Organization => ({
   id: r.id,

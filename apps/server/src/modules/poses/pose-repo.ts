@@ -12,40 +12,32 @@ import {
 import { z } from 'zod';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import {
+  applyFilter,
+  applyWhere,
+  filterSpec,
+  ID_FIELD,
+  TENANT_FIELDS,
+  TIMESTAMP_FIELDS,
+  type ParsedFilter,
+} from '../../lib/filter.ts';
 import type { TenantScope } from '../../lib/scope.ts';
 
+/** The filter fields of pose definitions and networks (the same columns in both tables). */
+const poseFields = {
+  ...ID_FIELD,
+  name: 'string',
+  armModel: 'integer',
+  armType: 'integer',
+  ...TENANT_FIELDS,
+  ...TIMESTAMP_FIELDS,
+} as const;
+
 /** Allow-list of `GET /pose-defs?filter=` (docs/architecture-decisions.md "API"). */
-export const poseDefFilter: ResourceFilterSpec<'pose_defs'> = {
-  table: 'pose_defs',
-  fields: {
-    id: { column: 'id', type: 'integer' },
-    name: { column: 'name', type: 'string' },
-    armModel: { column: 'arm_model', type: 'integer' },
-    armType: { column: 'arm_type', type: 'integer' },
-    organizationId: { column: 'organization_id', type: 'integer' },
-    buildingId: { column: 'building_id', type: 'integer' },
-    createdAt: { column: 'created_at', type: 'date' },
-    updatedAt: { column: 'updated_at', type: 'date' },
-  },
-  defaultOrder: 'name ASC',
-};
+export const poseDefFilter = filterSpec('pose_defs', poseFields, { defaultOrder: 'name ASC' });
 
 /** Allow-list of `GET /pose-networks?filter=`. */
-export const poseNetworkFilter: ResourceFilterSpec<'pose_networks'> = {
-  table: 'pose_networks',
-  fields: {
-    id: { column: 'id', type: 'integer' },
-    name: { column: 'name', type: 'string' },
-    armModel: { column: 'arm_model', type: 'integer' },
-    armType: { column: 'arm_type', type: 'integer' },
-    organizationId: { column: 'organization_id', type: 'integer' },
-    buildingId: { column: 'building_id', type: 'integer' },
-    createdAt: { column: 'created_at', type: 'date' },
-    updatedAt: { column: 'updated_at', type: 'date' },
-  },
-  defaultOrder: 'name ASC',
-};
+export const poseNetworkFilter = filterSpec('pose_networks', poseFields, { defaultOrder: 'name ASC' });
 
 type PoseTable = 'pose_defs' | 'pose_networks';
 

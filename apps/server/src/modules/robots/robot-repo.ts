@@ -2,39 +2,45 @@ import type { Robot } from '@portal/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { TenantScope } from '../../lib/scope.ts';
 import type { Database, RobotSettingHistoryTable, RobotTable } from '../../db/schema.ts';
-import { applyFilter, applyWhere, type ParsedFilter, type ResourceFilterSpec } from '../../lib/filter.ts';
+import {
+  applyFilter,
+  applyWhere,
+  filterSpec,
+  ID_FIELD,
+  TENANT_FIELDS,
+  TIMESTAMP_FIELDS,
+  type ParsedFilter,
+} from '../../lib/filter.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /robots?filter=` (docs/architecture-decisions.md "API"). */
-export const robotFilter: ResourceFilterSpec<'robots'> = {
-  table: 'robots',
-  fields: {
-    id: { column: 'id', type: 'integer' },
-    serialNo: { column: 'serial_no', type: 'string' },
-    name: { column: 'name', type: 'string' },
-    model: { column: 'model', type: 'string' },
-    organizationId: { column: 'organization_id', type: 'integer' },
-    buildingId: { column: 'building_id', type: 'integer' },
-    floorId: { column: 'floor_id', type: 'integer' },
-    groupId: { column: 'group_id', type: 'integer' },
-    status: { column: 'status', type: 'integer' },
-    createdAt: { column: 'created_at', type: 'date' },
-    updatedAt: { column: 'updated_at', type: 'date' },
+export const robotFilter = filterSpec(
+  'robots',
+  {
+    ...ID_FIELD,
+    serialNo: 'string',
+    name: 'string',
+    model: 'string',
+    ...TENANT_FIELDS,
+    floorId: 'integer',
+    groupId: 'integer',
+    status: 'integer',
+    ...TIMESTAMP_FIELDS,
   },
-  defaultOrder: 'name ASC',
-};
+  { defaultOrder: 'name ASC' },
+);
 
 /** Allow-list of `GET /robots/{id}/setting-history?filter=`; newest first by default. */
-export const settingHistoryFilter: ResourceFilterSpec<'robot_setting_history'> = {
-  table: 'robot_setting_history',
-  fields: {
-    id: { column: 'id', type: 'integer' },
-    field: { column: 'field', type: 'string' },
-    operatorId: { column: 'operator_id', type: 'integer' },
-    changedAt: { column: 'changed_at', type: 'date' },
+export const settingHistoryFilter = filterSpec(
+  'robot_setting_history',
+  {
+    ...ID_FIELD,
+    field: 'string',
+    operatorId: 'integer',
+    changedAt: 'date',
   },
-  defaultOrder: 'changedAt DESC',
-};
+  { defaultOrder: 'changedAt DESC' },
+);
 
 const COLUMNS = [
   'robots.id',
