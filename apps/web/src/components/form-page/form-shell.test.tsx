@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { FormShell, LeaveGuardDialog, useFormKit } from '.';
+import { FormShell, LeaveGuardDialog, LockedFields, useFormKit } from '.';
 
 interface Thing {
   id: number;
@@ -177,5 +177,81 @@ describe('form kit', () => {
     await screen.findByTestId('conflict-keep');
     expect(name().value).toBe('Mine');
     expect(server.sent[0]).toEqual({ name: 'Mine', updatedAt: 'v2' });
+  });
+});
+
+/** A form with the shell's optional parts: its own translator, a start action, a way back, locking. */
+function OptionsForm({ readOnly, save }: { readOnly: boolean; save: () => Promise<unknown> }) {
+  const form = useForm<Values>({ defaultValues: { name: '' } });
+  const kit = useFormKit(form, {
+    fields: ['name'],
+    translate: (m) => (m === undefined ? undefined : `own:${m}`),
+  });
+  const mutation = useMutation({ mutationFn: save });
+  const onSubmit = form.handleSubmit(() => mutation.mutate(undefined, kit.saved()));
+  return (
+    <FormShell
+      kit={kit}
+      onSubmit={onSubmit}
+      mutation={mutation}
+      label="options"
+      submitTestId="save"
+      readOnly={readOnly}
+      cancelTo="/elsewhere"
+      cancelLabel="Back to list"
+      startActions={<button type="button">Delete</button>}
+      actions={<button type="button">More</button>}
+    >
+      <LockedFields locked={readOnly}>
+        <TextInput label="Name" error={kit.err('name')} {...form.register('name')} />
+      </LockedFields>
+    </FormShell>
+  );
+}
+
+function setupOptions(readOnly: boolean, save: () => Promise<unknown> = () => Promise.resolve({})) {
+  const router = createMemoryRouter(
+    [
+      { path: '/thing', element: <OptionsForm readOnly={readOnly} save={save} /> },
+      { path: '/elsewhere', element: <p>elsewhere page</p> },
+    ],
+    { initialEntries: ['/thing'] },
+  );
+  const user = userEvent.setup();
+  render(
+    <MantineProvider env="test">
+      <QueryClientProvider client={new QueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return { router, user };
+}
+
+describe('form shell options', () => {
+  it("translates field messages with the form's own translator", async () => {
+    const { user } = setupOptions(false, () =>
+      Promise.reject(new ApiError(400, 'VALIDATION_FAILED', 'bad', [{ path: 'name', message: 'poseValidation.x' }])),
+    );
+    await user.click(screen.getByTestId('save'));
+    expect(await screen.findByText('own:poseValidation.x')).toBeInTheDocument();
+  });
+
+  it('shows the start actions, the actions and a named Cancel that goes back', async () => {
+    const { router, user } = setupOptions(false);
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'More' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Name')).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Back to list' }));
+    expect(router.state.location.pathname).toBe('/elsewhere');
+  });
+
+  it('read-only: the fields are locked, Save and the actions are gone, the way back stays', () => {
+    setupOptions(true);
+    expect(screen.getByLabelText('Name')).toBeDisabled();
+    expect(screen.queryByTestId('save')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'More' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Back to list' })).toBeEnabled();
   });
 });

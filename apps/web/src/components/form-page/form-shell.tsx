@@ -18,14 +18,21 @@ interface FormShellProps<T extends FieldValues> {
   submitLabel?: string;
   /** Where Cancel goes (the list, the record's page); without it Cancel puts back the stored values. */
   cancelTo?: string;
+  /** Cancel's text (`Cancel` unless named, e.g. "Back to list" with `cancelTo`). */
+  cancelLabel?: string;
   /** The form's accessible name. */
   label: string;
   testId?: string;
   submitTestId?: string;
-  /** Without the right to save: the fields are shown, the buttons are not. */
+  /**
+   * Without the right to save: the fields are shown (lock them with {@link LockedFields}), Save and
+   * the actions are not; Cancel stays only as the way back (`cancelTo`).
+   */
   readOnly?: boolean;
-  /** More buttons left of Cancel (e.g. delete). */
+  /** More buttons left of Cancel. */
   actions?: ReactNode;
+  /** Buttons at the start of the row, apart from Cancel and Save (e.g. delete). */
+  startActions?: ReactNode;
   maw?: number | string;
   children: ReactNode;
 }
@@ -41,11 +48,13 @@ export function FormShell<T extends FieldValues>({
   mutation,
   submitLabel,
   cancelTo,
+  cancelLabel,
   label,
   testId,
   submitTestId,
   readOnly = false,
   actions,
+  startActions,
   maw = 720,
   children,
 }: FormShellProps<T>) {
@@ -70,25 +79,42 @@ export function FormShell<T extends FieldValues>({
           </Alert>
         )}
         {children}
-        {!readOnly && (
-          <Group justify="flex-end">
-            {actions}
-            <Button
-              variant="default"
-              disabled={cancelTo === undefined && !isDirty}
-              onClick={() => (cancelTo === undefined ? kit.form.reset() : void navigate(cancelTo))}
-              data-testid="form-cancel"
-            >
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={mutation.isPending} data-testid={submitTestId}>
-              {submitLabel ?? t('common.save')}
-            </Button>
+        {(!readOnly || cancelTo !== undefined) && (
+          <Group justify={startActions !== undefined && !readOnly ? 'space-between' : 'flex-end'}>
+            {startActions !== undefined && !readOnly && <Group>{startActions}</Group>}
+            <Group>
+              {!readOnly && actions}
+              <Button
+                variant="default"
+                disabled={cancelTo === undefined && !isDirty}
+                onClick={() => (cancelTo === undefined ? kit.form.reset() : void navigate(cancelTo))}
+                data-testid="form-cancel"
+              >
+                {cancelLabel ?? t('common.cancel')}
+              </Button>
+              {!readOnly && (
+                <Button type="submit" loading={mutation.isPending} data-testid={submitTestId}>
+                  {submitLabel ?? t('common.save')}
+                </Button>
+              )}
+            </Group>
           </Group>
         )}
       </Stack>
       <ConflictDialog kit={kit} />
     </form>
+  );
+}
+
+/**
+ * The fields of a form its viewer may not save: every input inside is disabled (a bare fieldset, so
+ * the layout is the same either way). Wrap the whole form, or only the part that must not change.
+ */
+export function LockedFields({ locked, children }: { locked: boolean | undefined; children: ReactNode }) {
+  return (
+    <fieldset disabled={locked} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+      {children}
+    </fieldset>
   );
 }
 

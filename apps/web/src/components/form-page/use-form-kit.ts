@@ -21,6 +21,11 @@ export interface FormKitOptions<T extends FieldValues, R> {
   reload?: () => Promise<R | undefined>;
   /** The form's values for a stored record (to start again from a reloaded or saved one). */
   toValues?: (record: R) => T;
+  /**
+   * Translates a field's message (schema or server): the core `validation.*` texts unless given; a
+   * section with its own message keys (e.g. `poseValidation.*`) passes its translator.
+   */
+  translate?: (message: string | undefined) => string | undefined;
 }
 
 export interface SaveOptions<D> {
@@ -58,10 +63,11 @@ export interface FormKit<T extends FieldValues, R = unknown> {
  */
 export function useFormKit<T extends FieldValues, R = unknown>(
   form: UseFormReturn<T>,
-  { fields, duplicateText, record, reload, toValues }: FormKitOptions<T, R>,
+  { fields, duplicateText, record, reload, toValues, translate }: FormKitOptions<T, R>,
 ): FormKit<T, R> {
   const { t } = useTranslation();
-  const messageText = useMessageText();
+  const coreMessageText = useMessageText();
+  const messageText = translate ?? coreMessageText;
   const [conflict, setConflict] = useState<unknown>(null);
   const [base, setBase] = useState(record);
   const { errors, isDirty } = form.formState;
