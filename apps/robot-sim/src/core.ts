@@ -437,6 +437,7 @@ export class RobotCore {
         } else this.order.cancel();
         break;
       case 'stateRequest':
+      case 'mapChanged': // noted: the map reaches the robot as node positions in orders
         break;
       case 'factsheetRequest':
         this.publishFactsheet();

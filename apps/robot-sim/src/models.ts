@@ -114,6 +114,8 @@ export const SIM_INSTANT_ACTIONS = [
   'cancelOrder',
   'factsheetRequest',
   'stateRequest',
+  // The portal's custom action (docs/robot-protocol.md section 6): announced, so the portal sends it.
+  'mapChanged',
 ] as const;
 
 /** The portal's custom mapping actions (docs/robot-protocol.md section 6), as the factsheet announces them. */

@@ -58,7 +58,7 @@ describe('connection', () => {
     expect(f.typeSpecification.seriesName).toBe('ugo mini');
     expect(f.physicalParameters.speedMax).toBe(0.6);
     const actions = f.protocolFeatures.agvActions.map((a) => a.actionType);
-    for (const t of ['startPause', 'stopPause', 'cancelOrder', 'factsheetRequest', 'stateRequest']) {
+    for (const t of ['startPause', 'stopPause', 'cancelOrder', 'factsheetRequest', 'stateRequest', 'mapChanged']) {
       expect(actions).toContain(t);
     }
 

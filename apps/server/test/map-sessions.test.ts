@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRobot, type SimRobot } from '@portal/robot-sim';
+import { factsheetMessage, startRobot, type SimRobot } from '@portal/robot-sim';
 import {
   floorMapSchema,
   mapSessionSchema,
@@ -108,6 +108,11 @@ async function rawRobot(created: CreatedRobot, mapId: string) {
       vdaTopic(c.manufacturer, c.serialNumber, 'visualization'),
       JSON.stringify({ ...header(), agvPosition: { x: 1, y: 1, theta: 0, mapId, positionInitialized: true } }),
     );
+  // Its factsheet announces the mapping actions (custom actions go only to robots that announce them).
+  client.publish(
+    vdaTopic(c.manufacturer, c.serialNumber, 'factsheet'),
+    JSON.stringify(factsheetMessage(header(), 'pro', [])),
+  );
   visualize();
   const timer = setInterval(visualize, 500);
   const mappingTopic = `uagv/v2/${c.manufacturer}/${c.serialNumber}/mapping`;

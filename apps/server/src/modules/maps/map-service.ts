@@ -102,7 +102,10 @@ export function mapService(ctx: Ctx) {
   /** After the commit: each robot online on the floor hears of the new revision. Failures are only logged. */
   async function tellRobots(floor: FloorDetail, revision: number): Promise<void> {
     const scope = { type: OperatorType.orgAdmin, organizationId: floor.organizationId, buildingId: null };
-    const onFloor = robotLink.fleet(scope, null).filter((r) => r.live.online && r.live.floorId === floor.id);
+    // Only robots that announce mapChanged in their factsheet: a standard robot would answer an error.
+    const onFloor = robotLink
+      .fleet(scope, null)
+      .filter((r) => r.live.online && r.live.floorId === floor.id && robotLink.announces(r.id, MAP_CHANGED_ACTION));
     const params = { mapId: floorMapId(floor.id), mapRevision: String(revision) };
     const results = await Promise.allSettled(
       onFloor.map((r) => robotLink.instantAction(r.id, MAP_CHANGED_ACTION, params)),

@@ -14,6 +14,7 @@ import {
   vdaTopic,
   type FleetRobot,
   type TeleopRobotMessage,
+  type VdaFactsheet,
 } from '@portal/contract';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -71,6 +72,35 @@ export type RobotLinkService = RobotLink & {
   /** Resolves once the link's MQTT session is subscribed. */
   ready: Promise<void>;
 };
+
+/** The predefined actions of VDA 5050 (section 6.8): sent whatever the factsheet says (factsheetRequest asks for one). */
+const STANDARD_ACTIONS = new Set([
+  'startPause',
+  'stopPause',
+  'startCharging',
+  'stopCharging',
+  'initPosition',
+  'stateRequest',
+  'logReport',
+  'pick',
+  'drop',
+  'detectObject',
+  'finePositioning',
+  'waitForTrigger',
+  'cancelOrder',
+  'factsheetRequest',
+]);
+
+/**
+ * The robot may be sent this instant action: a standard one, or a custom one its factsheet announces
+ * (`protocolFeatures.agvActions` with the INSTANT scope). A robot without a factsheet gets no custom action.
+ */
+const announcesAction = (factsheet: VdaFactsheet | null, actionType: string): boolean =>
+  STANDARD_ACTIONS.has(actionType) ||
+  (factsheet?.protocolFeatures.agvActions.some(
+    (a) => a.actionType === actionType && a.actionScopes.includes('INSTANT'),
+  ) ??
+    false);
 
 /** The custom topic of a robot topic `uagv/v2/{manufacturer}/{serial}/{suffix}`, if it is one. */
 const customTopicOf = (topic: string): CustomTopic | undefined =>
@@ -307,8 +337,15 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       const message = commandMessage(header(e, 'instantActions'), command, randomUUID());
       await publish(vdaTopic(e.manufacturer, e.serialNo, 'instantActions'), message, e.id);
     },
+    announces: (robotId: number, actionType: string) => {
+      const e = fleet.get(robotId);
+      return e ? announcesAction(e.factsheet, actionType) : false;
+    },
     async instantAction(robotId, actionType, params) {
       const e = onlineEntry(robotId);
+      // A custom action goes only to a robot whose factsheet announces it (a standard robot would answer an error).
+      if (!announcesAction(e.factsheet, actionType))
+        throw new AppError('CAPABILITY_MISSING', `The robot does not support ${actionType}`);
       const h = header(e, 'instantActions');
       const actionId = `${actionType}-${randomUUID()}`;
       await publish(

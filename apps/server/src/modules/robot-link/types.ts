@@ -60,9 +60,12 @@ export interface RobotLink {
    * node at its position comes first when it stands away from the first stop). Answers the order id.
    */
   sendOrder(robotId: number, stops: OrderStop[]): Promise<string>;
+  /** The robot's last factsheet announces this instant action (`protocolFeatures.agvActions`, scope INSTANT). */
+  announces(robotId: number, actionType: string): boolean;
   /**
    * Sends one custom instant action (docs/robot-protocol.md section 6), blocking type NONE, with
-   * these parameters. Answers the action id. Throws AppError ROBOT_OFFLINE when offline.
+   * these parameters. Answers the action id. Throws AppError ROBOT_OFFLINE when offline and
+   * CAPABILITY_MISSING when the robot's factsheet does not announce the action.
    */
   instantAction(robotId: number, actionType: string, params: Record<string, string>): Promise<string>;
   /**

@@ -1,0 +1,249 @@
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRobot, type SimRobot } from '@portal/robot-sim';
+import {
+  emptyMapDocument,
+  vdaTopic,
+  type CreatedRobot,
+  type FloorDetail,
+  type VdaInstantActions,
+  type VdaOrder,
+  type VdaState,
+} from '@portal/contract';
+import { createTestApp, type TestApp, until } from './helpers.ts';
+
+/**
+ * The portal as a standard VDA 5050 robot sees it (issue 11, "Robot link, as a standard robot sees
+ * it"): a robot played by a raw MQTT client that speaks only VDA 5050 (no custom action in its
+ * factsheet, state every 30 s, no visualization), beside the simulator.
+ */
+
+/** A standard robot: connection, factsheet and state by hand; it records what it is sent. */
+async function standardRobot(
+  created: CreatedRobot,
+  opts: { mapId: string; x: number; y: number; defaultStateInterval?: number },
+) {
+  const c = created.credentials;
+  const client = await mqtt.connectAsync(c.mqttUrl, {
+    protocolVersion: 4,
+    username: c.username,
+    password: c.password,
+    clientId: `${c.manufacturer}-${c.serialNumber}`,
+    reconnectPeriod: 0,
+    will: {
+      topic: vdaTopic(c.manufacturer, c.serialNumber, 'connection'),
+      payload: Buffer.from(
+        JSON.stringify({
+          headerId: 0,
+          timestamp: new Date().toISOString(),
+          version: '2.1.0',
+          manufacturer: c.manufacturer,
+          serialNumber: c.serialNumber,
+          connectionState: 'CONNECTIONBROKEN',
+        }),
+      ),
+      qos: 1,
+      retain: true,
+    },
+  });
+  const instant: VdaInstantActions[] = [];
+  const orders: VdaOrder[] = [];
+  client.on('message', (topic, payload) => {
+    const msg = JSON.parse(payload.toString('utf8')) as unknown;
+    if (topic.endsWith('/order')) orders.push(msg as VdaOrder);
+    else instant.push(msg as VdaInstantActions);
+  });
+  // Subscribe before publishing ONLINE (docs/robot-protocol.md).
+  await client.subscribeAsync(
+    [vdaTopic(c.manufacturer, c.serialNumber, 'order'), vdaTopic(c.manufacturer, c.serialNumber, 'instantActions')],
+    { qos: 1 },
+  );
+  let headerId = 0;
+  const header = () => ({
+    headerId: headerId++,
+    timestamp: new Date().toISOString(),
+    version: '2.1.0',
+    manufacturer: c.manufacturer,
+    serialNumber: c.serialNumber,
+  });
+  const publish = (topic: 'connection' | 'factsheet' | 'state', message: object, retain = false) =>
+    client.publishAsync(vdaTopic(c.manufacturer, c.serialNumber, topic), JSON.stringify(message), { qos: 1, retain });
+  const state = (over: Partial<VdaState> = {}): VdaState => ({
+    ...header(),
+    orderId: '',
+    orderUpdateId: 0,
+    lastNodeId: '',
+    lastNodeSequenceId: 0,
+    driving: false,
+    operatingMode: 'AUTOMATIC',
+    nodeStates: [],
+    edgeStates: [],
+    actionStates: [],
+    batteryState: { batteryCharge: 80, charging: false },
+    errors: [],
+    safetyState: { eStop: 'NONE', fieldViolation: false },
+    agvPosition: { x: opts.x, y: opts.y, theta: 0, mapId: opts.mapId, positionInitialized: true },
+    ...over,
+  });
+  await publish('connection', { ...header(), connectionState: 'ONLINE' }, true);
+  await publish(
+    'factsheet',
+    {
+      ...header(),
+      typeSpecification: {
+        seriesName: 'Standard',
+        agvKinematic: 'DIFF',
+        agvClass: 'CARRIER',
+        maxLoadMass: 0,
+        localizationTypes: ['NATURAL'],
+        navigationTypes: ['AUTONOMOUS'],
+      },
+      physicalParameters: {
+        speedMin: 0,
+        speedMax: 1,
+        accelerationMax: 1,
+        decelerationMax: 1,
+        heightMax: 1,
+        width: 0.5,
+        length: 0.5,
+      },
+      protocolLimits: {
+        maxStringLens: {},
+        maxArrayLens: {},
+        timing: {
+          minOrderInterval: 1,
+          minStateInterval: 1,
+          ...(opts.defaultStateInterval === undefined ? {} : { defaultStateInterval: opts.defaultStateInterval }),
+        },
+      },
+      protocolFeatures: {
+        optionalParameters: [],
+        agvActions: ['startPause', 'stopPause', 'cancelOrder', 'stateRequest', 'factsheetRequest'].map(
+          (actionType) => ({ actionType, actionScopes: ['INSTANT'] }),
+        ),
+      },
+      agvGeometry: {},
+      loadSpecification: {},
+    },
+    true,
+  );
+  await publish('state', state());
+  return {
+    client,
+    instant,
+    orders,
+    publishState: (over: Partial<VdaState> = {}) => publish('state', state(over)),
+    stop: () => client.endAsync(),
+  };
+}
+
+describe('the robot link as a standard VDA 5050 robot sees it', () => {
+  let t: TestApp;
+  let admin: string;
+  let buildingId: number;
+  let floor: FloorDetail;
+  const sims: SimRobot[] = [];
+  const clients: Array<{ stop(): Promise<void> }> = [];
+  let serial = 0;
+
+  async function register(): Promise<CreatedRobot> {
+    const res = await t.call('POST', '/robots', admin, {
+      serialNo: `STD-${++serial}`,
+      name: `Standard ${serial}`,
+      model: 'pro',
+      version: '',
+      hardwareRevision: '',
+      buildingId,
+      floorId: floor.id,
+      groupId: null,
+      status: 1,
+      longTermRecordingAutoStart: false,
+      videoMode: 'medium',
+      notes: '',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<CreatedRobot>();
+  }
+
+  async function sim(created: CreatedRobot, extra: Partial<Parameters<typeof startRobot>[0]> = {}) {
+    const c = created.credentials;
+    const robot = await startRobot({
+      brokerUrl: c.mqttUrl,
+      username: c.username,
+      password: c.password,
+      manufacturer: c.manufacturer,
+      serialNumber: c.serialNumber,
+      model: 'pro',
+      mapId: `floor-${floor.id}`,
+      start: { x: 1, y: 1, theta: 0 },
+      speedScale: 4,
+      visualizationHz: 5,
+      ...extra,
+    });
+    sims.push(robot);
+    return robot;
+  }
+
+  async function standard(created: CreatedRobot, opts: { x?: number; y?: number; defaultStateInterval?: number } = {}) {
+    const robot = await standardRobot(created, { mapId: `floor-${floor.id}`, x: 1, y: 1, ...opts });
+    clients.push(robot);
+    return robot;
+  }
+
+  const live = (robotId: number) => t.link.live({ id: robotId, status: 1 });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = (await t.as('orgadmin@demo.example')).authorization;
+    const b = await t.call('GET', '/buildings?filter={"where":{"name":"Demo Tower"}}', admin);
+    buildingId = b.json<Array<{ id: number }>>()[0]!.id;
+    const f = await t.call('POST', `/buildings/${buildingId}/floors`, admin, {
+      name: 'STD',
+      type: 'office',
+      index: 61,
+      resolution: 0.05,
+      originX: 0,
+      originY: 0,
+    });
+    expect(f.statusCode, f.body).toBe(201);
+    floor = f.json<FloorDetail>();
+  });
+
+  afterAll(async () => {
+    await Promise.all(sims.map((r) => r.stop().catch(() => undefined)));
+    await Promise.all(clients.map((c) => c.stop().catch(() => undefined)));
+    await t?.close();
+  });
+
+  it('mapChanged goes only to robots whose factsheet announces it (item 12)', async () => {
+    const simRobot = await register();
+    const stdRobot = await register();
+    const s = await sim(simRobot);
+    const std = await standard(stdRobot);
+    await until(() => live(simRobot.robot.id).position?.floorId === floor.id);
+    await until(
+      () => live(stdRobot.robot.id).position?.floorId === floor.id && t.link.details(stdRobot.robot.id)?.factsheet,
+    );
+    expect(t.link.announces(simRobot.robot.id, 'mapChanged')).toBe(true);
+    expect(t.link.announces(stdRobot.robot.id, 'mapChanged')).toBe(false);
+
+    const saved = await t.call('PUT', `/floors/${floor.id}/map`, admin, {
+      baseRevision: 0,
+      note: '',
+      document: { ...emptyMapDocument(), waypoints: [{ id: 1, name: 'A', x: 1, y: 1, theta: 0, type: 1 }] },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    // The simulator announces mapChanged: it gets it and answers FINISHED.
+    await s.waitFor((st) =>
+      st.actionStates.some((a) => a.actionType === 'mapChanged' && a.actionStatus === 'FINISHED'),
+    );
+    // The standard robot announces no custom action: it gets none, and the link refuses to send one.
+    await expect(t.link.instantAction(stdRobot.robot.id, 'mapChanged', {})).rejects.toMatchObject({
+      code: 'CAPABILITY_MISSING',
+    });
+    // Standard actions still go; messages to a robot arrive in order, so no mapChanged came before.
+    await t.link.command(stdRobot.robot.id, 'pause');
+    await until(() => std.instant.find((m) => m.actions[0]?.actionType === 'startPause'));
+    expect(std.instant.some((m) => m.actions.some((a) => a.actionType === 'mapChanged'))).toBe(false);
+  });
+});
