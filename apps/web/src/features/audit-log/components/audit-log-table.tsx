@@ -1,8 +1,7 @@
-import { Button, Code, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Code, Group, NativeSelect, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, ListStates, type Column } from '@/components/list-page';
-import { Pager } from '@/components/pager';
+import { ListTable, type Column } from '@/components/list-page';
 import { useAuditLabel } from '@/lib/audit-labels';
 import { useFormat } from '@/lib/format';
 import { useListParams } from '@/lib/list-params';
@@ -163,31 +162,17 @@ export function AuditLogTable() {
           </Button>
         )}
       </Group>
-      <ListStates query={logs} empty={t('common.empty')} emptyTestId="audit-empty">
-        {(data) => (
-          <>
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {t('people.total', { count: data.total })}
-            </Text>
-            <DataTable
-              data={data.items}
-              columns={columns}
-              rowId={(e) => e.id}
-              minWidth={860}
-              striped
-              withTableBorder
-              verticalSpacing="xs"
-              data-testid="audit-table"
-            />
-            <Pager
-              page={params.page}
-              total={data.total}
-              perPage={AUDIT_LOG_PER_PAGE}
-              onChange={(page) => set({ page })}
-            />
-          </>
-        )}
-      </ListStates>
+      <ListTable
+        query={logs}
+        empty={t('common.empty')}
+        emptyTestId="audit-empty"
+        count={(count) => t('people.total', { count })}
+        columns={columns}
+        rowId={(e) => e.id}
+        paging={{ page: params.page, perPage: AUDIT_LOG_PER_PAGE, onPage: (page) => set({ page }) }}
+        minWidth={860}
+        data-testid="audit-table"
+      />
     </Stack>
   );
 }

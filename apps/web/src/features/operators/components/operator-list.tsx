@@ -1,10 +1,9 @@
-import { Anchor, Badge, Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NativeSelect, Stack, Title } from '@mantine/core';
 import { operatorTypeSchema, type Operator } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DataTable, ListSearch, ListStates, type Column } from '@/components/list-page';
-import { Pager } from '@/components/pager';
+import { ListSearch, ListTable, type Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { useListParams } from '@/lib/list-params';
@@ -141,34 +140,20 @@ export function OperatorList({ showOrganization, buildingFilter }: OperatorListP
           </Button>
         )}
       </Group>
-      <ListStates query={list} empty={t('people.empty')} emptyTestId="operators-empty">
-        {(data) => (
-          <>
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {t('people.total', { count: data.total })}
-            </Text>
-            <DataTable
-              data={data.items}
-              columns={columns}
-              rowId={(o) => o.id}
-              sort={params.sort}
-              onSort={(sort) => setParams({ sort })}
-              minWidth={960}
-              striped
-              highlightOnHover
-              withTableBorder
-              verticalSpacing="xs"
-              data-testid="operator-table"
-            />
-            <Pager
-              page={params.page}
-              total={data.total}
-              perPage={OPERATORS_PER_PAGE}
-              onChange={(page) => setParams({ page })}
-            />
-          </>
-        )}
-      </ListStates>
+      <ListTable
+        query={list}
+        empty={t('people.empty')}
+        emptyTestId="operators-empty"
+        count={(count) => t('people.total', { count })}
+        columns={columns}
+        rowId={(o) => o.id}
+        sort={params.sort}
+        onSort={(sort) => setParams({ sort })}
+        paging={{ page: params.page, perPage: OPERATORS_PER_PAGE, onPage: (page) => setParams({ page }) }}
+        minWidth={960}
+        highlightOnHover
+        data-testid="operator-table"
+      />
     </Stack>
   );
 }

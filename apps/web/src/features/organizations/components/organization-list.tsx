@@ -1,9 +1,8 @@
-import { Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { isSystemAdmin, type Organization } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DataTable, ListSearch, ListStates, type Column } from '@/components/list-page';
-import { Pager } from '@/components/pager';
+import { ListSearch, ListTable, type Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { useListParams } from '@/lib/list-params';
@@ -78,34 +77,20 @@ export function OrganizationList() {
           </Button>
         )}
       </ListSearch>
-      <ListStates query={list} empty={t('people.empty')} emptyTestId="organizations-empty">
-        {(data) => (
-          <>
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {t('people.total', { count: data.total })}
-            </Text>
-            <DataTable
-              data={data.items}
-              columns={columns.map((c) => ({ ...c, enableSorting: true }))}
-              rowId={(o) => o.id}
-              sort={params.sort}
-              onSort={(sort) => setParams({ sort })}
-              minWidth={860}
-              striped
-              highlightOnHover
-              withTableBorder
-              verticalSpacing="xs"
-              data-testid="organization-table"
-            />
-            <Pager
-              page={params.page}
-              total={data.total}
-              perPage={ORGANIZATIONS_PER_PAGE}
-              onChange={(page) => setParams({ page })}
-            />
-          </>
-        )}
-      </ListStates>
+      <ListTable
+        query={list}
+        empty={t('people.empty')}
+        emptyTestId="organizations-empty"
+        count={(count) => t('people.total', { count })}
+        columns={columns.map((c) => ({ ...c, enableSorting: true }))}
+        rowId={(o) => o.id}
+        sort={params.sort}
+        onSort={(sort) => setParams({ sort })}
+        paging={{ page: params.page, perPage: ORGANIZATIONS_PER_PAGE, onPage: (page) => setParams({ page }) }}
+        minWidth={860}
+        highlightOnHover
+        data-testid="organization-table"
+      />
     </Stack>
   );
 }

@@ -1,9 +1,8 @@
-import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DataTable, ListStates, type Column } from '@/components/list-page';
-import { Pager } from '@/components/pager';
+import { ListTable, type Column } from '@/components/list-page';
 import { POSES_PER_PAGE, type PoseListParams } from '../list-params';
 import { PoseListFilters } from './pose-list-filters';
 
@@ -49,33 +48,19 @@ export function PoseListPage<T extends { id: number }>(props: PoseListPageProps<
         </Text>
       )}
       <PoseListFilters params={params} onChange={onChange} testId={`${prefix}-list`} />
-      <ListStates query={list} empty={t(`${section}.empty`)} emptyTestId={`${prefix}-list-empty`}>
-        {(data) => (
-          <>
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {t(`${section}.total`, { count: data.total })}
-            </Text>
-            <DataTable
-              data={data.items}
-              columns={props.columns}
-              rowId={(item) => item.id}
-              rowProps={(item) => ({ 'data-testid': `${prefix}-row-${item.id}` })}
-              minWidth={820}
-              striped
-              highlightOnHover
-              withTableBorder
-              verticalSpacing="xs"
-              data-testid={`${prefix}-table`}
-            />
-            <Pager
-              page={params.page}
-              total={data.total}
-              perPage={POSES_PER_PAGE}
-              onChange={(page) => onChange({ page })}
-            />
-          </>
-        )}
-      </ListStates>
+      <ListTable
+        query={list}
+        empty={t(`${section}.empty`)}
+        emptyTestId={`${prefix}-list-empty`}
+        count={(count) => t(`${section}.total`, { count })}
+        columns={props.columns}
+        rowId={(item) => item.id}
+        rowProps={(item) => ({ 'data-testid': `${prefix}-row-${item.id}` })}
+        paging={{ page: params.page, perPage: POSES_PER_PAGE, onPage: (page) => onChange({ page }) }}
+        minWidth={820}
+        highlightOnHover
+        data-testid={`${prefix}-table`}
+      />
     </Stack>
   );
 }

@@ -1,10 +1,9 @@
-import { Anchor, Badge, Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NativeSelect, Stack, Title } from '@mantine/core';
 import { ROBOT_MODELS, robotStatusCodeSchema, RobotStatusCode, type Robot } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DataTable, ListSearch, ListStates, type Column } from '@/components/list-page';
-import { Pager } from '@/components/pager';
+import { ListSearch, ListTable, type Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { useListParams } from '@/lib/list-params';
@@ -142,35 +141,21 @@ export function RobotList({ canManage, buildingFilter, pending }: RobotListProps
           </Button>
         )}
       </Group>
-      <ListStates query={list} empty={t('robotRegistry.empty')} emptyTestId="robots-list-empty">
-        {(data) => (
-          <>
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {t('robotRegistry.total', { count: data.total })}
-            </Text>
-            <DataTable
-              data={data.items}
-              columns={columns.map((c) => ({ ...c, enableSorting: true }))}
-              rowId={(r) => r.id}
-              rowProps={(r) => ({ 'data-testid': `robot-row-${r.serialNo}` })}
-              sort={params.sort}
-              onSort={(sort) => setParams({ sort })}
-              minWidth={960}
-              striped
-              highlightOnHover
-              withTableBorder
-              verticalSpacing="xs"
-              data-testid="robot-table"
-            />
-            <Pager
-              page={params.page}
-              total={data.total}
-              perPage={ROBOTS_PER_PAGE}
-              onChange={(page) => setParams({ page })}
-            />
-          </>
-        )}
-      </ListStates>
+      <ListTable
+        query={list}
+        empty={t('robotRegistry.empty')}
+        emptyTestId="robots-list-empty"
+        count={(count) => t('robotRegistry.total', { count })}
+        columns={columns.map((c) => ({ ...c, enableSorting: true }))}
+        rowId={(r) => r.id}
+        rowProps={(r) => ({ 'data-testid': `robot-row-${r.serialNo}` })}
+        sort={params.sort}
+        onSort={(sort) => setParams({ sort })}
+        paging={{ page: params.page, perPage: ROBOTS_PER_PAGE, onPage: (page) => setParams({ page }) }}
+        minWidth={960}
+        highlightOnHover
+        data-testid="robot-table"
+      />
     </Stack>
   );
 }
