@@ -342,9 +342,26 @@ describe('speech texts', () => {
       Array<{ id: number }>
     >();
     expect(list.map((x) => x.id)).toContain(s.id);
-    const edited = await call('PATCH', `/speech-texts/${s.id}`, auth.orgAdmin, { language: 'en', text: 'Welcome' });
+    const edited = await call('PATCH', `/speech-texts/${s.id}`, auth.orgAdmin, {
+      language: 'en',
+      text: 'Welcome',
+      updatedAt: s.updatedAt,
+    });
     expect(edited.statusCode).toBe(200);
     expect(edited.json()).toMatchObject({ language: 'en', text: 'Welcome' });
+    // A second edit based on the same (now old) version would silently overwrite the first: 409.
+    const stale = await call('PATCH', `/speech-texts/${s.id}`, auth.orgAdmin, {
+      language: 'en',
+      text: 'Hello',
+      updatedAt: s.updatedAt,
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ error: { code: 'STALE_UPDATE' } });
+    const noVersion = await call('PATCH', `/speech-texts/${s.id}`, auth.orgAdmin, { language: 'en', text: 'Hi' });
+    expect(noVersion.statusCode).toBe(400);
+    expect((await call('GET', `/buildings/${demoBuildingId}/speech-texts`, auth.general)).json()).toContainEqual(
+      expect.objectContaining({ id: s.id, text: 'Welcome' }),
+    );
     expect(
       (await call('POST', `/buildings/${demoBuildingId}/speech-texts`, auth.orgAdmin, { language: 'xx', text: 'a' }))
         .statusCode,
@@ -601,7 +618,7 @@ describe('roles and tenancy on every route', () => {
       ['PUT', `/buildings/${b.id}/flow-groups/order`, { ids: [fg.id] }],
       ['DELETE', `/flow-groups/${fg.id}`],
       ['POST', `/buildings/${b.id}/speech-texts`, { language: 'en', text: 'Hacked' }],
-      ['PATCH', `/speech-texts/${st.id}`, { language: 'en', text: 'Hacked' }],
+      ['PATCH', `/speech-texts/${st.id}`, { language: 'en', text: 'Hacked', updatedAt: st.updatedAt }],
       ['DELETE', `/speech-texts/${st.id}`],
       ['POST', `/buildings/${b.id}/ip-rules`, { address: '10.9.9.9', description: 'Hacked' }],
       ['DELETE', `/ip-rules/${rule.id}`],

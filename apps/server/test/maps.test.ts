@@ -22,6 +22,7 @@ import {
   type VdaInstantActions,
   type VdaOrder,
   type Waypoint,
+  type WaypointEntry,
 } from '@portal/contract';
 import { createTestApp, type TestApp, until, errorOf } from './helpers.ts';
 
@@ -332,7 +333,8 @@ describe('waypoint API', () => {
       type: 2,
     });
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.json()).toEqual({ id: 5, name: 'Charger', x: 2, y: 3, theta: 1.5, type: 2 });
+    const charger = created.json<WaypointEntry>();
+    expect(charger).toEqual({ id: 5, name: 'Charger', x: 2, y: 3, theta: 1.5, type: 2, updatedAt: expect.any(String) });
     expect((await getMap(floor.id)).revision).toBe(2);
 
     expect((await call('GET', `/maps/${floor.id}/waypoints/5`, auth.general)).json<Waypoint>().name).toBe('Charger');
@@ -344,9 +346,20 @@ describe('waypoint API', () => {
       y: 3,
       theta: 0,
       type: 2,
+      updatedAt: charger.updatedAt,
     });
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(changed.json()).toEqual({ id: 5, name: 'Charger 1', x: 2.5, y: 3, theta: 0, type: 2 });
+    const charger1 = changed.json<WaypointEntry>();
+    expect(charger1).toEqual({
+      id: 5,
+      name: 'Charger 1',
+      x: 2.5,
+      y: 3,
+      theta: 0,
+      type: 2,
+      updatedAt: expect.any(String),
+    });
+    expect(charger1.updatedAt > charger.updatedAt).toBe(true);
     const m = await getMap(floor.id);
     expect(m.revision).toBe(3);
     // The rest of the document is untouched.
@@ -359,12 +372,17 @@ describe('waypoint API', () => {
       y: 3,
       theta: 0,
       type: 2,
+      updatedAt: charger1.updatedAt,
     });
     expect(outside.statusCode).toBe(400);
     expect(errorOf(outside).details).toEqual([{ path: 'x', message: 'validation.outsideMap' }]);
     expect(
-      (await call('PUT', `/maps/${floor.id}/waypoints/77`, auth.orgAdmin, { name: 'n', x: 0, y: 0, theta: 0, type: 1 }))
-        .statusCode,
+      (
+        await call('PUT', `/maps/${floor.id}/waypoints/77`, auth.orgAdmin, {
+          ...{ name: 'n', x: 0, y: 0, theta: 0, type: 1 },
+          updatedAt: charger1.updatedAt,
+        })
+      ).statusCode,
     ).toBe(404);
 
     expect((await call('DELETE', `/maps/${floor.id}/waypoints/5`, auth.orgAdmin)).statusCode).toBe(204);
@@ -403,6 +421,49 @@ describe('waypoint API', () => {
       expect((await call('GET', `/maps/${bad}/waypoints`, auth.general)).statusCode).toBe(400);
       expect((await call('GET', `/maps/${floor.id}/waypoints/${bad}`, auth.general)).statusCode).toBe(400);
     }
+  });
+
+  it('a waypoint edit based on an older version is refused (409), whichever way the waypoint changed since', async () => {
+    const floor3 = await createFloor('W3', 23, false);
+    const post = (name: string) =>
+      call('POST', `/maps/${floor3.id}/waypoints`, auth.orgAdmin, { name, x: 1, y: 1, theta: 0, type: 1 });
+    const a = (await post('A')).json<WaypointEntry>();
+    const b = (await post('B')).json<WaypointEntry>();
+    const put = (w: WaypointEntry, name: string, updatedAt = w.updatedAt) =>
+      call('PUT', `/maps/${floor3.id}/waypoints/${w.id}`, auth.orgAdmin, {
+        name,
+        x: 1,
+        y: 1,
+        theta: 0,
+        type: 1,
+        updatedAt,
+      });
+    // Two editors opened A; the first saves, the second's save would overwrite it silently.
+    expect((await put(a, 'A by one')).statusCode).toBe(200);
+    const stale = await put(a, 'A by two');
+    expect(stale.statusCode).toBe(409);
+    expect(errorOf(stale).code).toBe('STALE_UPDATE');
+    // Another waypoint's change (here B) does not make an edit of A stale.
+    expect((await put(b, 'B1')).statusCode).toBe(200);
+    const a1 = (await call('GET', `/maps/${floor3.id}/waypoints/${a.id}`, auth.general)).json<WaypointEntry>();
+    expect(a1.name).toBe('A by one');
+    // A whole-document save from the editor that changes A gives it a new version too.
+    const m = await getMap(floor3.id);
+    const saved = await call('PUT', `/floors/${floor3.id}/map`, auth.orgAdmin, {
+      baseRevision: m.revision,
+      note: '',
+      document: { ...m.document, waypoints: m.document.waypoints.map((w) => (w.id === a.id ? { ...w, x: 2 } : w)) },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await put(a1, 'A by three')).statusCode).toBe(409);
+    // ...while B, untouched by that save, keeps its version.
+    const b1 = (await call('GET', `/maps/${floor3.id}/waypoints/${b.id}`, auth.general)).json<WaypointEntry>();
+    expect((await put(b1, 'B2')).statusCode).toBe(200);
+    // A body without a version is invalid.
+    const noVersion = await call('PUT', `/maps/${floor3.id}/waypoints/${b.id}`, auth.orgAdmin, {
+      ...{ name: 'B3', x: 1, y: 1, theta: 0, type: 1 },
+    });
+    expect(noVersion.statusCode).toBe(400);
   });
 
   it('concurrent waypoint edits each get their own id and revision, none lost', async () => {
@@ -460,7 +521,7 @@ describe('who may read and change maps', () => {
       ['PUT', `/floors/${floorId}/map`, { baseRevision: 1, document: doc([wp(1, 1, 1)]) }],
       ['POST', `/floors/${floorId}/map/revisions/1/restore`, undefined],
       ['POST', `/maps/${floorId}/waypoints`, { name: 'N', x: 0, y: 0, theta: 0, type: 1 }],
-      ['PUT', `/maps/${floorId}/waypoints/1`, { name: 'N', x: 0, y: 0, theta: 0, type: 1 }],
+      ['PUT', `/maps/${floorId}/waypoints/1`, { name: 'N', x: 0, y: 0, theta: 0, type: 1, updatedAt: 'x' }],
       ['DELETE', `/maps/${floorId}/waypoints/1`, undefined],
     ] as const;
   const reads = (floorId: number) => [
@@ -628,7 +689,12 @@ describe('robots on the map: told of new revisions, goto and trial run', () => {
     );
     // A waypoint edit is a revision too.
     const count = instant.length;
-    await call('PUT', `/maps/${floor.id}/waypoints/9`, auth.orgAdmin, { ...wp(9, 18, 7, 'Island 2'), id: undefined });
+    const island = (await call('GET', `/maps/${floor.id}/waypoints/9`, auth.orgAdmin)).json<WaypointEntry>();
+    await call('PUT', `/maps/${floor.id}/waypoints/9`, auth.orgAdmin, {
+      ...wp(9, 18, 7, 'Island 2'),
+      id: undefined,
+      updatedAt: island.updatedAt,
+    });
     const next = await until(() => instant.slice(count).find((m) => m.actions[0]?.actionType === 'mapChanged'));
     expect(next.actions[0]?.actionParameters).toContainEqual({ key: 'mapRevision', value: String(revision + 1) });
   });

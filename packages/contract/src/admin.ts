@@ -219,6 +219,8 @@ export const speechTextInputSchema = z.object({
   language: voiceLanguageSchema,
   text: z.string().trim().min(1, { error: 'validation.required', abort: true }).max(500, 'validation.max500'),
 });
+/** An edit names the version it was based on (409 STALE_UPDATE when someone saved in between). */
+export const updateSpeechTextBodySchema = speechTextInputSchema.extend({ updatedAt: version });
 export const speechTextSchema = z.object({
   id,
   buildingId: id,

@@ -39,8 +39,24 @@ export const waypointInputSchema = z.object({
   type: waypointTypeSchema,
 });
 export type WaypointInput = z.infer<typeof waypointInputSchema>;
-export const waypointSchema = waypointInputSchema.extend({ id });
+/**
+ * A waypoint of the document. `updatedAt` is its version, stamped by the server whenever a revision
+ * changes it (a client's value is ignored); waypoints saved before versions existed have none and take
+ * their revision's `savedAt` (see `WaypointEntry`).
+ */
+export const waypointSchema = waypointInputSchema.extend({
+  id,
+  updatedAt: z.string().max(40).optional(),
+});
 export type Waypoint = z.infer<typeof waypointSchema>;
+/** A waypoint as the waypoint API answers it: always with its version. */
+export const waypointEntrySchema = waypointSchema.extend({ updatedAt: z.string() });
+export type WaypointEntry = z.infer<typeof waypointEntrySchema>;
+/** An edit through the waypoint API names the version it was based on (409 STALE_UPDATE when stale). */
+export const updateWaypointBodySchema = waypointInputSchema.extend({
+  updatedAt: z.string({ error: 'validation.required' }).min(1, 'validation.required').max(40),
+});
+export type UpdateWaypointBody = z.infer<typeof updateWaypointBodySchema>;
 
 /** Robot speeds on an edge (spec section 9): normal, or slow (narrow passages, crowds). */
 export const EDGE_SPEEDS = ['normal', 'slow'] as const;

@@ -17,8 +17,15 @@ export function speechTextRepo(db: Kysely<Database>) {
       return row.id;
     },
 
-    async update(id: number, values: Updateable<SpeechTextTable>): Promise<void> {
-      await db.updateTable('speech_texts').set(values).where('id', '=', id).execute();
+    /** Writes only while the stored version is still `version`; answers the rows written (0 or 1). */
+    async updateVersioned(id: number, version: string, values: Updateable<SpeechTextTable>): Promise<bigint> {
+      const result = await db
+        .updateTable('speech_texts')
+        .set(values)
+        .where('id', '=', id)
+        .where('updated_at', '=', version)
+        .executeTakeFirst();
+      return result.numUpdatedRows;
     },
 
     async remove(id: number): Promise<void> {

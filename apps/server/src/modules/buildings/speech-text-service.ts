@@ -1,6 +1,7 @@
 import type { SpeechText } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
-import { nextVersion } from '../../lib/versioned.ts';
+import { notFound } from '../../lib/errors.ts';
+import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { assertRowInScope, buildingInScope, recorder, requireManager } from './common.ts';
 import { speechTextRepo, type SpeechTextRow } from './speech-text-repo.ts';
 
@@ -41,15 +42,28 @@ export function speechTextService({ db, clock, audit }: Ctx) {
       return toSpeechText(await find(p, id));
     },
 
-    async update(p: Principal, id: number, body: SpeechTextInput, ip: string): Promise<SpeechText> {
+    /** A versioned edit: based on an older version than the stored one is 409 STALE_UPDATE. */
+    async update(
+      p: Principal,
+      id: number,
+      body: SpeechTextInput & { updatedAt: string },
+      ip: string,
+    ): Promise<SpeechText> {
       requireManager(p);
-      const current = await find(p, id);
+      await find(p, id);
       await db.transaction().execute(async (trx) => {
-        await speechTextRepo(trx).update(id, {
+        const rows = speechTextRepo(trx);
+        const written = await rows.updateVersioned(id, body.updatedAt, {
           language: body.language,
           text: body.text,
-          updated_at: nextVersion(clock(), current.updated_at),
+          updated_at: nextVersion(clock(), body.updatedAt),
         });
+        await expectVersioned(
+          written,
+          'speech text',
+          async () => (await rows.find(id)) !== undefined,
+          () => notFound('Speech text'),
+        );
         await record(p, ip, 'speech-text.update', { type: 'speech-text', id }, undefined, trx);
       });
       return toSpeechText(await find(p, id));

@@ -16,11 +16,14 @@ import {
   type MapImage,
   type MapRevisionSummary,
   type SaveFloorMapBody,
+  type UpdateWaypointBody,
   type Waypoint,
+  type WaypointEntry,
   type WaypointInput,
 } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { nextVersion, staleUpdate } from '../../lib/versioned.ts';
 import { requireManager } from '../buildings/common.ts';
 import { floorService } from '../floors/floor-service.ts';
 import { isUniqueViolation } from '../organizations/admin-rules.ts';
@@ -63,6 +66,35 @@ const staleMap = () =>
   new AppError('STALE_UPDATE', 'The map was saved by someone else since you opened it; reload it, or overwrite', [
     { path: 'baseRevision', message: 'validation.staleMap' },
   ]);
+
+const sameWaypoint = (a: Waypoint, b: Waypoint) =>
+  a.name === b.name && a.x === b.x && a.y === b.y && a.theta === b.theta && a.type === b.type;
+
+/** A waypoint's version: its own stamp, or (saved before stamps existed) its revision's time. */
+const versionOf = (w: Waypoint, savedAt: string | undefined): string | undefined => w.updatedAt ?? savedAt;
+
+/**
+ * Stamps the waypoints of a new revision with their versions: an unchanged waypoint keeps the version
+ * it had in the current revision, a new or changed one gets a version later than that (`nextVersion`),
+ * whatever a client sent. So a waypoint edit based on an older version is found stale (lost updates).
+ */
+export function stampWaypoints(
+  previous: MapDocument,
+  previousSavedAt: string | undefined,
+  next: MapDocument,
+  now: Date,
+): MapDocument {
+  const before = new Map(previous.waypoints.map((w) => [w.id, w]));
+  return {
+    ...next,
+    waypoints: next.waypoints.map((w) => {
+      const old = before.get(w.id);
+      const oldVersion = old ? versionOf(old, previousSavedAt) : undefined;
+      const updatedAt = old && sameWaypoint(old, w) && oldVersion ? oldVersion : nextVersion(now, oldVersion);
+      return { ...w, updatedAt };
+    }),
+  };
+}
 
 /** What a write makes of the current document: the new document, its note, and the audit entry. */
 interface Change<T> {
@@ -127,26 +159,29 @@ export function mapService(ctx: Ctx) {
     p: Principal,
     floor: FloorDetail,
     ip: string,
-    change: (current: { revision: number; document: MapDocument }) => Change<T>,
-  ): Promise<{ revision: number; answer: T }> {
+    change: (current: { revision: number; document: MapDocument; savedAt: string | undefined }) => Change<T>,
+  ): Promise<{ revision: number; answer: T; document: MapDocument }> {
     for (let attempt = 1; ; attempt++) {
-      let done: { revision: number; answer: T };
+      let done: { revision: number; answer: T; document: MapDocument };
       try {
         done = await db.transaction().execute(async (trx) => {
           if (!(await repo.lockFloor(floor.id, trx))) throw notFound('Floor');
           const row = await repo.current(floor.id, trx);
           const revision = (row?.revision ?? 0) + 1;
-          const c = change({ revision: row?.revision ?? 0, document: parse(row) });
+          const previous = parse(row);
+          const c = change({ revision: row?.revision ?? 0, document: previous, savedAt: row?.savedAt });
+          const now = clock();
+          const document = stampWaypoints(previous, row?.savedAt, c.document, now);
           await repo.insert(
             {
               organizationId: floor.organizationId,
               buildingId: floor.buildingId,
               floorId: floor.id,
               revision,
-              document: c.document,
+              document,
               note: c.note,
               savedBy: p.operatorId,
-              savedAt: clock().toISOString(),
+              savedAt: now.toISOString(),
             },
             trx,
           );
@@ -162,7 +197,7 @@ export function mapService(ctx: Ctx) {
             },
             trx,
           );
-          return { revision, answer: c.answer };
+          return { revision, answer: c.answer, document };
         });
       } catch (err) {
         if (!isUniqueViolation(err) || attempt >= WRITE_ATTEMPTS) throw err;
@@ -195,6 +230,17 @@ export function mapService(ctx: Ctx) {
     const w = doc.waypoints.find((x) => x.id === id);
     if (!w) throw notFound('Waypoint');
     return w;
+  };
+
+  /** The waypoints of the current revision, each with its version. */
+  async function currentEntries(floorId: number): Promise<WaypointEntry[]> {
+    const row = await repo.current(floorId);
+    const savedAt = row?.savedAt ?? new Date(0).toISOString();
+    return parse(row).waypoints.map((w) => ({ ...w, updatedAt: versionOf(w, savedAt) ?? savedAt }));
+  }
+  const entryOf = (doc: MapDocument, id: number): WaypointEntry => {
+    const w = findWaypoint(doc, id);
+    return { ...w, updatedAt: w.updatedAt ?? '' };
   };
 
   return {
@@ -262,21 +308,23 @@ export function mapService(ctx: Ctx) {
 
     // ------------------------------------------------------------ waypoints (id-level edits)
 
-    async waypoints(p: Principal, floorId: number): Promise<Waypoint[]> {
+    async waypoints(p: Principal, floorId: number): Promise<WaypointEntry[]> {
       await floors.get(p, floorId);
-      return (await current(floorId)).waypoints;
+      return currentEntries(floorId);
     },
 
-    async waypoint(p: Principal, floorId: number, id: number): Promise<Waypoint> {
+    async waypoint(p: Principal, floorId: number, id: number): Promise<WaypointEntry> {
       await floors.get(p, floorId);
-      return findWaypoint(await current(floorId), id);
+      const w = (await currentEntries(floorId)).find((x) => x.id === id);
+      if (!w) throw notFound('Waypoint');
+      return w;
     },
 
-    async createWaypoint(p: Principal, floorId: number, body: WaypointInput, ip: string): Promise<Waypoint> {
+    async createWaypoint(p: Principal, floorId: number, body: WaypointInput, ip: string): Promise<WaypointEntry> {
       requireManager(p);
       const floor = await floors.get(p, floorId);
       checkWaypoint(floor, body);
-      const { answer } = await write(p, floor, ip, ({ document }) => {
+      const done = await write(p, floor, ip, ({ document }) => {
         const id = document.waypoints.reduce((max, w) => Math.max(max, w.id), 0) + 1;
         const waypoint: Waypoint = { id, ...body };
         return {
@@ -284,35 +332,38 @@ export function mapService(ctx: Ctx) {
           note: `waypoint ${id} created`,
           action: 'floor-map.waypoint.create',
           detail: { waypointId: id, name: body.name },
-          answer: waypoint,
+          answer: id,
         };
       });
-      return answer;
+      return entryOf(done.document, done.answer);
     },
 
     async updateWaypoint(
       p: Principal,
       floorId: number,
       id: number,
-      body: WaypointInput,
+      body: UpdateWaypointBody,
       ip: string,
-    ): Promise<Waypoint> {
+    ): Promise<WaypointEntry> {
       requireManager(p);
       const floor = await floors.get(p, floorId);
       findWaypoint(await current(floorId), id);
-      checkWaypoint(floor, body);
-      const { answer } = await write(p, floor, ip, ({ document }) => {
-        findWaypoint(document, id);
-        const waypoint: Waypoint = { id, ...body };
+      const { updatedAt, ...input } = body;
+      checkWaypoint(floor, input);
+      const done = await write(p, floor, ip, ({ document, savedAt }) => {
+        const old = findWaypoint(document, id);
+        // The version names what the edit was based on: a waypoint changed since is not overwritten.
+        if (versionOf(old, savedAt) !== updatedAt) throw staleUpdate('waypoint');
+        const waypoint: Waypoint = { id, ...input };
         return {
           document: { ...document, waypoints: document.waypoints.map((w) => (w.id === id ? waypoint : w)) },
           note: `waypoint ${id} changed`,
           action: 'floor-map.waypoint.update',
-          detail: { waypointId: id, name: body.name },
-          answer: waypoint,
+          detail: { waypointId: id, name: input.name },
+          answer: id,
         };
       });
-      return answer;
+      return entryOf(done.document, done.answer);
     },
 
     /** A waypoint a route or an edge uses stays: 409 IN_USE naming the routes and counting the edges. */

@@ -14,6 +14,7 @@ import {
   speechTextSchema,
   updateBuildingBodySchema,
   updateGroupBodySchema,
+  updateSpeechTextBodySchema,
 } from '../../admin.ts';
 import { buildingListSchema, buildingSchema } from '../../entities.ts';
 import { defineOperations, idParams, listQuery, noContent } from '../operation.ts';
@@ -76,7 +77,7 @@ export const buildingOps = defineOperations('buildings', {
     path: '/speech-texts/:id',
     access: 'admin',
     params: idParams,
-    body: speechTextInputSchema,
+    body: updateSpeechTextBodySchema,
     responses: { 200: speechTextSchema },
   },
   deleteSpeechText: {

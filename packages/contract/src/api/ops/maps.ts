@@ -6,8 +6,9 @@ import {
   navigationOrderSchema,
   saveFloorMapBodySchema,
   trialRunBodySchema,
+  updateWaypointBodySchema,
+  waypointEntrySchema,
   waypointInputSchema,
-  waypointSchema,
 } from '../../maps.ts';
 import { defineOperations, idParams, idString, noContent } from '../operation.ts';
 
@@ -70,7 +71,7 @@ export const mapOps = defineOperations('maps', {
     path: '/maps/:floorId/waypoints',
     access: 'user',
     params: floorParams,
-    responses: { 200: z.array(waypointSchema) },
+    responses: { 200: z.array(waypointEntrySchema) },
   },
   createWaypoint: {
     method: 'POST',
@@ -78,22 +79,22 @@ export const mapOps = defineOperations('maps', {
     access: 'admin',
     params: floorParams,
     body: waypointInputSchema,
-    responses: { 201: waypointSchema },
+    responses: { 201: waypointEntrySchema },
   },
   getWaypoint: {
     method: 'GET',
     path: '/maps/:floorId/waypoints/:id',
     access: 'user',
     params: waypointParams,
-    responses: { 200: waypointSchema },
+    responses: { 200: waypointEntrySchema },
   },
   updateWaypoint: {
     method: 'PUT',
     path: '/maps/:floorId/waypoints/:id',
     access: 'admin',
     params: waypointParams,
-    body: waypointInputSchema,
-    responses: { 200: waypointSchema },
+    body: updateWaypointBodySchema,
+    responses: { 200: waypointEntrySchema },
   },
   deleteWaypoint: {
     method: 'DELETE',

@@ -1,8 +1,9 @@
-import { buildingOps, type speechTextInputSchema } from '@portal/contract';
+import { buildingOps, type updateSpeechTextBodySchema } from '@portal/contract';
 import type { z } from 'zod';
 import { useOpMutation } from '@/lib/api-hooks';
 
-type Body = z.input<typeof speechTextInputSchema>;
+/** The edit names the version it was based on (`updatedAt`): a stale one is 409 STALE_UPDATE. */
+type Body = z.input<typeof updateSpeechTextBodySchema>;
 
 export const useUpdateSpeechText = (_buildingId: number) =>
   useOpMutation(buildingOps.updateSpeechText, {

@@ -160,7 +160,11 @@ export function SpeechTexts({ buildingId, canManage }: { buildingId: number; can
                       submitLabel={t('buildingCommon.save')}
                       pending={update.isPending}
                       onCancel={() => setEditing(null)}
-                      onSubmit={(body) => update.mutateAsync({ id: s.id, body }).then(() => setEditing(null))}
+                      onSubmit={(body) =>
+                        update
+                          .mutateAsync({ id: s.id, body: { ...body, updatedAt: s.updatedAt } })
+                          .then(() => setEditing(null))
+                      }
                     />
                   </Table.Td>
                 </Table.Tr>

@@ -31,7 +31,7 @@ function WaypointForm({ floorId, waypoint, canEdit }: FormProps) {
   const message = useMapMessageText();
   const errorText = useErrorText();
   const navigate = useNavigate();
-  const save = useSaveWaypoint(floorId, waypoint?.id ?? null);
+  const save = useSaveWaypoint(floorId, waypoint?.id ?? null, waypoint?.updatedAt);
   const remove = useDeleteWaypoint(floorId);
   const [problem, setProblem] = useState<string | null>(null);
   const [confirm, setConfirm] = useState(false);
