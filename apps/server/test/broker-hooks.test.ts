@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedRobot } from '@portal/contract';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, until, type TestApp } from './helpers.ts';
 
 const TOKEN = 'broker-hook-token-0123456789abcdef';
 
@@ -52,13 +52,37 @@ describe('external broker hooks', () => {
 
   it('allows the issued credentials and denies others', async () => {
     const { username, password } = robot.credentials;
-    const ok = await hook('/api/mqtt/auth', { username, password, clientid: 'x' });
+    const ok = await hook('/api/mqtt/auth', { username, password, clientid: 'ugo-HOOK-1' });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ result: 'allow' });
     expect((await hook('/api/mqtt/auth', { username, password: 'wrong' })).statusCode).toBe(403);
     expect((await hook('/api/mqtt/auth', { username: 'robot-NOBODY', password: 'x' })).json()).toEqual({
       result: 'deny',
     });
+  });
+
+  it('allows a robot only its own client id, as the embedded broker does (no session takeover)', async () => {
+    const { username, password } = robot.credentials;
+    const auth = (clientid?: string) => hook('/api/mqtt/auth', { username, password, clientid });
+    expect((await auth('ugo-HOOK-1')).statusCode).toBe(200);
+    expect((await auth('ugo-HOOK-1:camera')).statusCode).toBe(200);
+    // Another robot's id (predictable from its serial), a lookalike and no id at all are denied.
+    for (const clientid of ['ugo-HOOK-2', 'ugo-HOOK-10', 'x', '', undefined]) {
+      const res = await auth(clientid);
+      expect(res.statusCode, String(clientid)).toBe(403);
+      expect(res.json()).toEqual({ result: 'deny' });
+    }
+  });
+
+  it('lists only clients with a user name as awaiting registration', async () => {
+    await hook('/api/mqtt/auth', { username: '', password: 'x', clientid: 'anonymous-hook-client' });
+    await hook('/api/mqtt/auth', { username: 'robot-HOOK-NEW', password: 'x', clientid: 'ugo-HOOK-NEW' });
+    // Recorded in the background: wait for the named one, recorded after the anonymous call.
+    const pending = await until(async () => {
+      const rows = await t.db.kysely.selectFrom('pending_robots').selectAll().execute();
+      return rows.some((p) => p.client_id === 'ugo-HOOK-NEW') ? rows : null;
+    });
+    expect(pending.map((p) => p.client_id)).not.toContain('anonymous-hook-client');
   });
 
   it('refuses callers without the hook token', async () => {
