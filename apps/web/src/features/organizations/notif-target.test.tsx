@@ -127,6 +127,27 @@ describe('notification target form', () => {
     expect('botPassword' in first && first.botPassword !== undefined).toBe(false);
   }, 20_000);
 
+  it('clearing the stored bot password is a change of the form: Cancel puts it back, Save sends it', async () => {
+    const stored = storedTarget({
+      type: 6,
+      address: '••••oint',
+      botLoginId: 'bot@example.com',
+      botPassword: '••••••word',
+      spaceId: 'space-1',
+    });
+    const { calls } = mockApi(editRoutes(stored));
+    const app = renderApp('/organization/1/notif-target/5', { session: makeSession(9) });
+    await app.user.click(await screen.findByTestId('notif-bot-password-clear', {}, slow));
+    expect(screen.queryByTestId('notif-bot-password-clear')).not.toBeInTheDocument();
+    await app.user.click(screen.getByTestId('form-cancel'));
+    expect(await screen.findByTestId('notif-bot-password-clear')).toBeInTheDocument();
+
+    await app.user.click(screen.getByTestId('notif-bot-password-clear'));
+    await app.user.click(screen.getByTestId('notif-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({ botPassword: '' });
+  }, 20_000);
+
   it('asks for the address again when the type of a sealed target changes', async () => {
     const { calls } = mockApi(editRoutes(storedTarget({ type: 1 })));
     const app = renderApp('/organization/1/notif-target/5', { session: makeSession(9) });

@@ -116,7 +116,7 @@ describe('organization form', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ name: 'Demo Corp', type: 0, status: 1 });
   }, 20_000);
 
-  it('on a stale update shows the conflict and keeps what was typed; reload starts from the stored record', async () => {
+  it('on a stale update opens the conflict dialog and keeps what was typed; "show the stored version" starts from it', async () => {
     let stored = org();
     const { calls } = mockApi({
       ...signedInRoutes(),
@@ -134,7 +134,7 @@ describe('organization form', () => {
     await app.user.clear(name);
     await app.user.type(name, 'My new name');
     await app.user.click(screen.getByTestId('organization-save'));
-    expect(await screen.findByTestId('stale-alert', {}, slow)).toHaveTextContent(
+    expect(await screen.findByTestId('conflict-dialog', {}, slow)).toHaveTextContent(
       'Someone else saved this record meanwhile',
     );
     expect(screen.getByTestId('org-name')).toHaveValue('My new name');
@@ -142,9 +142,41 @@ describe('organization form', () => {
       name: 'My new name',
       updatedAt: '2025-02-01T00:00:00.000Z',
     });
-    await app.user.click(screen.getByTestId('stale-reload'));
+    await app.user.click(screen.getByTestId('conflict-reload'));
     await waitFor(() => expect(screen.getByTestId('org-name')).toHaveValue('Renamed elsewhere'));
-    expect(screen.queryByTestId('stale-alert')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('conflict-reload')).not.toBeInTheDocument();
+  }, 20_000);
+
+  it('"keep my values" after a stale update saves them again over the stored version', async () => {
+    let stored = org();
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      [on(organizationOps.getOrganization)]: () => reply(organizationSchema, stored),
+      [on(organizationOps.listNotifTargets)]: () => reply(z.array(z.never()), []),
+      [on(organizationOps.updateOrganization)]: (call) => {
+        if (calls.filter((c) => c.method === 'PATCH').length === 1) {
+          stored = org({ name: 'Renamed elsewhere', updatedAt: '2025-03-01T00:00:00.000Z' });
+          return replyError('STALE_UPDATE');
+        }
+        stored = org({ ...(call.body as object), updatedAt: '2025-04-01T00:00:00.000Z' });
+        return reply(organizationSchema, stored);
+      },
+    });
+    const app = renderApp('/organization/1', { session: makeSession(2) });
+    const name = await screen.findByTestId('org-name', {}, slow);
+    await app.user.clear(name);
+    await app.user.type(name, 'My new name');
+    await app.user.click(screen.getByTestId('organization-save'));
+    await app.user.click(await screen.findByTestId('conflict-keep', {}, slow));
+    await waitFor(() => expect(screen.queryByTestId('conflict-keep')).not.toBeInTheDocument());
+    expect(screen.getByTestId('org-name')).toHaveValue('My new name');
+    await app.user.click(screen.getByTestId('organization-save'));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'PATCH')[1]?.body).toMatchObject({
+      name: 'My new name',
+      updatedAt: '2025-03-01T00:00:00.000Z',
+    });
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
   }, 20_000);
 
   it('explains IN_USE when a delete is refused', async () => {

@@ -72,10 +72,9 @@ export function NotifTargetEditPage({ organizationId, id }: { organizationId: nu
       </Group>
       {remove.isError && <DeleteError error={remove.error} />}
       <NotifTargetForm
-        key={n.updatedAt}
         organizationId={organizationId}
         target={n}
-        onReload={() => void target.refetch()}
+        onReload={async () => (await target.refetch()).data}
       />
     </Stack>
   );

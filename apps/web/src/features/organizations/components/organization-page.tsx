@@ -56,12 +56,10 @@ export function OrganizationPage({ id, systemAdmin }: OrganizationPageProps) {
         )}
       </Group>
       {remove.isError && <DeleteError error={remove.error} />}
-      {/* Keyed by version: a reload after a 409 starts the form from the fresh record. */}
       <OrganizationForm
-        key={org.updatedAt}
         organization={org}
         systemAdmin={systemAdmin}
-        onReload={() => void organization.refetch()}
+        onReload={async () => (await organization.refetch()).data}
       />
       <NotifTargetList organizationId={org.id} />
     </Stack>
