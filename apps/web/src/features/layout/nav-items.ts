@@ -1,6 +1,7 @@
 import { isAdmin, isDataAdmin, isSystemAdmin } from '@portal/contract';
+import { matchPath } from 'react-router';
 import type { en } from '@/locales/en';
-import { paths } from '@/config/paths';
+import { laterRoutes, paths } from '@/config/paths';
 
 type NavKey = keyof typeof en.nav | 'auditLog';
 export interface NavItem {
@@ -42,12 +43,22 @@ const system: NavItem[] = [
   { key: 'deliveries', href: paths.system.deliveries.getHref() },
 ];
 
-/** Navigation by role (spec section 6): general operators see operations only. */
-export function navGroupsFor(type: number): NavGroup[] {
-  const groups: NavGroup[] = [{ key: 'operations', items: operations }];
+/** True when the entry leads to a screen not built yet (the "coming in a later release" placeholder). */
+export const isLater = (href: string): boolean => {
+  const path = href.split('?')[0] ?? href;
+  return laterRoutes.some((r) => matchPath(r.path, path) !== null);
+};
+
+/**
+ * Navigation by role (spec section 6): general operators see operations only. Only entries whose
+ * screens exist are listed (the placeholder stays reachable by deep link), so each area appears in
+ * the menu as it is built; a group left without entries is not shown.
+ */
+export function navGroupsFor(type: number, built: (href: string) => boolean = (h) => !isLater(h)): NavGroup[] {
   const peopleAdmin = isDataAdmin(type);
+  const groups: NavGroup[] = [{ key: 'operations', items: operations }];
   if (isAdmin(type))
     groups.push({ key: 'administration', items: administration.filter((i) => !i.peopleAdmin || peopleAdmin) });
   if (isSystemAdmin(type)) groups.push({ key: 'system', items: system });
-  return groups;
+  return groups.map((g) => ({ ...g, items: g.items.filter((i) => built(i.href)) })).filter((g) => g.items.length > 0);
 }

@@ -7,6 +7,12 @@ import { paths } from '@/config/paths';
 import { MainNav } from './main-nav';
 import { RealtimeIndicator } from './realtime-indicator';
 
+/**
+ * Below this width (Mantine `md`, 62em = 992 px: tablets in portrait and landscape up to 991 px) the
+ * menu is a drawer opened by the burger, so the screen keeps its full width.
+ */
+export const NAV_BREAKPOINT = 'md';
+
 interface PortalShellProps {
   type: number;
   /** Notices at the top of every screen (the contract banner). */
@@ -32,13 +38,19 @@ export function PortalShell({ type, banner, headerActions, children }: PortalShe
       </Anchor>
       <AppShell
         header={{ height: 56 }}
-        navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+        navbar={{ width: 230, breakpoint: NAV_BREAKPOINT, collapsed: { mobile: !opened } }}
         padding="md"
       >
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="xs" wrap="nowrap">
-              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.toggle')} />
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom={NAV_BREAKPOINT}
+                size="sm"
+                aria-label={t('nav.toggle')}
+              />
               <Anchor component={Link} to={paths.robot.control.getHref()} underline="never" c="inherit">
                 <Text fw={700} visibleFrom="xs">
                   {t('app.name')}

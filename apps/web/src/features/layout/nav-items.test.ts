@@ -1,0 +1,32 @@
+import { OperatorType } from '@portal/contract';
+import { describe, expect, it } from 'vitest';
+import { isLater, navGroupsFor } from './nav-items';
+
+const keys = (type: number) => navGroupsFor(type).map((g) => [g.key, g.items.map((i) => i.key)]);
+
+describe('navigation menu', () => {
+  it('lists only entries whose screens exist, for every role', () => {
+    for (const type of Object.values(OperatorType))
+      for (const group of navGroupsFor(type)) for (const item of group.items) expect(isLater(item.href)).toBe(false);
+  });
+
+  it('shows a general operator the built operation screens only', () => {
+    expect(keys(OperatorType.general)).toEqual([['operations', ['robotControl', 'dashboard', 'robots']]]);
+  });
+
+  it('shows a system administrator the built administration and system screens', () => {
+    expect(keys(OperatorType.systemAdmin)).toEqual([
+      ['operations', ['robotControl', 'dashboard', 'robots']],
+      ['administration', ['organizations', 'operators', 'auditLog', 'buildings', 'poses']],
+      ['system', ['deliveries']],
+    ]);
+  });
+
+  it('an area appears once its screen is built (an entry is hidden only while its screen is a placeholder)', () => {
+    const all = navGroupsFor(OperatorType.general, () => true);
+    expect(all[0]?.items.map((i) => i.key)).toContain('flows');
+    expect(isLater('/flow/settings')).toBe(true);
+    expect(isLater('/report/list/1')).toBe(true);
+    expect(isLater('/robot/list')).toBe(false);
+  });
+});
