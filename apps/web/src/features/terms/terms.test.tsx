@@ -1,4 +1,4 @@
-import { myOps } from '@portal/contract';
+import { authOps, myOps } from '@portal/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeContract, makeSession, signedInRoutes, termDoc } from '@/testing/fixtures';
@@ -35,7 +35,8 @@ describe('term agreement', () => {
     });
     const app = renderApp('/my/profile', { session: makeSession() });
 
-    const agree = await screen.findByTestId('terms-agree');
+    // The redirect loads the terms page lazily: on a busy machine that takes longer than the default.
+    const agree = await screen.findByTestId('terms-agree', {}, { timeout: 10_000 });
     expect(screen.getByText('TOS document')).toBeInTheDocument();
     expect(screen.getByText('PP document')).toBeInTheDocument();
     // Not the owner of the maintenance company: MC is neither shown nor agreed.
@@ -54,5 +55,30 @@ describe('term agreement', () => {
     await app.user.click(agree);
     await waitFor(() => expect(app.location()).toBe('/my/profile'));
     expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ documentIds: [1, 2] });
+  });
+
+  it('shows the documents in the page language, switches language and signs out (no dead end)', async () => {
+    const docIn = (lang: string | null) => ({
+      TOS: { ...termDoc('TOS', 1), title: lang === 'ja' ? 'ご利用条件' : 'Conditions of use' },
+      PP: null,
+      MC: null,
+    });
+    const api = mockApi({
+      ...signedInRoutes(),
+      [on(myOps.checkTermAgreements)]: (call) =>
+        new Response(JSON.stringify(docIn(call.search.get('lang'))), { status: 200 }),
+      [on(myOps.setLanguage)]: () => noContent(),
+      [on(authOps.logout)]: () => noContent(),
+    });
+    const app = renderApp('/term/agreement', { session: makeSession() });
+
+    expect(await screen.findByText('Conditions of use', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await app.user.selectOptions(screen.getByTestId('language-switch'), 'ja');
+    expect(await screen.findByText('ご利用条件')).toBeInTheDocument();
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ language: 'ja' });
+
+    await app.user.click(screen.getByTestId('terms-logout'));
+    await waitFor(() => expect(app.location()).toBe('/auth/login'));
+    expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/logout'))).toBe(true);
   });
 });

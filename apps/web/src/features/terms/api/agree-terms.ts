@@ -2,7 +2,7 @@ import { myOps, type agreeTermsBodySchema, type TermCheck } from '@portal/contra
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { useOpMutation } from '@/lib/api-hooks';
-import { termCheckQueryOptions } from './get-term-check';
+import { queryKeys } from '@/lib/query-keys';
 
 type AgreeTermsBody = z.input<typeof agreeTermsBodySchema>;
 
@@ -15,12 +15,13 @@ const withoutAgreed = (check: TermCheck, ids: number[]): TermCheck => ({
 
 export const useAgreeTerms = () => {
   const queryClient = useQueryClient();
-  const { queryKey } = termCheckQueryOptions();
+  // The check of every language (the key ends with it).
+  const queryKey = queryKeys.terms.detail('check');
   return useOpMutation(myOps.agreeTerms, {
     args: (body: AgreeTermsBody) => ({ body }),
     invalidates: ['terms'],
     onSuccess: (_data, body) => {
-      queryClient.setQueryData<TermCheck>(queryKey, (old) => (old ? withoutAgreed(old, body.documentIds) : old));
+      queryClient.setQueriesData<TermCheck>({ queryKey }, (old) => (old ? withoutAgreed(old, body.documentIds) : old));
     },
   });
 };
