@@ -4,10 +4,10 @@ import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-q
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { FormShell, LeaveGuardDialog, LockedFields, useFormKit } from '.';
+import { FormShell, LeaveGuardDialog, LockedFields, OptionalNumberInput, useFormKit } from '.';
 
 interface Thing {
   id: number;
@@ -253,5 +253,61 @@ describe('form shell options', () => {
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'More' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Back to list' })).toBeEnabled();
+  });
+});
+
+function NumberForm({ onValue }: { onValue: (v: number | null) => void }) {
+  const form = useForm<{ x: number | null }>({ defaultValues: { x: 1.5 } });
+  return (
+    <>
+      <Controller
+        control={form.control}
+        name="x"
+        render={({ field }) => (
+          <OptionalNumberInput
+            label="X"
+            value={field.value}
+            onChange={(v) => {
+              field.onChange(v);
+              onValue(v);
+            }}
+          />
+        )}
+      />
+      <button type="button" onClick={() => form.reset({ x: 2 })}>
+        reset to 2
+      </button>
+      <button type="button" onClick={() => form.reset({ x: null })}>
+        reset to none
+      </button>
+    </>
+  );
+}
+
+describe('OptionalNumberInput', () => {
+  it('keeps what was typed, gives null for empty and NaN for text, and shows a value reset from outside', async () => {
+    const values: (number | null)[] = [];
+    const user = userEvent.setup();
+    render(
+      <MantineProvider env="test">
+        <NumberForm onValue={(v) => values.push(v)} />
+      </MantineProvider>,
+    );
+    const x = () => screen.getByLabelText('X') as HTMLInputElement;
+    expect(x().value).toBe('1.5');
+    await user.clear(x());
+    expect(values.at(-1)).toBeNull();
+    await user.type(x(), '3.50');
+    expect(x().value).toBe('3.50');
+    expect(values.at(-1)).toBe(3.5);
+    await user.clear(x());
+    await user.type(x(), 'abc');
+    expect(x().value).toBe('abc');
+    expect(values.at(-1)).toBeNaN();
+
+    await user.click(screen.getByRole('button', { name: 'reset to 2' }));
+    expect(x().value).toBe('2');
+    await user.click(screen.getByRole('button', { name: 'reset to none' }));
+    expect(x().value).toBe('');
   });
 });
