@@ -240,4 +240,35 @@ describe('robot registration', () => {
     await waitFor(() => expect(screen.queryByTestId('credential-password')).toBeNull());
     expect(screen.queryByText('S3cret-once-only')).toBeNull();
   }, 30_000);
+
+  it('a stale edit opens the conflict dialog; kept values are saved again over the newer version', async () => {
+    let stored = savedRobot();
+    let saves = 0;
+    const { calls } = mockApi(
+      formRoutes({
+        [on(robotOps.getRobot)]: () => reply(robotSchema, stored),
+        [on(robotOps.updateRobot)]: (call) => {
+          saves += 1;
+          if (saves === 1) return replyError('STALE_UPDATE');
+          stored = savedRobot({ ...(call.body as object), updatedAt: '2026-01-03T00:00:00.000Z' });
+          return reply(robotSchema, stored);
+        },
+      }),
+    );
+    const app = renderApp('/robot/55', { session: makeSession(9), realtime });
+    const form = await screen.findByTestId('robot-form', {}, slow);
+    await waitFor(() => expect(within(form).getByTestId('robot-floor')).toHaveValue('1'));
+    await app.user.clear(within(form).getByTestId('robot-name'));
+    await app.user.type(within(form).getByTestId('robot-name'), 'Mine');
+    stored = savedRobot({ name: 'Theirs', updatedAt: '2026-01-02T00:00:00.000Z' });
+    await app.user.click(screen.getByTestId('robot-save'));
+    await app.user.click(await screen.findByTestId('conflict-keep', {}, slow));
+    await waitFor(() => expect(screen.queryByTestId('conflict-keep')).toBeNull());
+    expect(within(form).getByTestId('robot-name')).toHaveValue('Mine');
+    await app.user.click(screen.getByTestId('robot-save'));
+    await waitFor(() => expect(saves).toBe(2));
+    const sent = calls.filter((c) => c.method === 'PUT').map((c) => (c.body as { updatedAt: string }).updatedAt);
+    expect(sent).toEqual(['2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z']);
+    expect(await screen.findByTestId('robot-title', {}, slow)).toHaveTextContent('Mine');
+  }, 30_000);
 });

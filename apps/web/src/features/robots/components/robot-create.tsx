@@ -4,8 +4,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
-import { showNotification } from '@/lib/notify';
-import { useCreateRobot } from '../api/create-robot';
 import { CredentialsModal } from './credentials-modal';
 import { emptyRobotForm, RobotForm } from './robot-form';
 
@@ -20,7 +18,6 @@ interface RobotCreateProps {
 export function RobotCreate({ serialNo = '', buildingId }: RobotCreateProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const create = useCreateRobot();
   const [created, setCreated] = useState<CreatedRobot | null>(null);
 
   return (
@@ -32,16 +29,7 @@ export function RobotCreate({ serialNo = '', buildingId }: RobotCreateProps) {
         {t('robotRegistry.createTitle')}
       </Title>
       <Paper withBorder p="md">
-        <RobotForm
-          defaultValues={emptyRobotForm(serialNo, buildingId ?? undefined)}
-          saving={create.isPending}
-          submitLabel={t('robotRegistry.register')}
-          onSubmit={async ({ updatedAt: _, ...body }) => {
-            const result = await create.mutateAsync(body);
-            showNotification({ color: 'green', message: t('robotRegistry.form.created') });
-            setCreated(result);
-          }}
-        />
+        <RobotForm initial={emptyRobotForm(serialNo, buildingId ?? undefined)} onCreated={setCreated} />
       </Paper>
       <CredentialsModal
         credentials={created?.credentials ?? null}

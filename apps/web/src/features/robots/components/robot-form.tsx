@@ -1,28 +1,29 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, NativeSelect, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { NativeSelect, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import {
   floorDisplayName,
   RobotStatusCode,
   robotInputSchema,
   ROBOT_MODELS,
   VIDEO_MODES,
+  type CreatedRobot,
   type Robot,
+  type RobotInput,
 } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Controller, useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import { buildingFilterOptions } from '@/components/building-filter';
-import { SaveErrorAlert } from '@/components/save-error-alert';
-import { useMessageText } from '@/lib/i18n';
-import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
+import { FormShell, LockedFields, useFormKit } from '@/components/form-page';
+import { paths } from '@/config/paths';
+import { useCreateRobot } from '../api/create-robot';
 import { useFloors } from '../api/get-floors';
 import { useRobotGroups } from '../api/get-groups';
+import { useUpdateRobot } from '../api/update-robot';
 
-/** The contract's fields; `updatedAt` when editing (the version the edit is based on). */
-const formSchema = robotInputSchema.extend({ updatedAt: z.string().optional() });
-export type RobotFormValues = z.infer<typeof formSchema>;
+/** The contract's fields (an edit sends the version its values started from, `kit.base.updatedAt`). */
+export type RobotFormValues = RobotInput;
 const fields = [
   'serialNo',
   'name',
@@ -51,7 +52,6 @@ export const robotFormValues = (r: Robot): RobotFormValues => ({
   longTermRecordingAutoStart: r.longTermRecordingAutoStart,
   videoMode: r.videoMode,
   notes: r.notes,
-  updatedAt: r.updatedAt,
 });
 
 export const emptyRobotForm = (serialNo = '', buildingId?: number): DefaultValues<RobotFormValues> => ({
@@ -71,48 +71,50 @@ const statusCodes = Object.values(RobotStatusCode);
 const toNumber = (v: string): number | undefined => (v === '' ? undefined : Number(v));
 
 interface RobotFormProps {
-  defaultValues: DefaultValues<RobotFormValues>;
+  /** Edit: the stored robot (the serial is then fixed: it names the robot's MQTT topics). */
+  robot?: Robot;
+  /** Edit: fetches the stored robot again (the conflict dialog's answers). */
+  onReload?: () => Promise<Robot | undefined>;
+  /** Create: the values to start from (a pending robot's serial, the current building). */
+  initial?: DefaultValues<RobotFormValues>;
+  /** Create: the registered robot with its broker credentials (shown once). */
+  onCreated?: (created: CreatedRobot) => void;
   readOnly?: boolean;
-  /** The serial names the robot's MQTT topics: fixed once registered. */
-  serialLocked?: boolean;
-  saving: boolean;
-  submitLabel?: string;
-  onSubmit: (values: RobotFormValues) => Promise<RobotFormValues | void>;
-  onReload?: () => void;
+  /** Buttons at the start of the button row (delete, new credentials). */
   extraActions?: ReactNode;
 }
 
-/** Robot registry fields validated with the contract schema; a stale save keeps what was typed. */
-export function RobotForm({
-  defaultValues,
-  readOnly,
-  serialLocked,
-  saving,
-  submitLabel,
-  onSubmit,
-  onReload,
-  extraActions,
-}: RobotFormProps) {
+/** Robot registry fields validated with the contract schema, on the form kit (a stale save asks). */
+export function RobotForm({ robot, onReload, initial, onCreated, readOnly, extraActions }: RobotFormProps) {
   const { t } = useTranslation();
-  const messageText = useMessageText();
-  const form = useForm<RobotFormValues>({ resolver: zodResolver(formSchema), defaultValues });
-  const { errors } = form.formState;
-  const [saveError, setSaveError] = useState<unknown>(null);
+  const create = useCreateRobot();
+  const update = useUpdateRobot();
+  const form = useForm<RobotFormValues>({
+    resolver: zodResolver(robotInputSchema),
+    defaultValues: robot ? robotFormValues(robot) : (initial ?? emptyRobotForm()),
+  });
+  const kit = useFormKit(form, {
+    fields,
+    duplicateText: t('robotRegistry.form.duplicate'),
+    record: robot,
+    reload: onReload,
+    toValues: robotFormValues,
+  });
+  const base = kit.base;
+  const serialLocked = robot !== undefined;
   const buildingId = useWatch({ control: form.control, name: 'buildingId' }) ?? null;
   const buildings = useQuery(buildingFilterOptions());
   const floors = useFloors(buildingId);
   const groups = useRobotGroups(buildingId);
-  const err = (name: (typeof fields)[number]) => fieldErrorText(errors[name], messageText);
+  const { err } = kit;
 
-  const submit = form.handleSubmit(async (values) => {
-    setSaveError(null);
-    try {
-      const saved = await onSubmit(values);
-      if (saved) form.reset(saved);
-    } catch (e) {
-      const placed = applyServerErrors(e, form.setError, fields, t('robotRegistry.form.duplicate'));
-      if (!placed) setSaveError(e);
-    }
+  const submit = form.handleSubmit((values) => {
+    if (base) update.mutate({ id: base.id, body: { ...values, updatedAt: base.updatedAt } }, kit.saved());
+    else
+      create.mutate(
+        values,
+        kit.saved<CreatedRobot>({ successText: t('robotRegistry.form.created'), onSuccess: onCreated }),
+      );
   });
 
   const choose = { value: '', label: t('robotRegistry.choose'), disabled: true };
@@ -135,20 +137,21 @@ export function RobotForm({
   ];
 
   return (
-    <form
-      onSubmit={(e) => void submit(e)}
-      noValidate
-      aria-label={t('robotRegistry.tabs.settings')}
-      data-testid="robot-form"
+    <FormShell
+      kit={kit}
+      onSubmit={submit}
+      mutation={base ? update : create}
+      label={t('robotRegistry.tabs.settings')}
+      testId="robot-form"
+      submitTestId="robot-save"
+      submitLabel={base ? t('common.save') : t('robotRegistry.register')}
+      cancelTo={base ? undefined : paths.robot.list.getHref()}
+      readOnly={readOnly}
+      startActions={extraActions}
+      maw="none"
     >
-      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+      <LockedFields locked={readOnly}>
         <Stack>
-          <SaveErrorAlert
-            error={saveError}
-            onReload={onReload}
-            staleText={t('robotRegistry.form.stale')}
-            staleTestId="robot-stale"
-          />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
               label={t('robotCommon.fields.serialNo')}
@@ -302,16 +305,8 @@ export function RobotForm({
             error={err('notes')}
             {...form.register('notes')}
           />
-          {!readOnly && (
-            <Group justify="space-between">
-              <Group>{extraActions}</Group>
-              <Button type="submit" loading={saving} data-testid="robot-save">
-                {submitLabel ?? t('common.save')}
-              </Button>
-            </Group>
-          )}
         </Stack>
-      </fieldset>
-    </form>
+      </LockedFields>
+    </FormShell>
   );
 }

@@ -13,10 +13,9 @@ import { useSession } from '@/lib/session';
 import { useDeleteRobot } from '../api/delete-robot';
 import { useRobot } from '../api/get-robot';
 import { useRotateCredentials } from '../api/rotate-credentials';
-import { useUpdateRobot } from '../api/update-robot';
 import { CredentialsModal } from './credentials-modal';
 import { LivePanel } from './live-panel';
-import { RobotForm, robotFormValues } from './robot-form';
+import { RobotForm } from './robot-form';
 
 interface RobotPageProps {
   id: number;
@@ -117,22 +116,10 @@ function RobotSettings({
   const { t } = useTranslation();
   const errorText = useErrorText();
   const navigate = useNavigate();
-  const update = useUpdateRobot();
   const remove = useDeleteRobot();
   const rotate = useRotateCredentials();
   const [confirming, setConfirming] = useState<'delete' | 'rotate' | null>(null);
   const [credentials, setCredentials] = useState<RobotCredentials | null>(null);
-  // Remounts the form with the server's values after "reload".
-  const [generation, setGeneration] = useState(0);
-  const [fresh, setFresh] = useState<Robot | null>(null);
-  const current = fresh && fresh.updatedAt >= robot.updatedAt ? fresh : robot;
-
-  const reload = async () => {
-    const data = await onReload();
-    if (data) setFresh(data);
-    update.reset();
-    setGeneration((g) => g + 1);
-  };
 
   return (
     <Paper withBorder p="md">
@@ -156,31 +143,20 @@ function RobotSettings({
               {t('robotRegistry.mqttUsername')}:
             </Text>{' '}
             <Text span ff="monospace">
-              {current.mqttUsername}
+              {robot.mqttUsername}
             </Text>
           </Text>
           <Text size="sm">
             <Text span c="dimmed">
               {t('robotRegistry.manufacturer')}:
             </Text>{' '}
-            {current.manufacturer}
+            {robot.manufacturer}
           </Text>
         </Group>
         <RobotForm
-          key={generation}
+          robot={robot}
+          onReload={onReload}
           readOnly={!canManage}
-          serialLocked
-          defaultValues={robotFormValues(current)}
-          saving={update.isPending}
-          onReload={() => void reload()}
-          onSubmit={async ({ updatedAt, ...rest }) => {
-            const saved = await update.mutateAsync({
-              id: robot.id,
-              body: { ...rest, updatedAt: updatedAt ?? robot.updatedAt },
-            });
-            showNotification({ color: 'green', message: t('common.saved') });
-            return robotFormValues(saved);
-          }}
           extraActions={
             <>
               <Button color="red" variant="light" onClick={() => setConfirming('delete')} data-testid="robot-delete">
