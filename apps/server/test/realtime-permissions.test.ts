@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import { operatorSchema, type Operator } from '@portal/contract';
 import { createRobotLink } from '../src/modules/robot-link/link.ts';
 import { serverMqttCredentials } from '../src/modules/robot-link/index.ts';
 import { mqttTransport } from '../src/modules/robot-link/transport.ts';
+import { WS_MAX_TOPICS } from '../src/modules/realtime/gateway.ts';
 import { createTestApp, registerDemoRobot, type TestApp } from './helpers.ts';
 import { openProbe, type Probe } from './ws-probe.ts';
 
@@ -138,6 +139,72 @@ describe('WebSocket permissions and limits', () => {
     expect(p.closed).toBeNull();
     p.send({ type: 'subscribe', topic: `fleet:${demoBuilding}` });
     expect((await p.next('error', (m) => m.topic === `fleet:${demoBuilding}` && m !== ended)).code).toBe('NOT_FOUND');
+  });
+
+  it('an operator moved while holding a robot’s teleop controls is told teleop.closed, and the controls are free', async () => {
+    const { operator, token } = await newOperator('pilot@demo.example');
+    const p = await open(token);
+    p.send({ type: 'teleop.join', robotId, want: 'control' });
+    const joined = await p.next('teleop.joined');
+    expect(joined.role).toBe('controller');
+
+    const moved = await t.call('PATCH', `/operators/${operator.id}`, admin, {
+      loginId: operator.loginId,
+      firstName: operator.firstName,
+      lastName: operator.lastName,
+      type: operator.type,
+      organizationId,
+      buildingId: annex,
+      flowEditRestricted: false,
+      updatedAt: operator.updatedAt,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const closed = await p.next('teleop.closed', (m) => m.sessionId === joined.sessionId);
+    expect(closed.reason).toBe('accessLost');
+    // Nobody holds the controls any more: another operator of the building gets them at once.
+    const other = await open((await t.as('operator@demo.example')).token);
+    other.send({ type: 'teleop.join', robotId, want: 'control' });
+    const granted = await other.next('teleop.joined');
+    expect(granted.role).toBe('controller');
+    other.send({ type: 'teleop.leave', sessionId: granted.sessionId });
+    await other.next('teleop.closed');
+  });
+
+  it(`a socket may hold ${WS_MAX_TOPICS} subscriptions; one more closes it (1008), others go on`, async () => {
+    const org = await t.db.kysely.selectFrom('organizations').select('id').executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: WS_MAX_TOPICS }, (_, i) => ({
+      organization_id: org.id,
+      name: `Cap building ${i}`,
+      status: 1,
+      ip_restriction_enabled: 0,
+      created_at: now,
+      updated_at: now,
+    }));
+    const ids = (await t.db.kysely.insertInto('buildings').values(rows).returning('id').execute()).map((r) => r.id);
+    const other = await open((await t.as('operator@demo.example')).token);
+    const p = await open((await t.as('sysadmin@demo.example')).token);
+    // The message rate is not what is tested here: each reading of the clock is a second later.
+    let clock = performance.now();
+    const now$ = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 1000));
+    try {
+      for (const id of ids) p.send({ type: 'subscribe', topic: `fleet:${id}` });
+      await p.next('snapshot', (m) => m.topic === `fleet:${ids.at(-1)!}`);
+      // Subscribing again to a topic it holds does not count.
+      p.send({ type: 'subscribe', topic: `fleet:${ids[0]!}` });
+      p.send({ type: 'ping' });
+      await p.next('pong');
+      expect(p.closed).toBeNull();
+      p.send({ type: 'subscribe', topic: `fleet:${demoBuilding}` });
+      const refused = await p.next('error', (m) => m.topic === `fleet:${demoBuilding}`);
+      expect(refused.code).toBe('VALIDATION_FAILED');
+      await expect.poll(() => p.closed?.code, { timeout: 5000 }).toBe(1008);
+    } finally {
+      now$.mockRestore();
+    }
+    other.send({ type: 'subscribe', topic: `fleet:${demoBuilding}` });
+    await other.next('snapshot', (m) => m.topic === `fleet:${demoBuilding}`);
+    expect(other.closed).toBeNull();
   });
 
   it('deleting an operator closes their socket at once', async () => {

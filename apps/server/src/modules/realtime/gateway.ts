@@ -226,7 +226,7 @@ export function createGateway(
       c.principal = p;
       const scopeChanged =
         before.organizationId !== p.organizationId || before.buildingId !== p.buildingId || before.type !== p.type;
-      if (scopeChanged) teleop.drop(c);
+      if (scopeChanged) teleop.drop(c, 'accessLost');
       for (const topic of [...c.topics]) {
         if (!(await allowed(p, topic))) {
           unsubscribe(c, topic);

@@ -406,8 +406,15 @@ export function createTeleopService(deps: {
   return {
     handle,
     /** The client's socket closed: its sessions end and their robots are told (a controller's robot stops). */
-    drop(c: TeleopClient): void {
-      for (const s of [...(byClient.get(c) ?? [])]) remove(s, true);
+    /**
+     * Ends every session of a client: its socket closed (no reason), or its operator changed scope
+     * (`accessLost`), when the browser is told `teleop.closed` so it stops driving at once.
+     */
+    drop(c: TeleopClient, reason?: TeleopCloseReason): void {
+      for (const s of [...(byClient.get(c) ?? [])]) {
+        if (reason) c.send({ type: 'teleop.closed', sessionId: s.id, reason });
+        remove(s, true);
+      }
     },
     /** Who has the controls of a robot (on this server or another one). */
     controllerOf(robotId: number): TeleopOperator | null {
