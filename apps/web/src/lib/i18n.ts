@@ -202,20 +202,52 @@ export async function applyLanguage(lng: Language): Promise<void> {
 type ValidationKey = keyof Messages['validation'];
 const isValidationKey = (k: string): k is ValidationKey => i18n.exists(`validation.${k}`);
 
+/**
+ * Sections with server reasons of their own (`validation.robotBusy` is `mapEditor.validation.robotBusy`):
+ * looked up after the core `validation.*` texts, when the section is loaded.
+ */
+const reasonScopes = ['mapEditor.validation'] as const;
+
+const keyOf = (message: string) => (message.startsWith('validation.') ? message.slice('validation.'.length) : message);
+
+/** The text of a contract `validation.*` key, or undefined when no loaded texts know it. */
+function knownText(
+  t: (key: string) => string,
+  message: string,
+  scopes: readonly string[] = ['validation', ...reasonScopes],
+): string | undefined {
+  const key = keyOf(message);
+  for (const scope of scopes) if (i18n.exists(`${scope}.${key}`)) return t(`${scope}.${key}`);
+  return undefined;
+}
+
 /** Translates a contract validation message (`validation.required`) in the current language. */
 export function useMessageText(): (message: string | undefined) => string | undefined {
   const { t } = useTranslation();
   return useCallback(
     (message) => {
       if (message === undefined) return undefined;
-      const key = message.startsWith('validation.') ? message.slice('validation.'.length) : message;
-      return isValidationKey(key) ? t(`validation.${key}`) : t('validation.invalid');
+      const key = keyOf(message);
+      if (isValidationKey(key)) return t(`validation.${key}`);
+      return knownText(t as (key: string) => string, message) ?? t('validation.invalid');
     },
     [t],
   );
 }
 
-/** Translates any error (an ApiError's code, or a network failure) in the current language. */
+/** Detail keys that only restate the code (the code's sentence says more). */
+const restating: ReadonlySet<string> = new Set(['invalid', 'inUse', 'notFound', 'duplicate', 'required']);
+
+/** Codes whose details are per-field texts (shown under the fields by applyServerErrors). */
+const fieldCodes: ReadonlySet<ErrorCode> = new Set(['VALIDATION_FAILED', 'DUPLICATE', 'BAD_FILTER']);
+
+/**
+ * THE mapping from a server error to the text the user reads, used everywhere: the reason the server
+ * gave in its details when the texts know it (409 CONFLICT with `validation.robotBusy` reads "The robot
+ * is busy…", never a guess from the code), else the text of the error code; a network failure has its
+ * own text. For the per-field codes only a section's reason counts (a core field text such as
+ * "Required" alone would not say which field: the form shows those under the fields).
+ */
 export function useErrorText(): (error: unknown) => string {
   const { t } = useTranslation();
   return useCallback(
@@ -223,6 +255,12 @@ export function useErrorText(): (error: unknown) => string {
       if (isApiError(error)) {
         if (error.status === 0) return t('common.networkError');
         const code: ErrorCode = error.code;
+        const scopes = fieldCodes.has(code) ? reasonScopes : undefined;
+        for (const d of error.details) {
+          if (restating.has(keyOf(d.message))) continue;
+          const reason = knownText(t as (key: string) => string, d.message, scopes);
+          if (reason !== undefined) return reason;
+        }
         return t(`errors.${code}`);
       }
       return t('errors.INTERNAL');

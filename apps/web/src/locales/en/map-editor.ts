@@ -145,8 +145,6 @@ export const mapEditorEn = {
       started: '{{robot}} started the route "{{route}}"',
       noRobots: 'No robot is on this floor right now.',
       noRoutes: 'Create a route first.',
-      offline: 'The robot is offline.',
-      noPath: 'No path: the route graph does not connect these waypoints.',
     },
     session: {
       tab: 'Mapping & recording',
@@ -187,8 +185,6 @@ export const mapEditorEn = {
         cancelled: 'Discarded',
       },
       errors: {
-        offline: 'The robot is offline. Try again when it is connected.',
-        conflict: 'This robot is already creating a map or recording a route.',
         forbidden: 'Only administrators can create maps and record routes.',
       },
     },
@@ -208,6 +204,8 @@ export const mapEditorEn = {
       robotOnOtherFloor: 'The robot is on another floor',
       positionUnknown: 'The robot’s position on this floor is not known yet',
       robotBusy: 'The robot is busy: wait until it is idle, or cancel its order',
+      sessionRunning: 'This robot is already creating a map or recording a route',
+      noMap: 'The robot has sent no map yet, so nothing was saved',
       noPath: 'No route on the map leads there',
     },
     fields: {

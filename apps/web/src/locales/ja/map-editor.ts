@@ -144,8 +144,6 @@ export const mapEditorJa: MapEditorMessages = {
       started: '{{robot}} がルート「{{route}}」の走行を始めました',
       noRobots: '現在このフロアにいるロボットはありません。',
       noRoutes: '先にルートを作成してください。',
-      offline: 'ロボットがオフラインです。',
-      noPath: '経路がありません。ルートのウェイポイント同士が経路でつながっていません。',
     },
     session: {
       tab: 'マップ作成・ルート記録',
@@ -186,8 +184,6 @@ export const mapEditorJa: MapEditorMessages = {
         cancelled: '破棄しました',
       },
       errors: {
-        offline: 'ロボットがオフラインです。接続されてから再度お試しください。',
-        conflict: 'このロボットはすでにマップ作成またはルート記録を実行中です。',
         forbidden: 'マップ作成とルート記録は管理者のみ行えます。',
       },
     },
@@ -207,6 +203,8 @@ export const mapEditorJa: MapEditorMessages = {
       robotOnOtherFloor: 'ロボットは別のフロアにいます',
       positionUnknown: 'このフロアでのロボットの位置がまだわかりません',
       robotBusy: 'ロボットは動作中です。停止するか指示を取り消してから実行してください',
+      sessionRunning: 'このロボットは既にマップ作成またはルート記録を実行中です',
+      noMap: 'ロボットからマップがまだ届いていないため、保存していません',
       noPath: 'マップ上にそこへ至る経路がありません',
     },
     fields: {

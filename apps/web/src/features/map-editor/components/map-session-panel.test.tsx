@@ -175,12 +175,13 @@ describe('robot mapping and route recording', () => {
     expect(screen.getByTestId('map-session-start')).toBeInTheDocument();
   }, 20_000);
 
-  it('shows why a start was refused', async () => {
+  it('shows why a start was refused: the reason the server gave', async () => {
     const { user } = await openPanel({
-      [on(mapSessionOps.startMapping, { id: 7 })]: () => replyError('CONFLICT'),
+      [on(mapSessionOps.startMapping, { id: 7 })]: () =>
+        replyError('CONFLICT', [{ path: 'robot', message: 'validation.sessionRunning' }]),
     });
     await user.click(screen.getByTestId('map-session-start'));
-    expect(await screen.findByText('This robot is already creating a map or recording a route.')).toBeInTheDocument();
+    expect(await screen.findByText('This robot is already creating a map or recording a route')).toBeInTheDocument();
     expect(screen.queryByTestId('map-session-state')).toBeNull();
   }, 20_000);
 

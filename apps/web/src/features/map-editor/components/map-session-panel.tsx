@@ -144,9 +144,8 @@ export function MapSessionPanel({
 
   const fail = (e: unknown) => {
     let message: string;
-    if (isApiError(e) && e.code === 'ROBOT_OFFLINE') message = t('mapEditor.session.errors.offline');
-    else if (isApiError(e) && e.code === 'CONFLICT') message = t('mapEditor.session.errors.conflict');
-    else if (isApiError(e) && e.code === 'FORBIDDEN') message = t('mapEditor.session.errors.forbidden');
+    // Offline, busy mapping, no map yet...: the server's reason through the one mapping (errorText).
+    if (isApiError(e) && e.code === 'FORBIDDEN') message = t('mapEditor.session.errors.forbidden');
     else if (isApiError(e) && e.code === 'VALIDATION_FAILED' && e.details.length > 0) {
       const nameDetail = e.details.find((d) => d.path === 'name');
       if (nameDetail) setNameError(messageText(nameDetail.message) ?? null);

@@ -2,7 +2,6 @@ import { Button, Select, Stack, Text, Title } from '@mantine/core';
 import { fleetTopic } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '@/lib/api-client';
 import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useFleet } from '@/lib/realtime';
@@ -40,16 +39,8 @@ export function TrialRun({ store, floorId, buildingId }: TrialRunProps) {
             color: 'teal',
             message: t('mapEditor.trial.started', { robot: robot.name, route: route.name }),
           }),
-        onError: (e) => {
-          const code = isApiError(e) ? (e.code as string) : '';
-          const message =
-            code === 'ROBOT_OFFLINE'
-              ? t('mapEditor.trial.offline')
-              : code === 'NO_PATH' || code === 'CONFLICT'
-                ? t('mapEditor.trial.noPath')
-                : errorText(e);
-          showNotification({ color: 'red', message });
-        },
+        // The server's own reason (busy, offline, no path, another floor...), never a guess from the code.
+        onError: (e) => showNotification({ color: 'red', message: errorText(e) }),
       },
     );
   };
