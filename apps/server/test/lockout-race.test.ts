@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorBodySchema, MAX_FAILED_LOGINS } from '@portal/contract';
+import { loginService } from '../src/modules/auth/login-service.ts';
+import { AppError } from '../src/lib/errors.ts';
+import { createAudit } from '../src/services/audit.ts';
+import { createMailer } from '../src/services/mailer.ts';
 import { createTestApp, demo, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -129,6 +133,36 @@ describe('login enumeration', () => {
     t.advance(11);
     expect(answer(await t.login(unknown, WRONG))).toBe(answer(await t.login(ACCOUNT, WRONG)));
     expect(answer(await t.login(unknown, WRONG))).toBe('401 INVALID_CREDENTIALS');
+  });
+
+  it('keeps an unknown login ID locked across a restart and on another server of the same database', async () => {
+    const unknown = 'ghost@demo.example';
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++) await t.login(unknown, WRONG);
+    expect(answer(await t.login(unknown, WRONG))).toBe('403 ACCOUNT_LOCKED');
+    // A second server (or this one restarted): a new sign-in service on the same database.
+    const clock = () => new Date();
+    const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
+    const other = loginService({
+      db: t.db.kysely,
+      clock,
+      audit: createAudit(t.db.kysely, clock),
+      mailer: createMailer({ db: t.db.kysely, clock, log: silent, smtpUrl: null, from: 'test@localhost' }),
+      config: t.config,
+    });
+    const tried = await other.login(unknown, WRONG, { ip: '127.0.0.1', device: 'test' }).catch((e: unknown) => e);
+    expect(tried).toBeInstanceOf(AppError);
+    expect((tried as AppError).code).toBe('ACCOUNT_LOCKED');
+    // And its failures count toward the same lock: a fresh ID failed here and there locks at the fifth.
+    const shared = 'shared-ghost@demo.example';
+    const answers: string[] = [];
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++) {
+      if (i % 2 === 0) answers.push(answer(await t.login(shared, WRONG)));
+      else {
+        const e = await other.login(shared, WRONG, { ip: '127.0.0.1', device: 'test' }).catch((x: unknown) => x);
+        answers.push(`${(e as AppError).code}`);
+      }
+    }
+    expect(answers.at(-1)).toBe('403 ACCOUNT_LOCKED');
   });
 
   it('locks an unknown login ID hammered in parallel like an existing one', async () => {

@@ -7,6 +7,7 @@ import * as m004 from './migrations/004-maps.ts';
 import * as m005 from './migrations/005-poses.ts';
 import * as m006 from './migrations/006-robot-features.ts';
 import * as m007 from './migrations/007-list-indexes.ts';
+import * as m009 from './migrations/009-login-lockouts.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -25,6 +26,7 @@ const migrations: Migration[] = [
   { name: '005-poses', up: m005.up },
   { name: '006-robot-features', up: m006.up },
   { name: '007-list-indexes', up: m007.up },
+  { name: '009-login-lockouts', up: m009.up },
 ];
 
 /**

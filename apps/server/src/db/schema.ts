@@ -13,6 +13,7 @@ export interface Database {
   robots: RobotTable;
   robot_setting_history: RobotSettingHistoryTable;
   pending_robots: PendingRobotTable;
+  login_lockouts: LoginLockoutTable;
   flow_groups: GroupTable;
   floors: FloorTable;
   operators: OperatorTable;
@@ -338,6 +339,14 @@ export interface RobotSettingHistoryTable {
   new_value: string | null;
   operator_id: number | null;
   changed_at: string;
+}
+
+/** Failures and locks of login IDs that match no account (keyed by a hash of the ID). */
+export interface LoginLockoutTable {
+  key: string;
+  failures: number;
+  locked_until: string | null;
+  updated_at: string;
 }
 
 export interface PendingRobotTable {

@@ -78,6 +78,56 @@ export function loginRepo(db: Kysely<Database>) {
       return row !== undefined;
     },
 
+    /** Whether a login ID that matches no account (by its key) is locked at `now`. */
+    async unknownIdLocked(key: string, now: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('login_lockouts')
+        .select('key')
+        .where('key', '=', key)
+        .where('locked_until', '>', now)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /**
+     * A failure of a login ID that matches no account, counted in one statement (insert or update,
+     * so parallel attempts on any server all count) by the same rule as `recordFailure`. Rows not
+     * touched for a day (`staleBefore`) are removed on the way.
+     */
+    async recordUnknownIdFailure(
+      key: string,
+      v: { now: string; max: number; lockUntil: string; staleBefore: string },
+    ): Promise<{ failures: number; lockedUntil: string | null }> {
+      await db
+        .deleteFrom('login_lockouts')
+        .where('updated_at', '<', v.staleBefore)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', v.now)]))
+        .execute();
+      const lapsed = sql<boolean>`(login_lockouts.locked_until is not null and login_lockouts.locked_until <= ${v.now})`;
+      const failures = sql<number>`(case when ${lapsed} then 1 else login_lockouts.failures + 1 end)`;
+      return db
+        .insertInto('login_lockouts')
+        .values({
+          key,
+          failures: 1,
+          locked_until: v.max <= 1 ? v.lockUntil : null,
+          updated_at: v.now,
+        })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            failures,
+            locked_until: sql<string | null>`(case
+              when login_lockouts.locked_until is not null and login_lockouts.locked_until > ${v.now}
+                then login_lockouts.locked_until
+              when ${failures} >= ${v.max} then ${v.lockUntil}
+              else null end)`,
+            updated_at: v.now,
+          }),
+        )
+        .returning(['failures', 'locked_until as lockedUntil'])
+        .executeTakeFirstOrThrow();
+    },
+
     /** A completed login: counted (failures and lock were settled by `claimLogin`). */
     async recordLogin(operatorId: number, at: string): Promise<void> {
       await db

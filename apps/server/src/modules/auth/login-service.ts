@@ -40,7 +40,6 @@ export function loginService(
 
   const operators = loginRepo(db);
   type Operator = LoginOperator;
-  const unknownIds = unknownIdLocks();
 
   const sessionBody = (op: Operator, token: string): Session => ({
     token,
@@ -139,7 +138,7 @@ export function loginService(
         // An unknown ID answers like an account: 401, and after 5 failures "locked" for 10 minutes.
         const key = sha256(loginId.trim().toLowerCase());
         const targetId = loginId.trim().toLowerCase().slice(0, 64);
-        if (unknownIds.isLocked(key, clock())) {
+        if (await operators.unknownIdLocked(key, clock().toISOString())) {
           await audit.record({
             operatorId: null,
             organizationId: null,
@@ -152,7 +151,14 @@ export function loginService(
           throw locked();
         }
         await dummyVerify(password);
-        const nowLocked = unknownIds.fail(key, clock());
+        const at = clock();
+        const counted = await operators.recordUnknownIdFailure(key, {
+          now: at.toISOString(),
+          max: MAX_FAILED_LOGINS,
+          lockUntil: addMinutes(at, ACCOUNT_LOCK_MINUTES).toISOString(),
+          staleBefore: addDays(at, -1).toISOString(),
+        });
+        const nowLocked = counted.lockedUntil !== null && counted.lockedUntil > at.toISOString();
         await audit.record({
           operatorId: null,
           organizationId: null,
@@ -280,35 +286,6 @@ export function loginService(
         targetId: principal.sessionId,
         ip,
       });
-    },
-  };
-}
-
-/**
- * Failure counts of login IDs that match no account (keyed by a hash of the ID, in memory, bounded),
- * with the same rule as accounts: the fifth failure in a row locks for ACCOUNT_LOCK_MINUTES, so the
- * answers do not tell which IDs exist. Per server process.
- */
-function unknownIdLocks(maxEntries = 10_000) {
-  const entries = new Map<string, { failures: number; lockedUntil: number | null }>();
-  return {
-    isLocked(key: string, now: Date): boolean {
-      const e = entries.get(key);
-      return !!e?.lockedUntil && e.lockedUntil > now.getTime();
-    },
-    /** Counts a failure; true when the ID is (now) locked. */
-    fail(key: string, now: Date): boolean {
-      const e = entries.get(key) ?? { failures: 0, lockedUntil: null };
-      entries.delete(key);
-      const t = now.getTime();
-      if (e.lockedUntil !== null && e.lockedUntil <= t) Object.assign(e, { failures: 0, lockedUntil: null });
-      e.failures += 1;
-      if (e.lockedUntil === null && e.failures >= MAX_FAILED_LOGINS) {
-        e.lockedUntil = addMinutes(now, ACCOUNT_LOCK_MINUTES).getTime();
-      }
-      entries.set(key, e);
-      while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
-      return e.lockedUntil !== null && e.lockedUntil > t;
     },
   };
 }
