@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { BuildingTable, Database } from '../../db/schema.ts';
+import { deleteById, findById, insertReturningId, rowExists, updateById, updateVersioned } from '../../db/rows.ts';
 import {
   applyFilter,
   applyWhere,
@@ -76,16 +77,10 @@ export function buildingRepo(db: Kysely<Database>) {
   return {
     groupsOf,
 
-    find: (id: number): Promise<BuildingRow | undefined> =>
-      db.selectFrom('buildings').selectAll().where('id', '=', id).executeTakeFirst(),
+    find: (id: number): Promise<BuildingRow | undefined> => findById(db, 'buildings', id),
 
     /** What the scope check of a building needs. */
-    findScope: (id: number) =>
-      db
-        .selectFrom('buildings')
-        .select(['id', 'organization_id', 'ip_restriction_enabled'])
-        .where('id', '=', id)
-        .executeTakeFirst(),
+    findScope: (id: number) => findById(db, 'buildings', id, ['id', 'organization_id', 'ip_restriction_enabled']),
 
     /** The buildings of the scope as the filter asks, with the total of the filter's where. */
     async list(scope: TenantScope, f: ParsedFilter): Promise<{ rows: BuildingRow[]; total: number }> {
@@ -101,10 +96,7 @@ export function buildingRepo(db: Kysely<Database>) {
       return { rows, total: Number(count.n) };
     },
 
-    async organizationExists(id: number): Promise<boolean> {
-      const org = await db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst();
-      return org !== undefined;
-    },
+    organizationExists: (id: number): Promise<boolean> => rowExists(db, 'organizations', id),
 
     /** Operators (not deleted) still assigned to the building. */
     async liveOperatorCount(buildingId: number): Promise<number> {
@@ -117,25 +109,13 @@ export function buildingRepo(db: Kysely<Database>) {
       return Number(row.n);
     },
 
-    async insert(values: Insertable<BuildingTable>): Promise<number> {
-      const row = await db.insertInto('buildings').values(values).returning('id').executeTakeFirstOrThrow();
-      return row.id;
-    },
+    insert: (values: Insertable<BuildingTable>): Promise<number> => insertReturningId(db, 'buildings', values),
 
-    async update(id: number, values: Updateable<BuildingTable>): Promise<void> {
-      await db.updateTable('buildings').set(values).where('id', '=', id).execute();
-    },
+    update: (id: number, values: Updateable<BuildingTable>): Promise<void> => updateById(db, 'buildings', id, values),
 
     /** Writes only while the stored version is still `version`; the number of rows written. */
-    async updateVersioned(id: number, version: string, values: Updateable<BuildingTable>): Promise<bigint> {
-      const result = await db
-        .updateTable('buildings')
-        .set(values)
-        .where('id', '=', id)
-        .where('updated_at', '=', version)
-        .executeTakeFirst();
-      return result.numUpdatedRows;
-    },
+    updateVersioned: (id: number, version: string, values: Updateable<BuildingTable>): Promise<bigint> =>
+      updateVersioned(db, 'buildings', id, version, values),
 
     /** Everything of the building carries its organization (tenancy), so it moves along. */
     async moveChildren(buildingId: number, organizationId: number): Promise<void> {
@@ -170,9 +150,7 @@ export function buildingRepo(db: Kysely<Database>) {
     },
 
     /** Floors, groups, speech texts, IP rules, links and options go with it (on delete cascade). */
-    async remove(id: number): Promise<void> {
-      await db.deleteFrom('buildings').where('id', '=', id).execute();
-    },
+    remove: (id: number): Promise<boolean> => deleteById(db, 'buildings', id),
 
     /** Whether the building's IP restriction is on. */
     async ipRestrictionEnabled(id: number): Promise<boolean> {

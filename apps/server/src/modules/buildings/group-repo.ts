@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, GroupTable } from '../../db/schema.ts';
+import { deleteById, findById, insertReturningId, updateVersioned } from '../../db/rows.ts';
 import type { GroupTableName } from './building-repo.ts';
 
 export type GroupRow = Selectable<GroupTable>;
@@ -7,8 +8,7 @@ export type GroupRow = Selectable<GroupTable>;
 /** The SQL of robot groups or flow groups (one table each, one shape); `db` may be a transaction. */
 export function groupRepo(db: Kysely<Database>, table: GroupTableName) {
   return {
-    find: (id: number): Promise<GroupRow | undefined> =>
-      db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst(),
+    find: (id: number): Promise<GroupRow | undefined> => findById(db, table, id),
 
     /** A building's groups in their sort order. */
     listOf: (buildingId: number): Promise<GroupRow[]> =>
@@ -30,28 +30,16 @@ export function groupRepo(db: Kysely<Database>, table: GroupTableName) {
       return last?.m == null ? 0 : Number(last.m) + 1;
     },
 
-    async insert(values: Insertable<GroupTable>): Promise<number> {
-      const row = await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
-      return row.id;
-    },
+    insert: (values: Insertable<GroupTable>): Promise<number> => insertReturningId(db, table, values),
 
     /** Writes only while the stored version is still `version`; the number of rows written. */
-    async updateVersioned(id: number, version: string, values: Updateable<GroupTable>): Promise<bigint> {
-      const result = await db
-        .updateTable(table)
-        .set(values)
-        .where('id', '=', id)
-        .where('updated_at', '=', version)
-        .executeTakeFirst();
-      return result.numUpdatedRows;
-    },
+    updateVersioned: (id: number, version: string, values: Updateable<GroupTable>): Promise<bigint> =>
+      updateVersioned(db, table, id, version, values),
 
     async setSortOrder(id: number, sortOrder: number): Promise<void> {
       await db.updateTable(table).set({ sort_order: sortOrder }).where('id', '=', id).execute();
     },
 
-    async remove(id: number): Promise<void> {
-      await db.deleteFrom(table).where('id', '=', id).execute();
-    },
+    remove: (id: number): Promise<boolean> => deleteById(db, table, id),
   };
 }

@@ -1,13 +1,13 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { BuildingIpRuleTable, Database } from '../../db/schema.ts';
+import { deleteById, findById, insertReturningId } from '../../db/rows.ts';
 
 export type IpRuleRow = Selectable<BuildingIpRuleTable>;
 
 /** The SQL of a building's IP allow-list; `db` may be a transaction. */
 export function ipRuleRepo(db: Kysely<Database>) {
   return {
-    find: (id: number): Promise<IpRuleRow | undefined> =>
-      db.selectFrom('building_ip_rules').selectAll().where('id', '=', id).executeTakeFirst(),
+    find: (id: number): Promise<IpRuleRow | undefined> => findById(db, 'building_ip_rules', id),
 
     listOf: (buildingId: number): Promise<IpRuleRow[]> =>
       db.selectFrom('building_ip_rules').selectAll().where('building_id', '=', buildingId).orderBy('id').execute(),
@@ -21,13 +21,9 @@ export function ipRuleRepo(db: Kysely<Database>) {
       return Number(row.n);
     },
 
-    async insert(values: Insertable<BuildingIpRuleTable>): Promise<number> {
-      const row = await db.insertInto('building_ip_rules').values(values).returning('id').executeTakeFirstOrThrow();
-      return row.id;
-    },
+    insert: (values: Insertable<BuildingIpRuleTable>): Promise<number> =>
+      insertReturningId(db, 'building_ip_rules', values),
 
-    async remove(id: number): Promise<void> {
-      await db.deleteFrom('building_ip_rules').where('id', '=', id).execute();
-    },
+    remove: (id: number): Promise<boolean> => deleteById(db, 'building_ip_rules', id),
   };
 }

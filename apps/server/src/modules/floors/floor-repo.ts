@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, FloorTable } from '../../db/schema.ts';
+import { deleteById, findById, insertReturningId, updateById, updateVersioned } from '../../db/rows.ts';
 import {
   applyFilter,
   applyWhere,
@@ -30,8 +31,7 @@ export type FloorRow = Selectable<FloorTable>;
 /** The SQL of floors; `db` may be a transaction. */
 export function floorRepo(db: Kysely<Database>) {
   return {
-    find: (id: number): Promise<FloorRow | undefined> =>
-      db.selectFrom('floors').selectAll().where('id', '=', id).executeTakeFirst(),
+    find: (id: number): Promise<FloorRow | undefined> => findById(db, 'floors', id),
 
     /** A building's floors as the filter asks, with the total of the filter's where. */
     async list(buildingId: number, f: ParsedFilter): Promise<{ rows: FloorRow[]; total: number }> {
@@ -45,28 +45,14 @@ export function floorRepo(db: Kysely<Database>) {
       return { rows, total: Number(count.n) };
     },
 
-    async insert(values: Insertable<FloorTable>): Promise<number> {
-      const row = await db.insertInto('floors').values(values).returning('id').executeTakeFirstOrThrow();
-      return row.id;
-    },
+    insert: (values: Insertable<FloorTable>): Promise<number> => insertReturningId(db, 'floors', values),
 
     /** Writes only while the stored version is still `version`; the number of rows written. */
-    async updateVersioned(id: number, version: string, values: Updateable<FloorTable>): Promise<bigint> {
-      const result = await db
-        .updateTable('floors')
-        .set(values)
-        .where('id', '=', id)
-        .where('updated_at', '=', version)
-        .executeTakeFirst();
-      return result.numUpdatedRows;
-    },
+    updateVersioned: (id: number, version: string, values: Updateable<FloorTable>): Promise<bigint> =>
+      updateVersioned(db, 'floors', id, version, values),
 
-    async update(id: number, values: Updateable<FloorTable>): Promise<void> {
-      await db.updateTable('floors').set(values).where('id', '=', id).execute();
-    },
+    update: (id: number, values: Updateable<FloorTable>): Promise<void> => updateById(db, 'floors', id, values),
 
-    async remove(id: number): Promise<void> {
-      await db.deleteFrom('floors').where('id', '=', id).execute();
-    },
+    remove: (id: number): Promise<boolean> => deleteById(db, 'floors', id),
   };
 }

@@ -2,6 +2,7 @@ import type { Operator } from '@portal/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Principal } from '../../context.ts';
 import type { Database, OperatorTable } from '../../db/schema.ts';
+import { findById, rowExists, updateVersioned } from '../../db/rows.ts';
 import {
   applyFilter,
   applyWhere,
@@ -104,21 +105,8 @@ export function operatorRepo(db: Kysely<Database>) {
       if (exceptId !== null) q = q.where('id', '!=', exceptId);
       return q.executeTakeFirst().then((r) => !!r);
     },
-    organizationExists(id: number) {
-      return db
-        .selectFrom('organizations')
-        .select('id')
-        .where('id', '=', id)
-        .executeTakeFirst()
-        .then((r) => !!r);
-    },
-    buildingOf(buildingId: number) {
-      return db
-        .selectFrom('buildings')
-        .select(['id', 'organization_id'])
-        .where('id', '=', buildingId)
-        .executeTakeFirst();
-    },
+    organizationExists: (id: number): Promise<boolean> => rowExists(db, 'organizations', id),
+    buildingOf: (buildingId: number) => findById(db, 'buildings', buildingId, ['id', 'organization_id']),
     insert(values: Insertable<OperatorTable>) {
       return db.insertInto('operators').values(values).returning(['id', 'organization_id']).executeTakeFirstOrThrow();
     },
@@ -126,16 +114,8 @@ export function operatorRepo(db: Kysely<Database>) {
      * Writes a live operator only while its stored version is still `basedOn`; answers the rows
      * written (0 or 1).
      */
-    async updateVersioned(trx: Kysely<Database>, id: number, values: Updateable<OperatorTable>, basedOn: string) {
-      const result = await trx
-        .updateTable('operators')
-        .set(values)
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null)
-        .where('updated_at', '=', basedOn)
-        .executeTakeFirst();
-      return result.numUpdatedRows;
-    },
+    updateVersioned: (trx: Kysely<Database>, id: number, values: Updateable<OperatorTable>, basedOn: string) =>
+      updateVersioned(trx, 'operators', id, basedOn, values, { deleted_at: null }),
     /** Writes an operator's state (lock, unlock, forced password change) whatever its version. */
     async update(id: number, values: Updateable<OperatorTable>, trx: Kysely<Database> = db) {
       await trx.updateTable('operators').set(values).where('id', '=', id).execute();

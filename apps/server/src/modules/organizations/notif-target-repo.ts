@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, NotificationTargetTable } from '../../db/schema.ts';
+import { updateVersioned } from '../../db/rows.ts';
 
 export type NotifTargetRow = Selectable<NotificationTargetTable>;
 
@@ -31,21 +32,12 @@ export function notifTargetRepo(db: Kysely<Database>) {
     },
 
     /** Writes only while the stored version is still `basedOn`; answers the rows written (0 or 1). */
-    async updateVersioned(
+    updateVersioned: (
       organizationId: number,
       id: number,
       values: Updateable<NotificationTargetTable>,
       basedOn: string,
-    ) {
-      const result = await db
-        .updateTable('notification_targets')
-        .set(values)
-        .where('id', '=', id)
-        .where('organization_id', '=', organizationId)
-        .where('updated_at', '=', basedOn)
-        .executeTakeFirst();
-      return result.numUpdatedRows;
-    },
+    ) => updateVersioned(db, 'notification_targets', id, basedOn, values, { organization_id: organizationId }),
 
     /** Answers whether the target was there. */
     async remove(organizationId: number, id: number): Promise<boolean> {

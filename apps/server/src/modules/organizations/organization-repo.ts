@@ -2,6 +2,7 @@ import type { Organization } from '@portal/contract';
 import type { Insertable, Kysely } from 'kysely';
 import type { Principal } from '../../context.ts';
 import type { Database, OrganizationRow, OrganizationTable } from '../../db/schema.ts';
+import { rowExists, updateVersioned } from '../../db/rows.ts';
 import {
   applyFilter,
   applyWhere,
@@ -74,9 +75,7 @@ export function organizationRepo(db: Kysely<Database>) {
       return scoped(p).selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    async exists(id: number) {
-      return !!(await db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst());
-    },
+    exists: (id: number): Promise<boolean> => rowExists(db, 'organizations', id),
 
     /** Whether another organization has this name (case-insensitive). */
     async nameTaken(name: string, exceptId: number | null) {
@@ -110,15 +109,8 @@ export function organizationRepo(db: Kysely<Database>) {
     },
 
     /** Writes only while the stored version is still `basedOn`; answers the rows written (0 or 1). */
-    async updateVersioned(id: number, values: OrganizationColumns, basedOn: string, updatedAt: string) {
-      const result = await db
-        .updateTable('organizations')
-        .set({ ...values, updated_at: updatedAt })
-        .where('id', '=', id)
-        .where('updated_at', '=', basedOn)
-        .executeTakeFirst();
-      return result.numUpdatedRows;
-    },
+    updateVersioned: (id: number, values: OrganizationColumns, basedOn: string, updatedAt: string) =>
+      updateVersioned(db, 'organizations', id, basedOn, { ...values, updated_at: updatedAt }),
 
     /** How many of each thing still hang on the organization (live operators only). */
     async uses(id: number): Promise<Record<OrganizationUse, number>> {

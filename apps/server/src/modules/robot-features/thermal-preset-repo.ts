@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database, RobotThermalPresetTable } from '../../db/schema.ts';
+import { insertReturningId, updateById } from '../../db/rows.ts';
 import type { Dialect } from '../../db/migrator.ts';
 
 /** SQL of the thermal camera presets of robots. Writes run on a transaction: `thermalPresetRepo(trx, dialect)`. */
@@ -37,14 +38,11 @@ export function thermalPresetRepo(db: Kysely<Database>, dialect: Dialect) {
         .executeTakeFirst();
     },
 
-    async insert(values: Insertable<RobotThermalPresetTable>): Promise<number> {
-      const row = await db.insertInto('robot_thermal_presets').values(values).returning('id').executeTakeFirstOrThrow();
-      return row.id;
-    },
+    insert: (values: Insertable<RobotThermalPresetTable>): Promise<number> =>
+      insertReturningId(db, 'robot_thermal_presets', values),
 
-    async update(id: number, values: Updateable<RobotThermalPresetTable>): Promise<void> {
-      await db.updateTable('robot_thermal_presets').set(values).where('id', '=', id).execute();
-    },
+    update: (id: number, values: Updateable<RobotThermalPresetTable>): Promise<void> =>
+      updateById(db, 'robot_thermal_presets', id, values),
 
     async remove(ids: number[]): Promise<void> {
       if (ids.length > 0) await db.deleteFrom('robot_thermal_presets').where('id', 'in', ids).execute();

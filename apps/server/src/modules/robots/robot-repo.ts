@@ -2,6 +2,7 @@ import type { Robot } from '@portal/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { TenantScope } from '../../lib/scope.ts';
 import type { Database, RobotSettingHistoryTable, RobotTable } from '../../db/schema.ts';
+import { findById, insertReturningId, updateVersioned } from '../../db/rows.ts';
 import {
   applyFilter,
   applyWhere,
@@ -128,43 +129,27 @@ export function robotRepo(db: Kysely<Database>) {
     // ---- placement: the building, floor and group a robot is registered in
 
     /** The building with its organization. */
-    building(id: number) {
-      return db.selectFrom('buildings').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
-    },
+    building: (id: number) => findById(db, 'buildings', id, ['id', 'organization_id']),
     /** The building of a floor (undefined when there is no such floor). */
     async floorBuildingId(floorId: number): Promise<number | undefined> {
-      const row = await db.selectFrom('floors').select('building_id').where('id', '=', floorId).executeTakeFirst();
-      return row?.building_id;
+      return (await findById(db, 'floors', floorId, ['building_id']))?.building_id;
     },
     /** The building of a robot group (undefined when there is no such group). */
     async groupBuildingId(groupId: number): Promise<number | undefined> {
-      const row = await db
-        .selectFrom('robot_groups')
-        .select('building_id')
-        .where('id', '=', groupId)
-        .executeTakeFirst();
-      return row?.building_id;
+      return (await findById(db, 'robot_groups', groupId, ['building_id']))?.building_id;
     },
 
     // ---- writes (run them on a transaction: `robotRepo(trx)`)
 
     /** Registers a robot; one that knocked with its user name before is no longer pending. Answers its id. */
     async insert(values: Insertable<RobotTable>): Promise<number> {
-      const row = await db.insertInto('robots').values(values).returning('id').executeTakeFirstOrThrow();
+      const id = await insertReturningId(db, 'robots', values);
       await db.deleteFrom('pending_robots').where('username', '=', values.mqtt_username).execute();
-      return row.id;
+      return id;
     },
     /** Writes the live robot only where it is still at version `updatedAt`; answers the rows written. */
-    async updateVersioned(id: number, updatedAt: string, values: Updateable<RobotTable>): Promise<bigint> {
-      const result = await db
-        .updateTable('robots')
-        .set(values)
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null)
-        .where('updated_at', '=', updatedAt)
-        .executeTakeFirst();
-      return result.numUpdatedRows;
-    },
+    updateVersioned: (id: number, updatedAt: string, values: Updateable<RobotTable>): Promise<bigint> =>
+      updateVersioned(db, 'robots', id, updatedAt, values, { deleted_at: null }),
     /** Writes the live robot whatever its version (soft delete, a new password); answers the rows written. */
     async updateLive(id: number, values: Updateable<RobotTable>): Promise<bigint> {
       const result = await db
@@ -230,36 +215,6 @@ export function robotRepo(db: Kysely<Database>) {
 }
 export type RobotRepo = ReturnType<typeof robotRepo>;
 
-// ---- what other modules need when a building or floor goes
-
-/**
- * Live robots keep a building or floor in use (409 IN_USE); deleted robots (kept for their setting
- * history) still reference it, so they and their history go with it.
- */
-export type RobotPlace = { buildingId: number } | { floorId: number };
-
-const placeColumn = (w: RobotPlace) => ('buildingId' in w ? 'building_id' : 'floor_id');
-const placeValue = (w: RobotPlace) => ('buildingId' in w ? w.buildingId : w.floorId);
-
-/** Live (not deleted) robots placed in the building, or whose initial floor is the floor. */
-export async function liveRobotCount(db: Kysely<Database>, where: RobotPlace): Promise<number> {
-  const row = await db
-    .selectFrom('robots')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(placeColumn(where), '=', placeValue(where))
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** Removes deleted robots that still reference the building or floor (their history cascades). */
-export async function purgeDeletedRobots(trx: Kysely<Database>, where: RobotPlace): Promise<void> {
-  await trx
-    .deleteFrom('robots')
-    .where(placeColumn(where), '=', placeValue(where))
-    .where('deleted_at', 'is not', null)
-    .execute();
-}
 export type RobotListRow = NonNullable<Awaited<ReturnType<RobotRepo['find']>>>;
 
 export const toRobot = (r: RobotListRow): Robot => ({
