@@ -111,7 +111,7 @@ async function rawRobot(created: CreatedRobot, mapId: string) {
   // Its factsheet announces the mapping actions (custom actions go only to robots that announce them).
   client.publish(
     vdaTopic(c.manufacturer, c.serialNumber, 'factsheet'),
-    JSON.stringify(factsheetMessage(header(), 'pro', [])),
+    JSON.stringify(factsheetMessage({ ...header(), version: '2.1.0' }, 'pro', [])),
   );
   visualize();
   const timer = setInterval(visualize, 500);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ROBOT_SILENCE_OFFLINE_MS } from '@portal/contract';
+import { ROBOT_DEFAULT_STATE_INTERVAL_S, ROBOT_NOT_REPORTING_INTERVALS } from '@portal/contract';
 import { liveOf, significantKey, type RobotEntry } from '../src/modules/robot-link/fleet-state.ts';
-import { silenceCheck, takeCustomMessage, takeVdaMessage } from '../src/modules/robot-link/intake.ts';
+import { sessionEnded, silenceCheck, takeCustomMessage, takeVdaMessage } from '../src/modules/robot-link/intake.ts';
 import { commandMessage, nextHeader, orderMessage } from '../src/modules/robot-link/messages.ts';
 
 /** Message intake and the message builders as pure functions: no broker, no database, no clock. */
@@ -26,6 +26,7 @@ function entry(over: Partial<RobotEntry> = {}): RobotEntry {
     online: false,
     everSeen: false,
     lastSeen: 0,
+    notReporting: false,
     protocolVersion: null,
     state: null,
     factsheet: null,
@@ -95,15 +96,45 @@ describe('robot message intake', () => {
     expect(takeCustomMessage(entry(), 'photo', bytes('nope'), NOW)).toMatchObject({ ok: false, reason: 'invalid' });
   });
 
-  it('OFFLINE connection takes the robot offline; a silent robot goes offline after the silence limit', () => {
+  it('OFFLINE connection and the end of the broker session take the robot offline', () => {
     const online = takeVdaMessage(entry(), 'state', bytes(state()), NOW);
     if (!online.ok) throw new Error('refused');
     const off = takeVdaMessage(online.entry, 'connection', bytes({ ...header(), connectionState: 'OFFLINE' }), NOW);
     expect(off).toMatchObject({ ok: true, dirty: true, entry: { online: false } });
-    expect(silenceCheck(online.entry, NOW + ROBOT_SILENCE_OFFLINE_MS)).toBeNull();
-    const silent = silenceCheck(online.entry, NOW + ROBOT_SILENCE_OFFLINE_MS + 1);
-    expect(silent?.entry.online).toBe(false);
+    const gone = sessionEnded(online.entry);
+    expect(gone?.entry.online).toBe(false);
+    expect(gone?.events.map((e) => e.type)).toEqual(['live']);
+    expect(sessionEnded(gone!.entry)).toBeNull();
+  });
+
+  it('a silent robot stays online and is only "not reporting" beyond its announced state interval', () => {
+    const online = takeVdaMessage(entry(), 'state', bytes(state()), NOW);
+    if (!online.ok) throw new Error('refused');
+    // No factsheet: VDA 5050's 30 s. A state every 30 s (and no visualization) is reporting.
+    const limit = ROBOT_NOT_REPORTING_INTERVALS * ROBOT_DEFAULT_STATE_INTERVAL_S * 1000;
+    expect(silenceCheck(online.entry, NOW + 30_000)).toBeNull();
+    expect(silenceCheck(online.entry, NOW + limit)).toBeNull();
+    const silent = silenceCheck(online.entry, NOW + limit + 1);
+    expect(silent?.entry).toMatchObject({ online: true, notReporting: true });
     expect(silent?.events.map((e) => e.type)).toEqual(['live']);
+    const l = (silent!.events[0]!.event as { live: { online: boolean; notReporting?: boolean; statusLabel: string } })
+      .live;
+    expect(l).toMatchObject({ online: true, notReporting: true, statusLabel: 'available' });
+    expect(silenceCheck(silent!.entry, NOW + limit + 5_000)).toBeNull(); // said once
+    // Any message: reporting again.
+    const back = takeVdaMessage(
+      silent!.entry,
+      'visualization',
+      bytes({ ...header(), agvPosition: state().agvPosition }),
+      NOW + limit + 6_000,
+    );
+    if (!back.ok) throw new Error('refused');
+    expect(back.entry.notReporting).toBe(false);
+    expect(back.events.some((e) => e.type === 'live')).toBe(true);
+    // The factsheet's interval counts: 2 s announced, silent after 4 s.
+    const factsheet = { protocolLimits: { timing: { defaultStateInterval: 2 } } } as never;
+    expect(silenceCheck({ ...online.entry, factsheet }, NOW + 4_000)).toBeNull();
+    expect(silenceCheck({ ...online.entry, factsheet }, NOW + 4_001)?.entry.notReporting).toBe(true);
   });
 });
 

@@ -246,4 +246,46 @@ describe('the robot link as a standard VDA 5050 robot sees it', () => {
     await until(() => std.instant.find((m) => m.actions[0]?.actionType === 'startPause'));
     expect(std.instant.some((m) => m.actions.some((a) => a.actionType === 'mapChanged'))).toBe(false);
   });
+
+  it('a robot publishing state every 30 s and no visualization stays online; silence only marks it "not reporting" (item 11)', async () => {
+    const created = await register();
+    const std = await standard(created);
+    const id = created.robot.id;
+    await until(() => live(id).online && live(id).position);
+    // Four states 30 s apart on the portal's clock, nothing in between.
+    for (let i = 0; i < 4; i++) {
+      t.advance(0.5);
+      t.link.checkSilence();
+      expect(live(id)).toMatchObject({ online: true, notReporting: false, statusLabel: 'available' });
+      const battery = 70 + i;
+      await std.publishState({ batteryState: { batteryCharge: battery, charging: false } });
+      await until(() => live(id).battery === battery);
+    }
+    // Silent for more than twice its state interval (30 s: it announces none): not reporting, still online.
+    t.advance(1.1);
+    t.link.checkSilence();
+    expect(live(id)).toMatchObject({ online: true, notReporting: true, statusLabel: 'available' });
+    expect(
+      t.link.fleet({ type: 9, organizationId: null, buildingId: null } as never, null).find((r) => r.id === id)?.live,
+    ).toMatchObject({ notReporting: true });
+    await std.publishState();
+    await until(() => live(id).notReporting === false);
+    expect(live(id).online).toBe(true);
+    // Online comes from the broker session: a robot that leaves without a word is offline at once.
+    await std.client.endAsync();
+    await until(() => !live(id).online);
+    expect(live(id)).toMatchObject({ statusLabel: 'offline', notReporting: false });
+  });
+
+  it('a robot announcing a 2 s state interval is "not reporting" after 4 s of silence (item 11)', async () => {
+    const created = await register();
+    const std = await standard(created, { defaultStateInterval: 2 });
+    const id = created.robot.id;
+    await until(() => live(id).online && t.link.details(id)?.factsheet);
+    await std.publishState();
+    await until(() => live(id).online && !live(id).notReporting);
+    t.advance(5 / 60);
+    t.link.checkSilence();
+    expect(live(id)).toMatchObject({ online: true, notReporting: true });
+  });
 });

@@ -81,8 +81,16 @@ export type RobotMessageCode = (typeof ROBOT_MESSAGE_CODES)[number];
 export const isRobotMessageCode = (v: string): v is RobotMessageCode =>
   (ROBOT_MESSAGE_CODES as readonly string[]).includes(v);
 
-/** A robot silent for longer than this (its state interval is at most 5 s) is shown offline. */
-export const ROBOT_SILENCE_OFFLINE_MS = 8_000;
+/**
+ * The state interval of a robot whose factsheet announces none (`protocolLimits.timing.defaultStateInterval`,
+ * seconds): VDA 5050 asks for a state at least every 30 s.
+ */
+export const ROBOT_DEFAULT_STATE_INTERVAL_S = 30;
+/**
+ * A robot silent (no message on any topic) for more than this many of its state intervals is shown
+ * "not reporting". It stays online: online comes from its broker session and its `connection` topic.
+ */
+export const ROBOT_NOT_REPORTING_INTERVALS = 2;
 
 /** VDA 5050 mapId of a floor: robots report their position on `floor-{floorId}`. */
 export const floorMapId = (floorId: number): string => `floor-${floorId}`;
@@ -251,6 +259,11 @@ export const robotLiveSchema = z.object({
   position: robotPositionSchema.nullable(),
   issues: z.array(robotIssueSchema),
   lastCommunicationAt: z.string().nullable(),
+  /**
+   * Online, but silent for longer than ROBOT_NOT_REPORTING_INTERVALS state intervals (its factsheet's,
+   * else ROBOT_DEFAULT_STATE_INTERVAL_S): what is shown may be old. Absent: reporting.
+   */
+  notReporting: z.boolean().optional(),
   protocolVersion: z.string().nullable(),
   /** Teleoperation facts the robot reports (recording, call, lights...); absent before its first state. */
   teleop: robotTeleopInfoSchema.nullable().optional(),

@@ -24,12 +24,35 @@ export const statusColors: Record<RobotStatusLabel, string> = {
   unknown: 'dark',
 };
 
-export function StatusBadge({ label, size = 'md' }: { label: RobotStatusLabel; size?: 'sm' | 'md' | 'lg' }) {
+/**
+ * The robot's status; `notReporting` (online but silent beyond its state interval, RobotLive) adds a
+ * "not reporting" badge: what is shown may be out of date.
+ */
+export function StatusBadge({
+  label,
+  size = 'md',
+  notReporting = false,
+}: {
+  label: RobotStatusLabel;
+  size?: 'sm' | 'md' | 'lg';
+  notReporting?: boolean | undefined;
+}) {
   const { t } = useTranslation();
-  return (
+  const badge = (
     <Badge color={statusColors[label]} variant="light" size={size} data-testid="robot-status" data-status={label}>
       {t(`robotCommon.statusLabels.${label}`)}
     </Badge>
+  );
+  if (!notReporting) return badge;
+  return (
+    <Group gap={4} wrap="nowrap">
+      {badge}
+      <Tooltip label={t('robotCommon.notReportingHint')}>
+        <Badge color="orange" variant="outline" size={size} data-testid="robot-not-reporting">
+          {t('robotCommon.notReporting')}
+        </Badge>
+      </Tooltip>
+    </Group>
   );
 }
 

@@ -179,6 +179,8 @@ export async function startEmbeddedBroker(opts: {
   log: FastifyBaseLogger;
   server: { username: string; password: string };
   authority: BrokerAuthority;
+  /** Told when the last broker session of a robot ends (the link marks it offline). */
+  robotSessionsEnded?: (robotId: number) => void;
   /** Defaults: CONNECT_TIMEOUT_MS, MAX_CONNECT_BYTES, MAX_PACKET_BYTES (tests use small ones). */
   connectTimeoutMs?: number;
   maxConnectBytes?: number;
@@ -197,6 +199,12 @@ export async function startEmbeddedBroker(opts: {
   /** Revocations: a sign-in that started before its robot's last revocation is refused. */
   let revocations = 0;
   const revokedAt = new Map<number, number>();
+  /** A robot's session ended; online comes from the broker session: after its last one, it is offline. */
+  const dropSession = (robotId: number, client: Client) => {
+    const sessions = robots.get(robotId);
+    if (!sessions?.delete(client)) return;
+    if (sessions.size === 0) opts.robotSessionsEnded?.(robotId);
+  };
   const addTo = <T>(map: Map<number, Set<T>>, key: number, v: T) => {
     const set = map.get(key) ?? new Set<T>();
     set.add(v);
@@ -238,7 +246,7 @@ export async function startEmbeddedBroker(opts: {
           addTo(robots, id.robotId, client);
           addTo(sessionIds, id.robotId, client.id);
           const socket = (client as unknown as { conn?: Socket }).conn;
-          socket?.once('close', () => robots.get(id.robotId)?.delete(client));
+          socket?.once('close', () => dropSession(id.robotId, client));
         }
         done(null, true);
       })
@@ -269,7 +277,7 @@ export async function startEmbeddedBroker(opts: {
   // Retained messages go to whoever may subscribe; nothing else to filter there.
   aedes.on('clientDisconnect', (client) => {
     const id = identities.get(client);
-    if (id?.role === 'robot') robots.get(id.robotId)?.delete(client);
+    if (id?.role === 'robot') dropSession(id.robotId, client);
   });
 
   const maxConnect = opts.maxConnectBytes ?? MAX_CONNECT_BYTES;

@@ -36,6 +36,8 @@ export interface RobotEntry {
   everSeen: boolean;
   /** Epoch ms of the last message (any topic). */
   lastSeen: number;
+  /** Online but silent beyond its state interval (intake.ts silenceCheck). */
+  notReporting: boolean;
   protocolVersion: string | null;
   state: VdaState | null;
   /** The last factsheet (capabilities), kept across reconnects. */
@@ -134,6 +136,7 @@ export function liveOf(e: RobotEntry): RobotLive {
     position: e.position,
     issues,
     lastCommunicationAt: e.everSeen ? new Date(e.lastSeen).toISOString() : null,
+    notReporting: e.online && e.notReporting,
     protocolVersion: e.protocolVersion,
     teleop: s ? (e.teleop ?? null) : null,
   };
@@ -151,5 +154,6 @@ export function significantKey(l: RobotLive): string {
     l.floorId,
     l.issues,
     l.teleop ?? null,
+    l.notReporting ?? false,
   ]);
 }

@@ -45,6 +45,7 @@ export function createFleet() {
         online: false,
         everSeen: lastSeen > 0,
         lastSeen,
+        notReporting: false,
         protocolVersion: null,
         state: null,
         factsheet: null,

@@ -53,6 +53,7 @@ export async function startRobotLink(opts: {
       log,
       server: credentials,
       authority,
+      robotSessionsEnded: (robotId) => link?.sessionEnded(robotId),
     });
     const host = loopbackFor(config.host);
     transport = broker.transport;

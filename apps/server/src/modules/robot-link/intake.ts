@@ -5,7 +5,8 @@ import {
   parseTeleopInfo,
   PHOTO_TOPIC,
   robotPhotoMessageSchema,
-  ROBOT_SILENCE_OFFLINE_MS,
+  ROBOT_DEFAULT_STATE_INTERVAL_S,
+  ROBOT_NOT_REPORTING_INTERVALS,
   TELEOP_REPLY_TOPIC,
   teleopReplyMessageSchema,
   vdaSchemas,
@@ -79,11 +80,19 @@ export function liveChange(e: RobotEntry, force = false): LinkEvent | null {
 const poseOf = (e: RobotEntry, at: string): LinkEvent[] =>
   e.position ? [{ type: 'pose', event: { ...refOf(e), position: e.position, at } }] : [];
 
-/** The robot spoke: last communication now, in this protocol version. */
+/** The robot spoke: last communication now, in this protocol version; it reports again. */
 function heard(e: RobotEntry, version: string, now: number): void {
   e.lastSeen = now;
   e.everSeen = true;
+  e.notReporting = false;
   e.protocolVersion = version;
+}
+
+/** A robot that was "not reporting" and spoke again: the live state changes. */
+function reportsAgain(before: Readonly<RobotEntry>, e: RobotEntry, events: LinkEvent[]): void {
+  if (!before.notReporting || e.notReporting) return;
+  const ev = liveChange(e);
+  if (ev) events.push(ev);
 }
 
 /** A shallow copy: the message fields are replaced, never changed in place. */
@@ -176,6 +185,7 @@ export function takeVdaMessage(current: Readonly<RobotEntry>, topic: VdaTopic, p
     default:
       break;
   }
+  reportsAgain(current, e, events);
   return { ok: true, entry: e, events, dirty };
 }
 
@@ -193,43 +203,61 @@ export function takeCustomMessage(
       const parsed = mappingWithCells.safeParse(json.ok ? json.json : undefined);
       if (!parsed.success) return { ok: false, reason: 'invalid', issues: parsed.error.issues };
       heard(e, parsed.data.version, now);
-      return {
-        ok: true,
-        entry: e,
-        events: [{ type: 'mapping', event: { ...refOf(e), message: parsed.data } }],
-        dirty: true,
-      };
+      const events: LinkEvent[] = [{ type: 'mapping', event: { ...refOf(e), message: parsed.data } }];
+      reportsAgain(current, e, events);
+      return { ok: true, entry: e, events, dirty: true };
     }
     case 'teleopReply': {
       const parsed = teleopReplyMessageSchema.safeParse(json.ok ? json.json : undefined);
       if (!parsed.success) return { ok: false, reason: 'invalid', issues: parsed.error.issues };
       e.lastSeen = now;
-      return {
-        ok: true,
-        entry: e,
-        events: [{ type: 'teleopReply', event: { ...refOf(e), message: parsed.data } }],
-        dirty: false,
-      };
+      e.notReporting = false;
+      const events: LinkEvent[] = [{ type: 'teleopReply', event: { ...refOf(e), message: parsed.data } }];
+      reportsAgain(current, e, events);
+      return { ok: true, entry: e, events, dirty: false };
     }
     case 'photo': {
       const parsed = robotPhotoMessageSchema.safeParse(json.ok ? json.json : undefined);
       if (!parsed.success) return { ok: false, reason: 'invalid', issues: parsed.error.issues };
       e.lastSeen = now;
-      return {
-        ok: true,
-        entry: e,
-        events: [{ type: 'photo', event: { ...refOf(e), message: parsed.data } }],
-        dirty: false,
-      };
+      e.notReporting = false;
+      const events: LinkEvent[] = [{ type: 'photo', event: { ...refOf(e), message: parsed.data } }];
+      reportsAgain(current, e, events);
+      return { ok: true, entry: e, events, dirty: false };
     }
   }
 }
 
-/** An online robot silent for longer than ROBOT_SILENCE_OFFLINE_MS at `now` goes offline; null otherwise. */
+/**
+ * The robot's state interval (ms): its factsheet's `protocolLimits.timing.defaultStateInterval`
+ * (seconds), else ROBOT_DEFAULT_STATE_INTERVAL_S (VDA 5050's 30 s).
+ */
+export function stateIntervalMs(e: Pick<RobotEntry, 'factsheet'>): number {
+  const timing = (e.factsheet?.protocolLimits as { timing?: { defaultStateInterval?: unknown } } | undefined)?.timing;
+  const s = timing?.defaultStateInterval;
+  return (typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : ROBOT_DEFAULT_STATE_INTERVAL_S) * 1000;
+}
+
+/**
+ * An online robot silent for longer than ROBOT_NOT_REPORTING_INTERVALS of its state intervals at
+ * `now` is marked "not reporting"; it stays online (online comes from its broker session and its
+ * `connection` topic). null when nothing changes.
+ */
 export function silenceCheck(current: Readonly<RobotEntry>, now: number): Extract<Intake, { ok: true }> | null {
-  if (!current.online || now - current.lastSeen <= ROBOT_SILENCE_OFFLINE_MS) return null;
+  if (!current.online || current.notReporting) return null;
+  if (now - current.lastSeen <= ROBOT_NOT_REPORTING_INTERVALS * stateIntervalMs(current)) return null;
+  const e = copyOf(current);
+  e.notReporting = true;
+  const ev = liveChange(e);
+  return { ok: true, entry: e, events: ev ? [ev] : [], dirty: false };
+}
+
+/** The robot's broker sessions all ended (the embedded broker says so): offline at once. */
+export function sessionEnded(current: Readonly<RobotEntry>): Extract<Intake, { ok: true }> | null {
+  if (!current.online) return null;
   const e = copyOf(current);
   e.online = false;
+  e.notReporting = false;
   const ev = liveChange(e);
   return { ok: true, entry: e, events: ev ? [ev] : [], dirty: true };
 }

@@ -27,6 +27,7 @@ import { liveOf, type RobotEntry } from './fleet-state.ts';
 import {
   CUSTOM_TOPIC_NAMES,
   liveChange,
+  sessionEnded,
   silenceCheck,
   takeCustomMessage,
   takeVdaMessage,
@@ -71,6 +72,10 @@ export type RobotLinkService = RobotLink & {
   stats: LinkStats;
   /** Resolves once the link's MQTT session is subscribed. */
   ready: Promise<void>;
+  /** Runs the silence check now (a timer runs it every second; tests call it after moving the clock). */
+  checkSilence(): void;
+  /** The robot's last broker session ended (embedded broker): it is offline at once. */
+  sessionEnded(robotId: number): void;
 };
 
 /** The predefined actions of VDA 5050 (section 6.8): sent whatever the factsheet says (factsheetRequest asks for one). */
@@ -206,13 +211,14 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
   });
 
   // ------------------------------------------------------------------ timers
-  const silence = setInterval(() => {
+  function checkSilence() {
     const now = clock().getTime();
     for (const e of fleet.entries()) {
       const result = silenceCheck(e, now);
       if (result) apply(e, result);
     }
-  }, SILENCE_CHECK_MS);
+  }
+  const silence = setInterval(checkSilence, SILENCE_CHECK_MS);
   silence.unref();
 
   async function persist() {
@@ -295,6 +301,12 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     authority: createBrokerAuthority({ repo, clock, log }),
     stats,
     ready,
+    checkSilence,
+    sessionEnded(robotId: number) {
+      const e = fleet.get(robotId);
+      const result = e ? sessionEnded(e) : null;
+      if (e && result) apply(e, result);
+    },
     live(robot) {
       const e = fleet.get(robot.id);
       if (!e) {
@@ -305,6 +317,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
           online: false,
           everSeen: false,
           lastSeen: 0,
+          notReporting: false,
           state: null,
           position: null,
           floorId: 0,

@@ -4,6 +4,8 @@
  */
 export const robotsEn = {
   robotCommon: {
+    notReporting: 'Not reporting',
+    notReportingHint: 'Online, but no message for longer than its reporting interval: what is shown may be out of date',
     statusLabels: {
       available: 'Available',
       unavailable: 'Unavailable',
@@ -165,6 +167,7 @@ export const robotsEn = {
       hardwareRevisionHint: 'Up to 3 digits',
       videoModeHint: 'Quality of the robot camera stream',
       duplicate: 'A robot with this serial number is already registered.',
+      stale: 'This robot was changed elsewhere. Reload it and apply your change again.',
       created: 'The robot was registered.',
     },
     back: 'Back to robots',

@@ -3,6 +3,8 @@ import type { RobotsMessages } from '../en/robots';
 /** ロボット・ダッシュボード画面の文言（遅延読み込みのセクション。lib/i18n.ts の loadSection('robots')）。 */
 export const robotsJa: RobotsMessages = {
   robotCommon: {
+    notReporting: '応答なし',
+    notReportingHint: 'オンラインですが、報告間隔を超えてメッセージが届いていません。表示が古い可能性があります',
     statusLabels: {
       available: '利用可能',
       unavailable: '利用不可',
@@ -164,6 +166,7 @@ export const robotsJa: RobotsMessages = {
       hardwareRevisionHint: '3 桁以内の数字',
       videoModeHint: 'ロボットのカメラ映像の画質',
       duplicate: 'このシリアル番号のロボットはすでに登録されています。',
+      stale: 'このロボットは別の場所で変更されました。再読み込みしてから、もう一度変更してください。',
       created: 'ロボットを登録しました。',
     },
     back: 'ロボット一覧に戻る',

@@ -123,7 +123,7 @@ function AttentionList({ robots }: { robots: readonly FleetRobot[] }) {
                         {reasons.join(' / ')}
                       </Text>
                     </div>
-                    <StatusBadge label={r.live.statusLabel} size="sm" />
+                    <StatusBadge label={r.live.statusLabel} size="sm" notReporting={r.live.notReporting} />
                   </Group>
                 );
               })}

@@ -25,7 +25,7 @@ export function LiveState({ live, floorName }: { live: RobotLive; floorName: str
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md" data-testid="robot-live">
       <Item label={t('robotCommon.status')}>
-        <StatusBadge label={live.statusLabel} />
+        <StatusBadge label={live.statusLabel} notReporting={live.notReporting} />
       </Item>
       <Item label={t('robotCommon.battery')}>
         <BatteryIndicator battery={live.battery} state={live.batteryState} />

@@ -56,7 +56,7 @@ export const RobotCard = memo(function RobotCard({ robot, floorName }: RobotItem
             </Text>
           </div>
           <Group gap={4} wrap="nowrap">
-            <StatusBadge label={live.statusLabel} size="sm" />
+            <StatusBadge label={live.statusLabel} size="sm" notReporting={live.notReporting} />
             <CommandMenu robot={robot} />
           </Group>
         </Group>
@@ -111,7 +111,7 @@ export const RobotRow = memo(function RobotRow({ robot, floorName }: RobotItemPr
         <Text size="sm">{t(`robotCommon.models.${robot.model}`)}</Text>
       </div>
       <div role="cell">
-        <StatusBadge label={live.statusLabel} size="sm" />
+        <StatusBadge label={live.statusLabel} size="sm" notReporting={live.notReporting} />
       </div>
       <div role="cell">
         <BatteryIndicator battery={live.battery} state={live.batteryState} />
