@@ -192,6 +192,31 @@ describe('creating operators', () => {
     expect(audit).toMatchObject({ operator_id: orgAdminId, organization_id: demoOrgId, target_type: 'operator' });
   });
 
+  it('does not confirm to an organization administrator that a login ID exists in another organization', async () => {
+    // admin@other.example and ops@other.example belong to the other organization.
+    for (const taken of ['ops@other.example', 'OPS@other.example']) {
+      const res = await call('POST', '/operators', orgAdmin, newOperator(taken));
+      expect(res.statusCode).toBe(400);
+      expect(errorBodySchema.parse(res.json()).error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ path: 'loginId', message: 'validation.loginIdUnavailable' }],
+      });
+      expect(res.body).not.toMatch(/exist|duplicate/i);
+    }
+    // The same on a change of login ID.
+    const mine = await create('renamer@demo.example');
+    const renamed = await call('PATCH', `/operators/${mine.id}`, orgAdmin, {
+      ...editable(mine),
+      loginId: 'ops@other.example',
+    });
+    expect(renamed.statusCode).toBe(400);
+    expect(codeOf(renamed)).toBe('VALIDATION_FAILED');
+    // A system administrator sees every organization: a duplicate is called one.
+    const sysDup = await call('POST', '/operators', sys, newOperator('ops@other.example'));
+    expect(sysDup.statusCode).toBe(409);
+    expect(codeOf(sysDup)).toBe('DUPLICATE');
+  });
+
   it('answers concurrent creates of one login ID with one 201 and 409 DUPLICATE for the rest, never 500', async () => {
     const answers = await Promise.all(
       [1, 2, 3].map(() => call('POST', '/operators', orgAdmin, newOperator('racer@demo.example'))),

@@ -258,6 +258,7 @@ export const en = {
     unknownBuilding: 'No building with this position in the file',
     tooLong: 'Too long',
     invalid: 'Invalid value',
+    loginIdUnavailable: 'This login ID cannot be used. Choose another one.',
     imageDimensions: 'The image is too large: at most 16384 pixels per side and 100 megapixels',
   },
   errors: {

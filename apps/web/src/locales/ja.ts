@@ -260,6 +260,7 @@ export const ja: Messages = {
     unknownBuilding: 'ファイル内に該当する位置のビルがありません',
     tooLong: '長すぎます',
     invalid: '値が正しくありません',
+    loginIdUnavailable: 'このログインIDは使用できません。別のIDを指定してください。',
     imageDimensions: '画像が大きすぎます（一辺 16384 ピクセル以下、合計 1 億画素以下にしてください）',
   },
   errors: {

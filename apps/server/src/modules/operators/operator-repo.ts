@@ -5,8 +5,10 @@ import type { Database, OperatorTable } from '../../db/schema.ts';
 import { findById, rowExists, updateVersioned } from '../../db/rows.ts';
 import {
   applyFilter,
-  applyWhere,
+  applyOrder,
+  countOf,
   filterSpec,
+  pageWithTotal,
   ID_FIELD,
   TENANT_FIELDS,
   TIMESTAMP_FIELDS,
@@ -73,21 +75,14 @@ export function operatorRepo(db: Kysely<Database>) {
 
   return {
     /**
-     * One page: the ids come from the operators alone (an index walk, see migration 002), then only
-     * those rows are joined to their organization and building names.
+     * One page with its total, in one statement: the page's ids come from the operators alone (an
+     * index walk, see migration 002), then only those rows are joined to their organization and
+     * building names.
      */
-    async page(p: Principal, f: ParsedFilter) {
-      const ids = (await applyFilter(live(p).select('operators.id'), f).execute()).map((r) => r.id);
-      if (ids.length === 0) return [];
-      const rows = await scoped(p).select(COLUMNS).where('operators.id', 'in', ids).execute();
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return ids.flatMap((id) => byId.get(id) ?? []);
-    },
-    async count(p: Principal, where: ParsedFilter['where']) {
-      const row = await applyWhere(live(p), where)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+    list(p: Principal, f: ParsedFilter) {
+      const ids = applyFilter(live(p).select('operators.id'), f);
+      const page = applyOrder(scoped(p).select(COLUMNS).where('operators.id', 'in', ids), f.order);
+      return pageWithTotal(page, countOf(live(p), f.where), f.skip);
     },
     find(p: Principal, id: number, trx: Kysely<Database> = db) {
       return scoped(p, trx)
@@ -100,10 +95,14 @@ export function operatorRepo(db: Kysely<Database>) {
     async exists(p: Principal, id: number) {
       return !!(await scoped(p).select('operators.id').where('operators.id', '=', id).executeTakeFirst());
     },
-    loginIdTaken(loginId: string, exceptId: number | null) {
-      let q = db.selectFrom('operators').select('id').where('login_id', '=', loginId);
+    /** Who holds a login ID (live or deleted, any organization), other than `exceptId`. */
+    loginIdHolder(loginId: string, exceptId: number | null) {
+      let q = db
+        .selectFrom('operators')
+        .select(['id', 'organization_id', 'deleted_at'])
+        .where('login_id', '=', loginId);
       if (exceptId !== null) q = q.where('id', '!=', exceptId);
-      return q.executeTakeFirst().then((r) => !!r);
+      return q.executeTakeFirst();
     },
     organizationExists: (id: number): Promise<boolean> => rowExists(db, 'organizations', id),
     buildingOf: (buildingId: number) => findById(db, 'buildings', buildingId, ['id', 'organization_id']),
@@ -143,7 +142,7 @@ export function operatorRepo(db: Kysely<Database>) {
   };
 }
 export type OperatorRepo = ReturnType<typeof operatorRepo>;
-export type OperatorListRow = Awaited<ReturnType<OperatorRepo['page']>>[number];
+export type OperatorListRow = Awaited<ReturnType<OperatorRepo['list']>>['rows'][number];
 
 export const toOperator = (r: OperatorListRow): Operator => ({
   id: r.id,

@@ -58,12 +58,38 @@ export function operatorService({ db, clock, audit, caches, operatorEvents }: Ct
     }
   }
 
-  const guardLoginId = async <T>(work: () => Promise<T>): Promise<T> => {
+  /**
+   * Login IDs are unique across all organizations. Only what the caller can see is called a
+   * duplicate (409): a system administrator sees every operator, an organization administrator those
+   * of their own organization. An ID held elsewhere (another organization, or a deleted operator) is
+   * answered like any unusable login ID (400, `validation.loginIdUnavailable`), so that its existence
+   * in another tenant is not confirmed (docs/api-organizations-operators.md).
+   */
+  const loginIdUnavailable = () =>
+    new AppError('VALIDATION_FAILED', 'This login ID cannot be used', [
+      { path: 'loginId', message: 'validation.loginIdUnavailable' },
+    ]);
+  async function assertLoginIdUsable(p: Principal, loginId: string, exceptId: number | null): Promise<void> {
+    const holder = await repo.loginIdHolder(loginId, exceptId);
+    if (!holder) return;
+    const visible =
+      p.type === OperatorType.systemAdmin ||
+      (holder.deleted_at === null && holder.organization_id === p.organizationId);
+    throw visible ? duplicate('loginId', 'An operator with this login ID') : loginIdUnavailable();
+  }
+  const guardLoginId = async <T>(
+    p: Principal,
+    loginId: string,
+    exceptId: number | null,
+    work: () => Promise<T>,
+  ): Promise<T> => {
     try {
       return await work();
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicate('loginId', 'An operator with this login ID');
-      throw err;
+      if (!isUniqueViolation(err)) throw err;
+      // Taken by a parallel request: answered by the same rule, now that the holder exists.
+      await assertLoginIdUsable(p, loginId, exceptId);
+      throw loginIdUnavailable();
     }
   };
 
@@ -111,13 +137,7 @@ export function operatorService({ db, clock, audit, caches, operatorEvents }: Ct
         ]);
       }
       return cachedList('operators', p, rawFilter, operatorListSchema, async () => {
-        const [rows, total] = await Promise.all([
-          repo.page(p, f),
-          // Every page of one search has the same total: counted once per scope and condition.
-          caches.lists.get(`operators-count|${p.type}|${p.organizationId}|${JSON.stringify(f.where)}`, () =>
-            repo.count(p, f.where),
-          ),
-        ]);
+        const { rows, total } = await repo.list(p, f);
         return { items: rows.map(toOperator), total };
       });
     },
@@ -131,10 +151,10 @@ export function operatorService({ db, clock, audit, caches, operatorEvents }: Ct
       assertAdministrator(p);
       await checkPlacement(p, body);
       const loginId = body.loginId.toLowerCase();
-      if (await repo.loginIdTaken(loginId, null)) throw duplicate('loginId', 'An operator with this login ID');
+      await assertLoginIdUsable(p, loginId, null);
       const hash = await hashPassword(body.password);
       const now = clock().toISOString();
-      const row = await guardLoginId(() =>
+      const row = await guardLoginId(p, loginId, null, () =>
         repo.insert(
           newOperatorRow({
             organizationId: body.organizationId,
@@ -162,10 +182,10 @@ export function operatorService({ db, clock, audit, caches, operatorEvents }: Ct
       if (id === p.operatorId && body.type !== current.type) throw conflict('You cannot change your own operator type');
       await checkPlacement(p, body);
       const loginId = body.loginId.toLowerCase();
-      if (await repo.loginIdTaken(loginId, id)) throw duplicate('loginId', 'An operator with this login ID');
+      await assertLoginIdUsable(p, loginId, id);
       const hash = body.password === undefined ? null : await hashPassword(body.password);
       const now = clock();
-      const written = await guardLoginId(() =>
+      const written = await guardLoginId(p, loginId, id, () =>
         db.transaction().execute(async (trx) => {
           const updated = await repo.updateVersioned(
             trx,
