@@ -112,6 +112,29 @@ describe('pose form', () => {
       'This pose is used by pose networks: Greeting.',
     );
   }, 20_000);
+
+  it('a stale save opens the conflict dialog; "show the stored version" replaces the typed name', async () => {
+    let stored = pose(5, 'Bow');
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      [on(buildingOps.listBuildings)]: () => reply(buildingListSchema, []),
+      [on(poseDefOps.getPoseDef, { id: 5 })]: () => reply(poseDefSchema, stored),
+      [on(poseDefOps.updatePoseDef, { id: 5 })]: () => replyError('STALE_UPDATE'),
+    });
+    const app = renderApp('/pose-def/5', { session: makeSession(2) });
+    const name = await screen.findByTestId('pose-name', {}, slow);
+    await app.user.clear(name);
+    await app.user.type(name, 'Mine');
+    stored = pose(5, 'Wave', { updatedAt: '2026-01-02T00:00:00.000Z' });
+    await app.user.click(screen.getByTestId('pose-save'));
+    await app.user.click(await screen.findByTestId('conflict-reload', {}, slow));
+    await waitFor(() => expect(screen.getByTestId('pose-name')).toHaveValue('Wave'));
+    expect(screen.getByTestId('pose-title')).toHaveTextContent('Wave');
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
+      name: 'Mine',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+  }, 20_000);
 });
 
 describe('pose network planner', () => {

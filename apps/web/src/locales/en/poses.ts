@@ -28,8 +28,6 @@ export const posesEn = {
     searchHint: 'Name',
     clear: 'Clear filters',
     readOnly: 'You can view this. Ask your organization administrator to register, change or delete it.',
-    stale:
-      'Someone else changed this while you were editing. Reload to see their version; your input stays until you do.',
     duplicate: 'This name is already used for this arm model and type.',
     saved: 'Saved',
     created: 'Created',

@@ -10,11 +10,9 @@ import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
-import { useCreatePoseDef } from '../api/create-pose-def';
 import { useDeletePoseDef } from '../api/delete-pose-def';
 import { usePoseDef } from '../api/get-pose-def';
-import { useUpdatePoseDef } from '../api/update-pose-def';
-import { emptyPoseForm, PoseForm, poseFormValues } from './pose-form';
+import { emptyPoseForm, PoseForm } from './pose-form';
 
 interface Common {
   canManage: boolean;
@@ -26,7 +24,6 @@ interface Common {
 export function PoseDefCreate({ canManage, editor, buildingId }: Common & { buildingId?: number | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const create = useCreatePoseDef();
   return (
     <Stack>
       <Anchor component={Link} to={paths.poseDef.list.getHref()} size="sm">
@@ -39,16 +36,13 @@ export function PoseDefCreate({ canManage, editor, buildingId }: Common & { buil
         <PoseForm
           wide={editor}
           readOnly={!canManage}
-          defaultValues={emptyPoseForm(buildingId ?? null)}
-          saving={create.isPending}
-          submitLabel={t('poseDefs.create')}
-          onSubmit={async (values) => {
-            const pose = await create.mutateAsync(values);
-            showNotification({ color: 'green', message: t('poseCommon.created') });
+          initial={emptyPoseForm(buildingId ?? null)}
+          cancelTo={paths.poseDef.list.getHref()}
+          onCreated={(pose) =>
             void navigate(editor ? paths.editor.pose.getHref(pose.id) : paths.poseDef.detail.getHref(pose.id), {
               replace: true,
-            });
-          }}
+            })
+          }
         />
       </Paper>
     </Stack>
@@ -101,19 +95,8 @@ function PoseDefEdit({
   const { t } = useTranslation();
   const errorText = useErrorText();
   const navigate = useNavigate();
-  const update = useUpdatePoseDef();
   const remove = useDeletePoseDef();
   const [confirming, setConfirming] = useState(false);
-  const [generation, setGeneration] = useState(0);
-  const [fresh, setFresh] = useState<PoseDef | null>(null);
-  const current = fresh && fresh.updatedAt >= pose.updatedAt ? fresh : pose;
-
-  const reload = async () => {
-    const data = await onReload();
-    if (data) setFresh(data);
-    update.reset();
-    setGeneration((g) => g + 1);
-  };
   const inUseNames =
     isApiError(remove.error) && remove.error.code === 'IN_USE'
       ? remove.error.details.map((d) => d.message).join(', ')
@@ -134,18 +117,10 @@ function PoseDefEdit({
       )}
       <Paper withBorder p="md">
         <PoseForm
-          key={generation}
+          pose={pose}
+          onReload={onReload}
           wide={editor}
           readOnly={!canManage}
-          defaultValues={poseFormValues(current)}
-          saving={update.isPending}
-          onReload={() => void reload()}
-          onSubmit={async (values) => {
-            const saved = await update.mutateAsync({ id: pose.id, body: { ...values, updatedAt: current.updatedAt } });
-            setFresh(saved);
-            showNotification({ color: 'green', message: t('poseCommon.saved') });
-            return poseFormValues(saved);
-          }}
           extraActions={
             <Button color="red" variant="light" onClick={() => setConfirming(true)} data-testid="pose-delete">
               {t('poseCommon.delete')}

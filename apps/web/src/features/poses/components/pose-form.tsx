@@ -28,12 +28,13 @@ import {
   type PoseDefInput,
 } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Controller, useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { buildingFilterOptions } from '@/components/building-filter';
-import { SaveErrorAlert } from '@/components/save-error-alert';
-import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
+import { FormShell, LockedFields, useFormKit } from '@/components/form-page';
+import { useCreatePoseDef } from '../api/create-pose-def';
+import { useUpdatePoseDef } from '../api/update-pose-def';
 import { ArmDrawing } from './arm-drawing';
 import { usePoseMessage } from './use-pose-message';
 
@@ -59,13 +60,19 @@ export const emptyPoseForm = (buildingId: number | null = null): DefaultValues<P
 });
 
 interface PoseFormProps {
-  defaultValues: DefaultValues<PoseFormValues>;
+  /** Edit: the stored pose. */
+  pose?: PoseDef;
+  /** Edit: fetches the stored pose again (the conflict dialog's answers). */
+  onReload?: () => Promise<PoseDef | undefined>;
+  /** Create: the values to start from. */
+  initial?: DefaultValues<PoseFormValues>;
+  /** Create: the new pose (e.g. go to its page). */
+  onCreated?: (pose: PoseDef) => void;
   readOnly?: boolean;
-  saving: boolean;
-  submitLabel?: string;
-  onSubmit: (values: PoseFormValues) => Promise<PoseFormValues | void>;
-  onReload?: () => void;
+  /** Buttons at the start of the button row (delete). */
   extraActions?: ReactNode;
+  /** Where Cancel of a new pose goes. */
+  cancelTo?: string;
   /** The full-width editor (/editor/pose) draws larger. */
   wide?: boolean;
 }
@@ -73,23 +80,36 @@ interface PoseFormProps {
 /**
  * A pose definition: name, scope, arm model and type, a slider and a number per joint with the
  * model's limits, the periscope height when the type has one, and a live side view. Validated with
- * the contract schema (the same rules as the server); a stale save keeps what was typed.
+ * the contract schema (the same rules as the server), on the form kit (a stale save asks).
  */
 export function PoseForm({
-  defaultValues,
-  readOnly,
-  saving,
-  submitLabel,
-  onSubmit,
+  pose,
   onReload,
+  initial,
+  onCreated,
+  readOnly,
   extraActions,
+  cancelTo,
   wide,
 }: PoseFormProps) {
   const { t } = useTranslation();
   const message = usePoseMessage();
-  const form = useForm<PoseFormValues>({ resolver: zodResolver(poseDefInputSchema), defaultValues });
+  const create = useCreatePoseDef();
+  const update = useUpdatePoseDef();
+  const form = useForm<PoseFormValues>({
+    resolver: zodResolver(poseDefInputSchema),
+    defaultValues: pose ? poseFormValues(pose) : (initial ?? emptyPoseForm()),
+  });
+  const kit = useFormKit(form, {
+    fields,
+    duplicateText: t('poseCommon.duplicate'),
+    record: pose,
+    reload: onReload,
+    toValues: poseFormValues,
+    translate: message,
+  });
+  const base = kit.base;
   const { errors } = form.formState;
-  const [saveError, setSaveError] = useState<unknown>(null);
   const buildings = useQuery(buildingFilterOptions());
   const armModel = (useWatch({ control: form.control, name: 'armModel' }) ?? 100) as ArmModel;
   const armType = (useWatch({ control: form.control, name: 'armType' }) ?? 1) as ArmTypeCode;
@@ -97,15 +117,13 @@ export function PoseForm({
   const periscopeMm = useWatch({ control: form.control, name: 'periscopeMm' }) ?? null;
   const spec = ARM_MODEL_SPECS[armModel];
 
-  const submit = form.handleSubmit(async (values) => {
-    setSaveError(null);
-    try {
-      const saved = await onSubmit(values);
-      if (saved) form.reset(saved);
-    } catch (e) {
-      const placed = applyServerErrors(e, form.setError, fields, t('poseCommon.duplicate'));
-      if (!placed) setSaveError(e);
-    }
+  const submit = form.handleSubmit((values) => {
+    if (base)
+      update.mutate(
+        { id: base.id, body: { ...values, updatedAt: base.updatedAt } },
+        kit.saved({ successText: t('poseCommon.saved') }),
+      );
+    else create.mutate(values, kit.saved<PoseDef>({ successText: t('poseCommon.created'), onSuccess: onCreated }));
   });
 
   /** Another model or type: the joints go back to that model's home pose. */
@@ -129,15 +147,21 @@ export function PoseForm({
     armCountOf(armType) === 1 ? t('poseDefs.arm') : a === 0 ? t('poseDefs.leftArm') : t('poseDefs.rightArm');
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('poseDefs.listTitle')} data-testid="pose-form">
-      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+    <FormShell
+      kit={kit}
+      onSubmit={submit}
+      mutation={base ? update : create}
+      label={t('poseDefs.listTitle')}
+      testId="pose-form"
+      submitTestId="pose-save"
+      submitLabel={base ? t('common.save') : t('poseDefs.create')}
+      cancelTo={base ? undefined : cancelTo}
+      readOnly={readOnly}
+      startActions={extraActions}
+      maw="none"
+    >
+      <LockedFields locked={readOnly}>
         <Stack>
-          <SaveErrorAlert
-            error={saveError}
-            onReload={onReload}
-            staleText={t('poseCommon.stale')}
-            staleTestId="pose-stale"
-          />
           <SimpleGrid cols={{ base: 1, md: wide ? 3 : 2 }} spacing="lg">
             <Stack style={{ gridColumn: wide ? 'span 2' : undefined }}>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -145,7 +169,7 @@ export function PoseForm({
                   label={t('poseCommon.fields.name')}
                   required
                   maxLength={POSE_NAME_MAX}
-                  error={fieldErrorText(errors.name, message)}
+                  error={kit.err('name')}
                   data-testid="pose-name"
                   {...form.register('name')}
                 />
@@ -160,7 +184,7 @@ export function PoseForm({
                         field.onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))
                       }
                       data={buildingData}
-                      error={message(errors.buildingId?.message)}
+                      error={kit.err('buildingId')}
                       data-testid="pose-building"
                     />
                   )}
@@ -217,7 +241,7 @@ export function PoseForm({
                       unit="mm"
                       value={field.value}
                       onChange={(v) => field.onChange(v)}
-                      error={message(errors.periscopeMm?.message)}
+                      error={kit.err('periscopeMm')}
                       disabled={readOnly}
                       testId="pose-periscope"
                     />
@@ -293,17 +317,9 @@ export function PoseForm({
               </Stack>
             </Box>
           </SimpleGrid>
-          {!readOnly && (
-            <Group justify="space-between">
-              <Group>{extraActions}</Group>
-              <Button type="submit" loading={saving} data-testid="pose-save">
-                {submitLabel ?? t('common.save')}
-              </Button>
-            </Group>
-          )}
         </Stack>
-      </fieldset>
-    </form>
+      </LockedFields>
+    </FormShell>
   );
 }
 

@@ -31,9 +31,10 @@ import { useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { buildingFilterOptions } from '@/components/building-filter';
-import { SaveErrorAlert } from '@/components/save-error-alert';
-import { applyServerErrors, fieldErrorText } from '@/lib/server-errors';
+import { FormShell, LockedFields, useFormKit } from '@/components/form-page';
+import { useCreatePoseNetwork } from '../api/create-pose-network';
 import { usePoseOptions } from '../api/get-pose-defs';
+import { useUpdatePoseNetwork } from '../api/update-pose-network';
 import { NetworkGraph } from './network-graph';
 import { TransitionChecker } from './transition-checker';
 import { usePoseMessage } from './use-pose-message';
@@ -62,36 +63,44 @@ export const emptyNetworkForm = (): DefaultValues<NetworkFormValues> => ({
 const samePair = (e: PoseEdge, a: number, b: number) => (e.from === a && e.to === b) || (e.from === b && e.to === a);
 
 interface NetworkFormProps {
-  defaultValues: DefaultValues<NetworkFormValues>;
-  /** Names of the poses the network already holds (they may not be in the options yet). */
-  knownNames?: ReadonlyArray<{ id: number; name: string }>;
+  /** Edit: the stored network (its poses are named even before the options load). */
+  network?: PoseNetwork;
+  /** Edit: fetches the stored network again (the conflict dialog's answers). */
+  onReload?: () => Promise<PoseNetwork | undefined>;
+  /** Create: the new network (e.g. go to its page). */
+  onCreated?: (network: PoseNetwork) => void;
   readOnly?: boolean;
-  saving: boolean;
-  submitLabel?: string;
-  onSubmit: (values: NetworkFormValues) => Promise<NetworkFormValues | void>;
-  onReload?: () => void;
+  /** Buttons at the start of the button row (delete). */
   extraActions?: ReactNode;
+  /** Where Cancel of a new network goes. */
+  cancelTo?: string;
 }
 
 /**
  * A pose network: arm model and type, the poses (nodes), the transitions (edges, optionally both
- * ways), a drawing of the graph and the transition checker. Validated with the contract schema.
+ * ways), a drawing of the graph and the transition checker (usable read-only too). Validated with
+ * the contract schema, on the form kit (a stale save asks).
  */
-export function PoseNetworkForm({
-  defaultValues,
-  knownNames = [],
-  readOnly,
-  saving,
-  submitLabel,
-  onSubmit,
-  onReload,
-  extraActions,
-}: NetworkFormProps) {
+export function PoseNetworkForm({ network, onReload, onCreated, readOnly, extraActions, cancelTo }: NetworkFormProps) {
   const { t } = useTranslation();
   const message = usePoseMessage();
-  const form = useForm<NetworkFormValues>({ resolver: zodResolver(poseNetworkInputSchema), defaultValues });
+  const create = useCreatePoseNetwork();
+  const update = useUpdatePoseNetwork();
+  const form = useForm<NetworkFormValues>({
+    resolver: zodResolver(poseNetworkInputSchema),
+    defaultValues: network ? networkFormValues(network) : emptyNetworkForm(),
+  });
+  const kit = useFormKit(form, {
+    fields,
+    duplicateText: t('poseCommon.duplicate'),
+    record: network,
+    reload: onReload,
+    toValues: networkFormValues,
+    translate: message,
+  });
+  const base = kit.base;
+  const knownNames = base?.nodes ?? [];
   const { errors } = form.formState;
-  const [saveError, setSaveError] = useState<unknown>(null);
   const [draft, setDraft] = useState<{ from: number | null; to: number | null; both: boolean }>({
     from: null,
     to: null,
@@ -112,15 +121,13 @@ export function PoseNetworkForm({
   const plan =
     check.from !== null && check.to !== null ? planPoseTransition({ nodes, edges }, check.from, check.to) : null;
 
-  const submit = form.handleSubmit(async (values) => {
-    setSaveError(null);
-    try {
-      const saved = await onSubmit(values);
-      if (saved) form.reset(saved);
-    } catch (e) {
-      const placed = applyServerErrors(e, form.setError, fields, t('poseCommon.duplicate'));
-      if (!placed) setSaveError(e);
-    }
+  const submit = form.handleSubmit((values) => {
+    if (base)
+      update.mutate(
+        { id: base.id, body: { ...values, updatedAt: base.updatedAt } },
+        kit.saved({ successText: t('poseCommon.saved') }),
+      );
+    else create.mutate(values, kit.saved<PoseNetwork>({ successText: t('poseCommon.created'), onSuccess: onCreated }));
   });
 
   const setGraph = (nextNodes: number[], nextEdges: PoseEdge[]) => {
@@ -156,262 +163,253 @@ export function PoseNetworkForm({
   const edgeError = (i: number) => message(errors.edges?.[i]?.message ?? errors.edges?.[i]?.root?.message);
 
   return (
-    <form
-      onSubmit={(e) => void submit(e)}
-      noValidate
-      aria-label={t('poseNetworks.listTitle')}
-      data-testid="network-form"
+    <FormShell
+      kit={kit}
+      onSubmit={submit}
+      mutation={base ? update : create}
+      label={t('poseNetworks.listTitle')}
+      testId="network-form"
+      submitTestId="network-save"
+      submitLabel={base ? t('common.save') : t('poseNetworks.create')}
+      cancelTo={base ? undefined : cancelTo}
+      readOnly={readOnly}
+      startActions={extraActions}
+      maw="none"
     >
-      <Stack>
-        <SaveErrorAlert
-          error={saveError}
-          onReload={onReload}
-          staleText={t('poseCommon.stale')}
-          staleTestId="network-stale"
-        />
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-          <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-            <Stack>
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput
-                  label={t('poseCommon.fields.name')}
-                  required
-                  maxLength={POSE_NETWORK_NAME_MAX}
-                  error={fieldErrorText(errors.name, message)}
-                  data-testid="network-name"
-                  {...form.register('name')}
-                />
-                <Controller
-                  control={form.control}
-                  name="buildingId"
-                  render={({ field }) => (
-                    <NativeSelect
-                      label={t('poseCommon.fields.buildingId')}
-                      value={field.value === null || field.value === undefined ? '' : String(field.value)}
-                      onChange={(e) =>
-                        field.onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))
-                      }
-                      data={buildingData}
-                      error={message(errors.buildingId?.message)}
-                      data-testid="network-building"
-                    />
-                  )}
-                />
-                <Controller
-                  control={form.control}
-                  name="armModel"
-                  render={({ field }) => (
-                    <NativeSelect
-                      label={t('poseCommon.fields.armModel')}
-                      required
-                      value={String(field.value ?? '')}
-                      onChange={(e) => {
-                        field.onChange(ARM_MODELS.find((x) => String(x) === e.currentTarget.value) ?? 100);
-                        reshape();
-                      }}
-                      data={ARM_MODELS.map((m) => ({ value: String(m), label: t(`poseCommon.armModels.${m}`) }))}
-                      data-testid="network-arm-model"
-                    />
-                  )}
-                />
-                <Controller
-                  control={form.control}
-                  name="armType"
-                  render={({ field }) => (
-                    <NativeSelect
-                      label={t('poseCommon.fields.armType')}
-                      required
-                      value={String(field.value ?? '')}
-                      onChange={(e) => {
-                        field.onChange(ARM_TYPES.find((x) => String(x) === e.currentTarget.value) ?? 1);
-                        reshape();
-                      }}
-                      data={ARM_TYPES.map((a) => ({ value: String(a), label: t(`poseCommon.armTypes.${a}`) }))}
-                      data-testid="network-arm-type"
-                    />
-                  )}
-                />
-              </SimpleGrid>
-              {!readOnly && (
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <LockedFields locked={readOnly}>
+          <Stack>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput
+                label={t('poseCommon.fields.name')}
+                required
+                maxLength={POSE_NETWORK_NAME_MAX}
+                error={kit.err('name')}
+                data-testid="network-name"
+                {...form.register('name')}
+              />
+              <Controller
+                control={form.control}
+                name="buildingId"
+                render={({ field }) => (
+                  <NativeSelect
+                    label={t('poseCommon.fields.buildingId')}
+                    value={field.value === null || field.value === undefined ? '' : String(field.value)}
+                    onChange={(e) =>
+                      field.onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))
+                    }
+                    data={buildingData}
+                    error={kit.err('buildingId')}
+                    data-testid="network-building"
+                  />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="armModel"
+                render={({ field }) => (
+                  <NativeSelect
+                    label={t('poseCommon.fields.armModel')}
+                    required
+                    value={String(field.value ?? '')}
+                    onChange={(e) => {
+                      field.onChange(ARM_MODELS.find((x) => String(x) === e.currentTarget.value) ?? 100);
+                      reshape();
+                    }}
+                    data={ARM_MODELS.map((m) => ({ value: String(m), label: t(`poseCommon.armModels.${m}`) }))}
+                    data-testid="network-arm-model"
+                  />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="armType"
+                render={({ field }) => (
+                  <NativeSelect
+                    label={t('poseCommon.fields.armType')}
+                    required
+                    value={String(field.value ?? '')}
+                    onChange={(e) => {
+                      field.onChange(ARM_TYPES.find((x) => String(x) === e.currentTarget.value) ?? 1);
+                      reshape();
+                    }}
+                    data={ARM_TYPES.map((a) => ({ value: String(a), label: t(`poseCommon.armTypes.${a}`) }))}
+                    data-testid="network-arm-type"
+                  />
+                )}
+              />
+            </SimpleGrid>
+            {!readOnly && (
+              <Text size="xs" c="dimmed">
+                {t('poseNetworks.modelChangeHint')}
+              </Text>
+            )}
+            <Paper withBorder p="sm">
+              <Stack gap="xs">
+                <Title order={2} size="h5">
+                  {t('poseNetworks.poses')}
+                </Title>
                 <Text size="xs" c="dimmed">
-                  {t('poseNetworks.modelChangeHint')}
+                  {t('poseNetworks.posesHint')}
                 </Text>
-              )}
-              <Paper withBorder p="sm">
-                <Stack gap="xs">
-                  <Title order={2} size="h5">
-                    {t('poseNetworks.poses')}
-                  </Title>
-                  <Text size="xs" c="dimmed">
-                    {t('poseNetworks.posesHint')}
+                {errors.nodes && (
+                  <Text c="red" size="sm">
+                    {message(errors.nodes.message ?? errors.nodes.root?.message ?? 'validation.invalid')}
                   </Text>
-                  {errors.nodes && (
-                    <Text c="red" size="sm">
-                      {message(errors.nodes.message ?? errors.nodes.root?.message ?? 'validation.invalid')}
-                    </Text>
-                  )}
-                  {(options.data ?? []).length === 0 && nodes.length === 0 ? (
-                    <Text size="sm" c="dimmed" data-testid="network-no-poses">
-                      {t('poseNetworks.noPoses')}
-                    </Text>
-                  ) : (
-                    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={4} data-testid="network-poses">
-                      {[...names.entries()]
-                        .filter(([id]) => nodes.includes(id) || (options.data ?? []).some((p) => p.id === id))
-                        .map(([id, name]) => (
-                          <Checkbox
-                            key={id}
-                            label={name}
-                            checked={nodes.includes(id)}
-                            onChange={(e) => toggleNode(id, e.currentTarget.checked)}
-                            data-testid={`network-pose-${id}`}
-                          />
-                        ))}
-                    </SimpleGrid>
-                  )}
-                </Stack>
-              </Paper>
-              <Paper withBorder p="sm">
-                <Stack gap="xs">
-                  <Title order={2} size="h5">
-                    {t('poseNetworks.transitions')}
-                  </Title>
-                  <Text size="xs" c="dimmed">
-                    {t('poseNetworks.transitionsHint')}
+                )}
+                {(options.data ?? []).length === 0 && nodes.length === 0 ? (
+                  <Text size="sm" c="dimmed" data-testid="network-no-poses">
+                    {t('poseNetworks.noPoses')}
                   </Text>
-                  {!readOnly && (
-                    <Group align="flex-end" wrap="wrap">
-                      <NativeSelect
-                        label={t('poseNetworks.from')}
-                        value={draft.from === null ? '' : String(draft.from)}
-                        data={poseOptions}
-                        onChange={(e) =>
-                          setDraft({
-                            ...draft,
-                            from: e.currentTarget.value === '' ? null : Number(e.currentTarget.value),
-                          })
-                        }
-                        data-testid="edge-from"
-                      />
-                      <NativeSelect
-                        label={t('poseNetworks.to')}
-                        value={draft.to === null ? '' : String(draft.to)}
-                        data={poseOptions}
-                        onChange={(e) =>
-                          setDraft({
-                            ...draft,
-                            to: e.currentTarget.value === '' ? null : Number(e.currentTarget.value),
-                          })
-                        }
-                        data-testid="edge-to"
-                      />
-                      <Switch
-                        label={t('poseNetworks.bothWays')}
-                        checked={draft.both}
-                        onChange={(e) => setDraft({ ...draft, both: e.currentTarget.checked })}
-                        mb={8}
-                        data-testid="edge-both"
-                      />
-                      <Button
-                        variant="light"
-                        disabled={!canAdd}
-                        onClick={() => {
-                          setGraph(nodes, [...edges, { from: draft.from!, to: draft.to!, bidirectional: draft.both }]);
-                          setDraft({ ...draft, from: draft.to, to: null });
-                        }}
-                        data-testid="edge-add"
-                      >
-                        {t('poseNetworks.addTransition')}
-                      </Button>
-                    </Group>
-                  )}
-                  {errors.edges?.message && (
-                    <Text c="red" size="sm">
-                      {message(errors.edges.message)}
-                    </Text>
-                  )}
-                  {edges.length === 0 ? (
-                    <Text size="sm" c="dimmed">
-                      {t('poseNetworks.noTransitions')}
-                    </Text>
-                  ) : (
-                    <Table verticalSpacing={4} data-testid="edge-table">
-                      <Table.Tbody>
-                        {edges.map((e, i) => (
-                          <Table.Tr key={`${e.from}-${e.to}-${i}`} data-testid={`edge-row-${i}`}>
-                            <Table.Td>{names.get(e.from) ?? `#${e.from}`}</Table.Td>
-                            <Table.Td c="dimmed">{e.bidirectional ? '↔' : '→'}</Table.Td>
+                ) : (
+                  <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={4} data-testid="network-poses">
+                    {[...names.entries()]
+                      .filter(([id]) => nodes.includes(id) || (options.data ?? []).some((p) => p.id === id))
+                      .map(([id, name]) => (
+                        <Checkbox
+                          key={id}
+                          label={name}
+                          checked={nodes.includes(id)}
+                          onChange={(e) => toggleNode(id, e.currentTarget.checked)}
+                          data-testid={`network-pose-${id}`}
+                        />
+                      ))}
+                  </SimpleGrid>
+                )}
+              </Stack>
+            </Paper>
+            <Paper withBorder p="sm">
+              <Stack gap="xs">
+                <Title order={2} size="h5">
+                  {t('poseNetworks.transitions')}
+                </Title>
+                <Text size="xs" c="dimmed">
+                  {t('poseNetworks.transitionsHint')}
+                </Text>
+                {!readOnly && (
+                  <Group align="flex-end" wrap="wrap">
+                    <NativeSelect
+                      label={t('poseNetworks.from')}
+                      value={draft.from === null ? '' : String(draft.from)}
+                      data={poseOptions}
+                      onChange={(e) =>
+                        setDraft({
+                          ...draft,
+                          from: e.currentTarget.value === '' ? null : Number(e.currentTarget.value),
+                        })
+                      }
+                      data-testid="edge-from"
+                    />
+                    <NativeSelect
+                      label={t('poseNetworks.to')}
+                      value={draft.to === null ? '' : String(draft.to)}
+                      data={poseOptions}
+                      onChange={(e) =>
+                        setDraft({
+                          ...draft,
+                          to: e.currentTarget.value === '' ? null : Number(e.currentTarget.value),
+                        })
+                      }
+                      data-testid="edge-to"
+                    />
+                    <Switch
+                      label={t('poseNetworks.bothWays')}
+                      checked={draft.both}
+                      onChange={(e) => setDraft({ ...draft, both: e.currentTarget.checked })}
+                      mb={8}
+                      data-testid="edge-both"
+                    />
+                    <Button
+                      variant="light"
+                      disabled={!canAdd}
+                      onClick={() => {
+                        setGraph(nodes, [...edges, { from: draft.from!, to: draft.to!, bidirectional: draft.both }]);
+                        setDraft({ ...draft, from: draft.to, to: null });
+                      }}
+                      data-testid="edge-add"
+                    >
+                      {t('poseNetworks.addTransition')}
+                    </Button>
+                  </Group>
+                )}
+                {errors.edges?.message && (
+                  <Text c="red" size="sm">
+                    {message(errors.edges.message)}
+                  </Text>
+                )}
+                {edges.length === 0 ? (
+                  <Text size="sm" c="dimmed">
+                    {t('poseNetworks.noTransitions')}
+                  </Text>
+                ) : (
+                  <Table verticalSpacing={4} data-testid="edge-table">
+                    <Table.Tbody>
+                      {edges.map((e, i) => (
+                        <Table.Tr key={`${e.from}-${e.to}-${i}`} data-testid={`edge-row-${i}`}>
+                          <Table.Td>{names.get(e.from) ?? `#${e.from}`}</Table.Td>
+                          <Table.Td c="dimmed">{e.bidirectional ? '↔' : '→'}</Table.Td>
+                          <Table.Td>
+                            {names.get(e.to) ?? `#${e.to}`}
+                            {edgeError(i) && (
+                              <Text c="red" size="xs">
+                                {edgeError(i)}
+                              </Text>
+                            )}
+                          </Table.Td>
+                          <Table.Td>
+                            <Switch
+                              size="xs"
+                              label={t('poseNetworks.bothWays')}
+                              checked={e.bidirectional}
+                              onChange={(ev) => {
+                                const checked = ev.currentTarget.checked;
+                                setGraph(
+                                  nodes,
+                                  edges.map((x, j) => (j === i ? { ...x, bidirectional: checked } : x)),
+                                );
+                              }}
+                            />
+                          </Table.Td>
+                          {!readOnly && (
                             <Table.Td>
-                              {names.get(e.to) ?? `#${e.to}`}
-                              {edgeError(i) && (
-                                <Text c="red" size="xs">
-                                  {edgeError(i)}
-                                </Text>
-                              )}
-                            </Table.Td>
-                            <Table.Td>
-                              <Switch
-                                size="xs"
-                                label={t('poseNetworks.bothWays')}
-                                checked={e.bidirectional}
-                                onChange={(ev) => {
-                                  const checked = ev.currentTarget.checked;
+                              <ActionIcon
+                                variant="subtle"
+                                color="red"
+                                aria-label={t('poseNetworks.remove')}
+                                onClick={() =>
                                   setGraph(
                                     nodes,
-                                    edges.map((x, j) => (j === i ? { ...x, bidirectional: checked } : x)),
-                                  );
-                                }}
-                              />
+                                    edges.filter((_, j) => j !== i),
+                                  )
+                                }
+                              >
+                                ✕
+                              </ActionIcon>
                             </Table.Td>
-                            {!readOnly && (
-                              <Table.Td>
-                                <ActionIcon
-                                  variant="subtle"
-                                  color="red"
-                                  aria-label={t('poseNetworks.remove')}
-                                  onClick={() =>
-                                    setGraph(
-                                      nodes,
-                                      edges.filter((_, j) => j !== i),
-                                    )
-                                  }
-                                >
-                                  ✕
-                                </ActionIcon>
-                              </Table.Td>
-                            )}
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  )}
-                </Stack>
-              </Paper>
-            </Stack>
-          </fieldset>
-          <Stack>
-            <Title order={2} size="h5">
-              {t('poseNetworks.graphTitle')}
-            </Title>
-            <NetworkGraph nodes={nodeList} edges={edges} highlight={plan?.found ? plan.path : []} />
-            <TransitionChecker
-              nodes={nodeList}
-              edges={edges}
-              from={check.from}
-              to={check.to}
-              onChange={(from, to) => setCheck({ from, to })}
-            />
+                          )}
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                )}
+              </Stack>
+            </Paper>
           </Stack>
-        </SimpleGrid>
-        {!readOnly && (
-          <Group justify="space-between">
-            <Group>{extraActions}</Group>
-            <Button type="submit" loading={saving} data-testid="network-save">
-              {submitLabel ?? t('common.save')}
-            </Button>
-          </Group>
-        )}
-      </Stack>
-    </form>
+        </LockedFields>
+        <Stack>
+          <Title order={2} size="h5">
+            {t('poseNetworks.graphTitle')}
+          </Title>
+          <NetworkGraph nodes={nodeList} edges={edges} highlight={plan?.found ? plan.path : []} />
+          <TransitionChecker
+            nodes={nodeList}
+            edges={edges}
+            from={check.from}
+            to={check.to}
+            onChange={(from, to) => setCheck({ from, to })}
+          />
+        </Stack>
+      </SimpleGrid>
+    </FormShell>
   );
 }

@@ -9,17 +9,14 @@ import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
-import { useCreatePoseNetwork } from '../api/create-pose-network';
 import { useDeletePoseNetwork } from '../api/delete-pose-network';
 import { usePoseNetwork } from '../api/get-pose-network';
-import { useUpdatePoseNetwork } from '../api/update-pose-network';
-import { emptyNetworkForm, networkFormValues, PoseNetworkForm } from './pose-network-form';
+import { PoseNetworkForm } from './pose-network-form';
 
 /** /pose-network/create. */
 export function PoseNetworkCreate() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const create = useCreatePoseNetwork();
   return (
     <Stack>
       <Anchor component={Link} to={paths.poseNetwork.list.getHref()} size="sm">
@@ -30,14 +27,8 @@ export function PoseNetworkCreate() {
       </Title>
       <Paper withBorder p="md">
         <PoseNetworkForm
-          defaultValues={emptyNetworkForm()}
-          saving={create.isPending}
-          submitLabel={t('poseNetworks.create')}
-          onSubmit={async (values) => {
-            const network = await create.mutateAsync(values);
-            showNotification({ color: 'green', message: t('poseCommon.created') });
-            void navigate(paths.poseNetwork.detail.getHref(network.id), { replace: true });
-          }}
+          cancelTo={paths.poseNetwork.list.getHref()}
+          onCreated={(network) => void navigate(paths.poseNetwork.detail.getHref(network.id), { replace: true })}
         />
       </Paper>
     </Stack>
@@ -66,19 +57,8 @@ function NetworkEdit({
   const { t } = useTranslation();
   const errorText = useErrorText();
   const navigate = useNavigate();
-  const update = useUpdatePoseNetwork();
   const remove = useDeletePoseNetwork();
   const [confirming, setConfirming] = useState(false);
-  const [generation, setGeneration] = useState(0);
-  const [fresh, setFresh] = useState<PoseNetwork | null>(null);
-  const current = fresh && fresh.updatedAt >= network.updatedAt ? fresh : network;
-
-  const reload = async () => {
-    const data = await onReload();
-    if (data) setFresh(data);
-    update.reset();
-    setGeneration((g) => g + 1);
-  };
 
   return (
     <Stack>
@@ -87,11 +67,11 @@ function NetworkEdit({
       </Anchor>
       <div>
         <Title order={1} size="h2" data-testid="network-title">
-          {current.name}
+          {network.name}
         </Title>
         <Text c="dimmed" size="sm">
-          {t(`poseCommon.armModels.${current.armModel}`)} · {t(`poseCommon.armTypes.${current.armType}`)} ·{' '}
-          {current.buildingName ?? t('poseCommon.wholeOrganization')}
+          {t(`poseCommon.armModels.${network.armModel}`)} · {t(`poseCommon.armTypes.${network.armType}`)} ·{' '}
+          {network.buildingName ?? t('poseCommon.wholeOrganization')}
         </Text>
       </div>
       {!canManage && (
@@ -106,21 +86,9 @@ function NetworkEdit({
       )}
       <Paper withBorder p="md">
         <PoseNetworkForm
-          key={generation}
+          network={network}
+          onReload={onReload}
           readOnly={!canManage}
-          knownNames={current.nodes}
-          defaultValues={networkFormValues(current)}
-          saving={update.isPending}
-          onReload={() => void reload()}
-          onSubmit={async (values) => {
-            const saved = await update.mutateAsync({
-              id: network.id,
-              body: { ...values, updatedAt: current.updatedAt },
-            });
-            setFresh(saved);
-            showNotification({ color: 'green', message: t('poseCommon.saved') });
-            return networkFormValues(saved);
-          }}
           extraActions={
             <Button color="red" variant="light" onClick={() => setConfirming(true)} data-testid="network-delete">
               {t('poseCommon.delete')}
