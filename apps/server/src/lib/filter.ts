@@ -608,6 +608,33 @@ export function applyFilter<DB, TB extends keyof DB, O>(
   return applyOrder(applyWhere(qb, filter.where), filter.order).limit(filter.limit).offset(filter.skip);
 }
 
+/** `count(*)` of a list's rows as `n`: the scope's query with the filter's where (no order, no paging). */
+export function countOf<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  where: WhereNode | null,
+): SelectQueryBuilder<DB, TB, { n: number | string }> {
+  // The selection type of a generic table does not resolve; the row is `{ n }` (a string on PostgreSQL).
+  return applyWhere(qb, where).select(sql<number | string>`count(*)`.as('n')) as never;
+}
+
+/**
+ * One page of a list and the total its where matches, in one statement: the total rides along as an
+ * uncorrelated scalar subquery, which SQLite and PostgreSQL compute once per statement. So a list
+ * costs one round trip, not two; only an empty page past the first asks for its total apart.
+ * `page` is the scoped query with its selection and `applyFilter`; `count` is `countOf(scoped, where)`.
+ */
+export async function pageWithTotal<DB, TB extends keyof DB, R, CDB, CTB extends keyof CDB>(
+  page: SelectQueryBuilder<DB, TB, R>,
+  count: SelectQueryBuilder<CDB, CTB, { n: number | string }>,
+  skip: number,
+): Promise<{ rows: R[]; total: number }> {
+  const found = (await page.select(count.as('list_total') as never).execute()) as Array<R & { list_total: unknown }>;
+  if (found.length === 0) return { rows: [], total: skip === 0 ? 0 : Number((await count.executeTakeFirst())?.n ?? 0) };
+  const total = Number(found[0]!.list_total);
+  const rows = found.map(({ list_total: _, ...row }) => row as R);
+  return { rows, total };
+}
+
 /** A database row as the API shows it: API names, booleans as booleans, only the fields asked for. */
 export function toApiRow(
   row: Record<string, unknown>,

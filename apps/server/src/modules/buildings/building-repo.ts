@@ -3,8 +3,9 @@ import type { BuildingTable, Database } from '../../db/schema.ts';
 import { deleteById, findById, insertReturningId, rowExists, updateById, updateVersioned } from '../../db/rows.ts';
 import {
   applyFilter,
-  applyWhere,
+  countOf,
   filterSpec,
+  pageWithTotal,
   ID_FIELD,
   TIMESTAMP_FIELDS,
   type ParsedFilter,
@@ -87,13 +88,7 @@ export function buildingRepo(db: Kysely<Database>) {
       const scoped = db
         .selectFrom('buildings')
         .where((eb) => scopeWhere(scope, eb, { organization: 'buildings.organization_id', building: 'buildings.id' }));
-      const [rows, count] = await Promise.all([
-        applyFilter(scoped.selectAll(), f).execute(),
-        applyWhere(scoped, f.where)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      return pageWithTotal(applyFilter(scoped.selectAll(), f), countOf(scoped, f.where), f.skip);
     },
 
     organizationExists: (id: number): Promise<boolean> => rowExists(db, 'organizations', id),
