@@ -12,9 +12,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { $ZodType } from 'zod/v4/core';
 import { APP_VERSION, MAP_IMAGE_MAX_BYTES } from '@portal/contract';
 import type { AppContext } from './context.ts';
 import { AppError } from './lib/errors.ts';
+import { CHECK_RESPONSES, compiledSerializer, sameAsZod } from './lib/serializer.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { serializeRequest } from './plugins/request-log.ts';
@@ -86,7 +88,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       )
     : null;
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Answers are written by a serializer compiled once per route and status from the zod schema
+  // (lib/serializer.ts); outside production they are also checked against it, as zod's text.
+  app.setSerializerCompiler((route) => {
+    const zodRoute = route as Parameters<typeof serializerCompiler>[0];
+    const schema = route.schema as unknown;
+    if (!(schema instanceof $ZodType)) return serializerCompiler(zodRoute);
+    const fast = compiledSerializer(schema);
+    if (!CHECK_RESPONSES) return fast;
+    const checked = serializerCompiler(zodRoute);
+    return (data: unknown) => sameAsZod(fast(data), checked(data), `${route.method} ${route.url}`);
+  });
   registerErrorHandling(app, { apiBase: config.apiBase, spaHtml });
   registerSecurityHeaders(app);
 

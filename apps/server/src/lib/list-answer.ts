@@ -2,8 +2,9 @@ import type { FastifyReply } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Principal } from '../context.ts';
 import type { ReadCache } from '../services/read-cache.ts';
+import { serializerFor } from './serializer.ts';
 
-/** A list answer: the JSON text of its items (checked against the response schema) and the total. */
+/** A list answer: the JSON text of its items (written by the schema's compiled serializer) and the total. */
 export interface ListAnswer {
   json: string;
   total: number;
@@ -23,7 +24,7 @@ export function cachedLists(cache: ReadCache) {
   ): Promise<ListAnswer> =>
     cache.get(`${key}|${p.type}|${p.organizationId}|${p.buildingId}|${rawFilter ?? ''}`, async () => {
       const { items, total } = await compute();
-      return { json: JSON.stringify(schema.parse(items)), total };
+      return { json: serializerFor(schema)(items), total };
     });
 }
 
