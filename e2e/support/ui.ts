@@ -27,9 +27,8 @@ export const TEXT = {
     navLabel: 'メインナビゲーション',
     buildingName: 'ビル名',
     buildingCity: '市区町村',
-    reload: '再読み込み',
-    buildingStale:
-      '編集中に他の人がこのビルを変更しました。入力内容は下に残っています。再読み込みして最新の内容を確認し、もう一度変更してください。',
+    conflictTitle: 'このデータは他の人によって先に保存されました',
+    conflictReload: '保存済みの内容を表示',
     ipSwitch: 'IPアドレスでアクセスを制限する',
     ipEnabled: 'IP制限はオンです。',
     ipOnList: 'リストに含まれています',
@@ -52,9 +51,8 @@ export const TEXT = {
     navLabel: 'Main navigation',
     buildingName: 'Building name',
     buildingCity: 'City',
-    reload: 'Reload',
-    buildingStale:
-      'Someone else changed this building while you were editing. Your entries are kept below: reload to see the latest version, then apply your change again.',
+    conflictTitle: 'Someone else saved this record meanwhile',
+    conflictReload: 'Show the stored version',
     ipSwitch: 'Restrict access by IP address',
     ipEnabled: 'IP restriction is on.',
     ipOnList: 'on the list',

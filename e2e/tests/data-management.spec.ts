@@ -269,9 +269,8 @@ test('a stale building edit shows the conflict, keeps what was typed, and the fi
   expect(
     await answerOf(second, 'PATCH', `/buildings/${building.id}`, () => second.getByTestId('building-save').click()),
   ).toBe(409);
-  const stale = second.getByTestId('building-stale');
-  await expect(stale).toBeVisible();
-  await expect(stale).toContainText(text.buildingStale);
+  const conflict = second.getByRole('dialog', { name: text.conflictTitle });
+  await expect(conflict).toBeVisible();
   // What was typed is kept.
   await expect(secondCity).toHaveValue('港区');
   await expect(second.getByLabel(text.buildingName)).toHaveValue(`${building.name} (2)`);
@@ -280,9 +279,9 @@ test('a stale building edit shows the conflict, keeps what was typed, and the fi
   const stored = await api.call(buildingOps.getBuilding, { token: adminToken, params: { id: building.id } });
   expect(stored).toMatchObject({ name: building.name, city: '千代田区' });
 
-  // The alert's reload, then a full reload, both show the first change.
-  await stale.getByRole('button', { name: text.reload }).click();
-  await expect(stale).toHaveCount(0);
+  // "Show the stored version", then a full reload, both show the first change.
+  await conflict.getByRole('button', { name: text.conflictReload }).click();
+  await expect(conflict).toHaveCount(0);
   await expect(secondCity).toHaveValue('千代田区');
   await second.reload();
   await expect(second.getByLabel(text.buildingName)).toHaveValue(building.name);

@@ -144,14 +144,16 @@ describe('robot groups', { timeout: 20_000 }, () => {
 });
 
 describe('building form', { timeout: 20_000 }, () => {
-  it('keeps the typed values and offers a reload when the save is stale', async () => {
+  it('keeps the typed values in a stale save and shows the stored version on request', async () => {
     let version = 1;
     mockApi({
       ...buildingRoutes(restriction({})),
       [on(buildingOps.getBuilding)]: () =>
         reply(
           buildingSchema,
-          makeBuilding(version > 1 ? { name: 'Renamed elsewhere', updatedAt: '2026-02-01T00:00:00.000Z' } : {}),
+          makeBuilding(
+            version > 1 ? { name: 'Renamed elsewhere', latitude: 35.5, updatedAt: '2026-02-01T00:00:00.000Z' } : {},
+          ),
         ),
       [on(buildingOps.updateBuilding)]: () => replyError('STALE_UPDATE'),
     });
@@ -160,18 +162,30 @@ describe('building form', { timeout: 20_000 }, () => {
     const name = await screen.findByRole('textbox', { name: /Building name/ }, slow);
     await app.user.clear(name);
     await app.user.type(name, 'My new name');
+    await app.user.clear(screen.getByRole('textbox', { name: /Latitude/ }));
+    await app.user.type(screen.getByRole('textbox', { name: /Latitude/ }), '35.1');
     await app.user.click(screen.getByTestId('building-save'));
 
-    expect(await screen.findByTestId('building-stale')).toHaveTextContent('Your entries are kept');
+    expect(await screen.findByTestId('conflict-dialog')).toHaveTextContent('Someone else saved this record meanwhile');
     expect(screen.getByRole('textbox', { name: /Building name/ })).toHaveValue('My new name');
 
     version = 2;
-    await app.user.click(screen.getByRole('button', { name: 'Reload' }));
+    await app.user.click(screen.getByTestId('conflict-reload'));
     await waitFor(
       () => expect(screen.getByRole('textbox', { name: /Building name/ })).toHaveValue('Renamed elsewhere'),
       slow,
     );
-    expect(screen.queryByTestId('building-stale')).toBeNull();
+    // The decimal fields follow the stored version too.
+    expect(screen.getByRole('textbox', { name: /Latitude/ })).toHaveValue('35.5');
+    expect(screen.queryByTestId('conflict-reload')).toBeNull();
+  });
+
+  it('shows the fields locked and no save to operators who cannot change buildings', async () => {
+    mockApi(buildingRoutes(restriction({})));
+    renderApp('/building/10', { session: makeSession(1) });
+    expect(await screen.findByRole('textbox', { name: /Building name/ }, slow)).toBeDisabled();
+    expect(screen.queryByTestId('building-save')).toBeNull();
+    expect(screen.queryByTestId('building-delete')).toBeNull();
   });
 
   it('names what still uses a building it cannot delete', async () => {

@@ -57,8 +57,6 @@ export const buildingScreensEn = {
       organization: 'Organization',
       status: 'Status',
       created: 'The building was added.',
-      stale:
-        'Someone else changed this building while you were editing. Your entries are kept below: reload to see the latest version, then apply your change again.',
     },
     delete: {
       button: 'Delete building',
@@ -94,7 +92,6 @@ export const buildingScreensEn = {
       orderSaved: 'Order saved.',
       edit: 'Edit',
       created: 'The group was added.',
-      stale: 'Someone else changed this group. Your entry is kept: reload, then save again.',
       deleteButton: 'Delete group',
       deleteTitle: 'Delete this group?',
       deleteBody: 'The group "{{name}}" will be deleted.',

@@ -56,8 +56,6 @@ export const buildingScreensJa: BuildingScreensMessages = {
       organization: '組織',
       status: '状態',
       created: 'ビルを追加しました。',
-      stale:
-        '編集中に他の人がこのビルを変更しました。入力内容は下に残っています。再読み込みして最新の内容を確認し、もう一度変更してください。',
     },
     delete: {
       button: 'ビルを削除',
@@ -93,7 +91,6 @@ export const buildingScreensJa: BuildingScreensMessages = {
       orderSaved: '並び順を保存しました。',
       edit: '編集',
       created: 'グループを追加しました。',
-      stale: '他の人がこのグループを変更しました。入力内容は残っています。再読み込みしてからもう一度保存してください。',
       deleteButton: 'グループを削除',
       deleteTitle: 'このグループを削除しますか？',
       deleteBody: 'グループ「{{name}}」を削除します。',

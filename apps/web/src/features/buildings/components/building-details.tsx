@@ -7,10 +7,9 @@ import { paths } from '@/config/paths';
 import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useDeleteBuilding } from '../api/delete-building';
-import { useUpdateBuilding } from '../api/update-building';
 import { hasCode } from '@/lib/server-errors';
 import { inUseWhat } from '../server-errors';
-import { BuildingForm, buildingFormValues } from './building-form';
+import { BuildingForm } from './building-form';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 
 interface BuildingDetailsProps {
@@ -25,21 +24,8 @@ export function BuildingDetails({ building, sessionType, canManage, onReload }: 
   const { t } = useTranslation();
   const errorText = useErrorText();
   const navigate = useNavigate();
-  const update = useUpdateBuilding();
   const remove = useDeleteBuilding();
   const [confirming, setConfirming] = useState(false);
-  // Remounts the form with the server's values after "reload".
-  const [generation, setGeneration] = useState(0);
-
-  const [fresh, setFresh] = useState<Building | null>(null);
-  const current = fresh && fresh.updatedAt >= building.updatedAt ? fresh : building;
-
-  const reload = async () => {
-    const data = await onReload();
-    if (data) setFresh(data);
-    update.reset();
-    setGeneration((g) => g + 1);
-  };
 
   return (
     <Paper withBorder p="md">
@@ -51,23 +37,11 @@ export function BuildingDetails({ building, sessionType, canManage, onReload }: 
         </Alert>
       )}
       <BuildingForm
-        key={generation}
+        building={building}
         sessionType={sessionType}
         readOnly={!canManage}
-        defaultValues={buildingFormValues(current)}
-        saving={update.isPending}
-        error={update.error}
-        onReload={() => void reload()}
-        onSubmit={async (values) => {
-          const { updatedAt, ...rest } = values;
-          const saved = await update.mutateAsync({
-            id: building.id,
-            body: { ...rest, updatedAt: updatedAt ?? building.updatedAt },
-          });
-          showNotification({ color: 'green', message: t('common.saved') });
-          return buildingFormValues(saved);
-        }}
-        extraActions={
+        onReload={onReload}
+        startActions={
           <Button color="red" variant="light" onClick={() => setConfirming(true)} data-testid="building-delete">
             {t('buildings.delete.button')}
           </Button>

@@ -1,20 +1,29 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { buildingInputSchema, isSystemAdmin, type Building } from '@portal/contract';
-import { Controller, useForm } from 'react-hook-form';
+import { NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { buildingInputSchema, isSystemAdmin, type Building, type BuildingInput } from '@portal/contract';
+import type { ReactNode } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
-import { SaveErrorAlert } from '@/components/save-error-alert';
-import { useMessageText } from '@/lib/i18n';
-import { applyServerErrors } from '@/lib/server-errors';
+import { useNavigate } from 'react-router';
+import { FormShell, LockedFields, OptionalNumberInput, useFormKit } from '@/components/form-page';
+import { paths } from '@/config/paths';
+import { useCreateBuilding } from '../api/create-building';
 import { useOrganizationOptions } from '../api/get-organizations';
-import { NumberField } from './number-field';
+import { useUpdateBuilding } from '../api/update-building';
 
-/** The contract's fields; `updatedAt` is present when editing (the version the edit is based on). */
-const formSchema = buildingInputSchema.extend({ updatedAt: z.string().optional() });
-export type BuildingFormValues = z.infer<typeof formSchema>;
+const FIELDS = [
+  'name',
+  'prefecture',
+  'city',
+  'address',
+  'postalCode',
+  'latitude',
+  'longitude',
+  'organizationId',
+  'status',
+] as const;
 
-export const buildingFormValues = (b: Building): BuildingFormValues => ({
+const valuesOf = (b: Building): BuildingInput => ({
   name: b.name,
   prefecture: b.prefecture ?? '',
   city: b.city ?? '',
@@ -24,68 +33,95 @@ export const buildingFormValues = (b: Building): BuildingFormValues => ({
   longitude: b.longitude,
   organizationId: b.organizationId,
   status: b.status,
-  updatedAt: b.updatedAt,
 });
 
 interface BuildingFormProps {
-  defaultValues: BuildingFormValues;
+  /** The stored building (edit), or none (create). */
+  building?: Building;
   sessionType: number;
+  /** Create: the organization a new building belongs to unless a system administrator picks another. */
+  organizationId?: number;
+  /** Without the right to change buildings: the fields are shown locked. */
   readOnly?: boolean;
-  saving: boolean;
-  error: unknown;
-  onSubmit: (values: BuildingFormValues) => Promise<BuildingFormValues | void>;
-  onReload?: () => void;
-  extraActions?: React.ReactNode;
+  /** Edit: fetches the stored building again (the conflict dialog's answers). */
+  onReload?: () => Promise<Building | undefined>;
+  /** Buttons at the start of the row (delete). */
+  startActions?: ReactNode;
 }
 
-/** Building fields validated with the contract schema; a stale save keeps what was typed. */
+/** Building fields validated with the contract schema, on the form kit. */
 export function BuildingForm({
-  defaultValues,
+  building,
   sessionType,
+  organizationId = 0,
   readOnly,
-  saving,
-  error,
-  onSubmit,
   onReload,
-  extraActions,
+  startActions,
 }: BuildingFormProps) {
   const { t } = useTranslation();
-  const messageText = useMessageText();
+  const navigate = useNavigate();
   const sysadmin = isSystemAdmin(sessionType);
   const organizations = useOrganizationOptions(sysadmin);
-  const form = useForm<BuildingFormValues>({ resolver: zodResolver(formSchema), defaultValues });
-  const { errors } = form.formState;
+  const create = useCreateBuilding();
+  const update = useUpdateBuilding();
+  const mutation = building ? update : create;
+  const form = useForm<BuildingInput>({
+    resolver: zodResolver(buildingInputSchema),
+    defaultValues: building
+      ? valuesOf(building)
+      : {
+          name: '',
+          prefecture: '',
+          city: '',
+          address: '',
+          postalCode: '',
+          latitude: null,
+          longitude: null,
+          organizationId,
+          status: 1,
+        },
+  });
+  const kit = useFormKit(form, { fields: FIELDS, record: building, reload: onReload, toValues: valuesOf });
+  const { err, base } = kit;
+  const chosenOrganization = useWatch({ control: form.control, name: 'organizationId' });
 
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const saved = await onSubmit(values);
-      if (saved) form.reset(saved);
-    } catch (e) {
-      applyServerErrors(e, form.setError, Object.keys(defaultValues) as (keyof BuildingFormValues)[]);
-    }
+  const onSubmit = form.handleSubmit((body) => {
+    if (base) update.mutate({ id: base.id, body: { ...body, updatedAt: base.updatedAt } }, kit.saved());
+    else
+      create.mutate(
+        body,
+        kit.saved<Building>({
+          successText: t('buildings.form.created'),
+          onSuccess: (b) => void navigate(paths.building.detail.getHref(b.id)),
+        }),
+      );
   });
 
   const orgData = (organizations.data ?? [])
     .filter((o): o is typeof o & { id: number } => typeof o.id === 'number')
     .map((o) => ({ value: String(o.id), label: o.name ?? String(o.id) }));
-  if (!orgData.some((o) => o.value === String(defaultValues.organizationId)))
-    orgData.unshift({ value: String(defaultValues.organizationId), label: `#${defaultValues.organizationId}` });
+  if (!orgData.some((o) => o.value === String(chosenOrganization)))
+    orgData.unshift({ value: String(chosenOrganization), label: `#${chosenOrganization}` });
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('buildings.tabs.details')}>
-      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+    <FormShell
+      kit={kit}
+      onSubmit={onSubmit}
+      mutation={mutation}
+      label={t('buildings.tabs.details')}
+      submitTestId="building-save"
+      cancelTo={building ? undefined : paths.building.list.getHref()}
+      readOnly={readOnly}
+      startActions={startActions}
+      maw="none"
+    >
+      <LockedFields locked={readOnly}>
         <Stack>
-          <SaveErrorAlert
-            error={error}
-            onReload={onReload}
-            staleText={t('buildings.form.stale')}
-            staleTestId="building-stale"
-          />
           <TextInput
             label={t('buildings.form.name')}
             required
             maxLength={80}
-            error={messageText(errors.name?.message)}
+            error={err('name')}
             {...form.register('name')}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -93,55 +129,44 @@ export function BuildingForm({
               label={t('buildings.form.postalCode')}
               description={t('buildings.form.postalCodeHint')}
               autoComplete="postal-code"
-              error={messageText(errors.postalCode?.message)}
+              error={err('postalCode')}
               {...form.register('postalCode')}
             />
             <TextInput
               label={t('buildings.form.prefecture')}
               autoComplete="address-level1"
-              error={messageText(errors.prefecture?.message)}
+              error={err('prefecture')}
               {...form.register('prefecture')}
             />
             <TextInput
               label={t('buildings.form.city')}
               autoComplete="address-level2"
-              error={messageText(errors.city?.message)}
+              error={err('city')}
               {...form.register('city')}
             />
             <TextInput
               label={t('buildings.form.address')}
               autoComplete="address-line1"
-              error={messageText(errors.address?.message)}
+              error={err('address')}
               {...form.register('address')}
             />
-            <Controller
-              control={form.control}
-              name="latitude"
-              render={({ field }) => (
-                <NumberField
-                  label={t('buildings.form.latitude')}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  name={field.name}
-                  error={messageText(errors.latitude?.message)}
-                />
-              )}
-            />
-            <Controller
-              control={form.control}
-              name="longitude"
-              render={({ field }) => (
-                <NumberField
-                  label={t('buildings.form.longitude')}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  name={field.name}
-                  error={messageText(errors.longitude?.message)}
-                />
-              )}
-            />
+            {(['latitude', 'longitude'] as const).map((name) => (
+              <Controller
+                key={name}
+                control={form.control}
+                name={name}
+                render={({ field }) => (
+                  <OptionalNumberInput
+                    label={t(`buildings.form.${name}`)}
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    name={field.name}
+                    error={err(name)}
+                  />
+                )}
+              />
+            ))}
             {sysadmin && (
               <Controller
                 control={form.control}
@@ -152,7 +177,7 @@ export function BuildingForm({
                     value={String(field.value)}
                     onChange={(e) => field.onChange(Number(e.currentTarget.value))}
                     data={orgData}
-                    error={messageText(errors.organizationId?.message)}
+                    error={err('organizationId')}
                   />
                 )}
               />
@@ -165,6 +190,7 @@ export function BuildingForm({
                   label={t('buildings.form.status')}
                   value={String(field.value)}
                   onChange={(e) => field.onChange(e.currentTarget.value === '0' ? 0 : 1)}
+                  error={err('status')}
                   data={[
                     { value: '1', label: t('buildings.statuses.1') },
                     { value: '0', label: t('buildings.statuses.0') },
@@ -173,16 +199,8 @@ export function BuildingForm({
               )}
             />
           </SimpleGrid>
-          {!readOnly && (
-            <Group justify="space-between">
-              <Group>{extraActions}</Group>
-              <Button type="submit" loading={saving} data-testid="building-save">
-                {t('common.save')}
-              </Button>
-            </Group>
-          )}
         </Stack>
-      </fieldset>
-    </form>
+      </LockedFields>
+    </FormShell>
   );
 }

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { groupInputSchema, updateGroupBodySchema, type Group as GroupRow } from '@portal/contract';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -9,8 +9,9 @@ import { z } from 'zod';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
-import { useErrorText, useMessageText } from '@/lib/i18n';
+import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
+import { FormShell, LockedFields, useFormKit } from '@/components/form-page';
 import { useCreateGroup } from '../api/create-group';
 import { useDeleteGroup } from '../api/delete-group';
 import { useBuilding } from '../api/get-building';
@@ -18,7 +19,6 @@ import { useGroup } from '../api/get-group';
 import type { GroupKind } from '../api/get-groups';
 import { useUpdateGroup } from '../api/update-group';
 import { hasCode } from '@/lib/server-errors';
-import { SaveErrorAlert } from '@/components/save-error-alert';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 
 const nameSchema = z.object({ name: groupInputSchema.shape.name });
@@ -35,59 +35,60 @@ function BuildingLink({ buildingId, kind }: { buildingId: number; kind: GroupKin
   );
 }
 
-function NameForm({
-  defaultName,
-  saving,
-  error,
-  onSubmit,
-  onReload,
-  canManage,
-  actions,
-}: {
-  defaultName: string;
-  saving: boolean;
-  error: unknown;
-  onSubmit: (v: NameValues) => Promise<unknown>;
-  onReload?: () => void;
+interface GroupFormProps {
+  kind: GroupKind;
+  buildingId: number;
+  /** The stored group (edit), or none (create). */
+  group?: GroupRow;
   canManage: boolean;
-  actions?: React.ReactNode;
-}) {
+  /** Edit: fetches the stored group again (the conflict dialog's answers). */
+  onReload?: () => Promise<GroupRow | undefined>;
+  /** Buttons at the start of the row (delete). */
+  startActions?: ReactNode;
+}
+
+const nameOf = (g: GroupRow): NameValues => ({ name: g.name });
+
+/** A robot or flow group's name, on the form kit. */
+function GroupForm({ kind, buildingId, group, canManage, onReload, startActions }: GroupFormProps) {
   const { t } = useTranslation();
-  const messageText = useMessageText();
-  const form = useForm<NameValues>({ resolver: zodResolver(nameSchema), defaultValues: { name: defaultName } });
+  const navigate = useNavigate();
+  const create = useCreateGroup(kind);
+  const update = useUpdateGroup(kind, group?.id ?? 0);
+  const mutation = group ? update : create;
+  const form = useForm<NameValues>({
+    resolver: zodResolver(nameSchema),
+    defaultValues: { name: group?.name ?? '' },
+  });
+  const kit = useFormKit(form, { fields: ['name'], record: group, reload: onReload, toValues: nameOf });
+  const { base } = kit;
+  const onSubmit = form.handleSubmit(({ name }) => {
+    if (base) update.mutate(updateGroupBodySchema.parse({ name, updatedAt: base.updatedAt }), kit.saved());
+    else
+      create.mutate(
+        { buildingId, name },
+        kit.saved({
+          successText: t('buildings.groups.created'),
+          onSuccess: () => void navigate(paths.building.detail.getHref(buildingId, tabOf(kind))),
+        }),
+      );
+  });
   return (
-    <form
-      noValidate
-      onSubmit={(e) =>
-        void form.handleSubmit(async (v) => {
-          await onSubmit(v).catch(() => undefined);
-        })(e)
-      }
+    <FormShell
+      kit={kit}
+      onSubmit={onSubmit}
+      mutation={mutation}
+      label={t('buildings.groups.name')}
+      submitTestId="group-save"
+      readOnly={!canManage}
+      cancelTo={group ? undefined : paths.building.detail.getHref(buildingId, tabOf(kind))}
+      startActions={startActions}
+      maw="none"
     >
-      <Stack>
-        <SaveErrorAlert
-          error={error}
-          onReload={onReload}
-          staleText={t('buildings.groups.stale')}
-          staleTestId="group-stale"
-        />
-        <TextInput
-          label={t('buildings.groups.name')}
-          required
-          readOnly={!canManage}
-          error={messageText(form.formState.errors.name?.message)}
-          {...form.register('name')}
-        />
-        {canManage && (
-          <Group justify="space-between">
-            <Group>{actions}</Group>
-            <Button type="submit" loading={saving} data-testid="group-save">
-              {t('common.save')}
-            </Button>
-          </Group>
-        )}
-      </Stack>
-    </form>
+      <LockedFields locked={!canManage}>
+        <TextInput label={t('buildings.groups.name')} required error={kit.err('name')} {...form.register('name')} />
+      </LockedFields>
+    </FormShell>
   );
 }
 
@@ -102,8 +103,6 @@ export function GroupCreatePage({
   canManage: boolean;
 }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const create = useCreateGroup(kind);
   const robot = kind === 'robot-group';
   if (buildingId === null)
     return (
@@ -121,17 +120,7 @@ export function GroupCreatePage({
         {robot ? t('buildings.groups.createRobotTitle') : t('buildings.groups.createFlowTitle')}
       </Title>
       <Paper withBorder p="md">
-        <NameForm
-          defaultName=""
-          canManage={canManage}
-          saving={create.isPending}
-          error={create.error}
-          onSubmit={async ({ name }) => {
-            await create.mutateAsync({ buildingId, name });
-            showNotification({ color: 'green', message: t('buildings.groups.created') });
-            void navigate(paths.building.detail.getHref(buildingId, tabOf(kind)));
-          }}
-        />
+        <GroupForm kind={kind} buildingId={buildingId} canManage={canManage} />
       </Paper>
     </Stack>
   );
@@ -151,11 +140,8 @@ function GroupEditor({
   const { t } = useTranslation();
   const errorText = useErrorText();
   const navigate = useNavigate();
-  const update = useUpdateGroup(kind, group.id);
   const remove = useDeleteGroup(kind, group.buildingId);
   const [confirming, setConfirming] = useState(false);
-  const [generation, setGeneration] = useState(0);
-  const [base, setBase] = useState(group.updatedAt);
   return (
     <Paper withBorder p="md">
       {remove.isError && (
@@ -163,25 +149,13 @@ function GroupEditor({
           {hasCode(remove.error, 'IN_USE') ? t('buildings.groups.inUse') : errorText(remove.error)}
         </Alert>
       )}
-      <NameForm
-        key={generation}
-        defaultName={group.name}
+      <GroupForm
+        kind={kind}
+        buildingId={group.buildingId}
+        group={group}
         canManage={canManage}
-        saving={update.isPending}
-        error={update.error}
-        onReload={() =>
-          void onReload().then((fresh) => {
-            if (fresh) setBase(fresh.updatedAt);
-            update.reset();
-            setGeneration((g) => g + 1);
-          })
-        }
-        onSubmit={async ({ name }) => {
-          const saved = await update.mutateAsync(updateGroupBodySchema.parse({ name, updatedAt: base }));
-          setBase(saved.updatedAt);
-          showNotification({ color: 'green', message: t('common.saved') });
-        }}
-        actions={
+        onReload={onReload}
+        startActions={
           <Button color="red" variant="light" onClick={() => setConfirming(true)}>
             {t('buildings.groups.deleteButton')}
           </Button>
