@@ -52,6 +52,14 @@ const envSchema = z.object({
     .string()
     .regex(/^(mqtts?|wss?|tcp):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
     .optional(),
+  /**
+   * MQTT over TLS for the embedded broker (docs/deployment.md): PEM certificate (chain) and key files.
+   * Both set: a TLS listener (mqtts) on MQTT_TLS_PORT, beside the plain one unless MQTT_PLAIN=0.
+   */
+  MQTT_TLS_CERT: z.string().optional(),
+  MQTT_TLS_KEY: z.string().optional(),
+  MQTT_TLS_PORT: port.default(8883),
+  MQTT_PLAIN: boolish.default(true),
   /** Enables the broker auth hooks (POST {API_BASE}/mqtt/auth and /mqtt/acl) for an external broker. */
   MQTT_AUTH_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
@@ -99,7 +107,14 @@ export interface Config {
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
   apiBase: string;
-  mqtt: { kind: 'embedded'; port: number } | { kind: 'external'; url: string };
+  mqtt:
+    | {
+        kind: 'embedded';
+        port: number;
+        /** MQTT over TLS: certificate and key files, its port, and whether plain MQTT stays on. */
+        tls?: { port: number; certFile: string; keyFile: string; plain: boolean };
+      }
+    | { kind: 'external'; url: string };
   smtpUrl: string | null;
   mailFrom: string;
   secretKey: string;
@@ -142,6 +157,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `${raw.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'}: ADMIN_EMAIL and ADMIN_PASSWORD must be set together`,
     );
   }
+  if (!!raw.MQTT_TLS_CERT !== !!raw.MQTT_TLS_KEY) {
+    problems.push(
+      `${raw.MQTT_TLS_CERT ? 'MQTT_TLS_KEY' : 'MQTT_TLS_CERT'}: MQTT_TLS_CERT and MQTT_TLS_KEY must be set together`,
+    );
+  }
+  for (const name of ['MQTT_TLS_CERT', 'MQTT_TLS_KEY'] as const) {
+    const file = raw[name];
+    if (file && !existsSync(file)) problems.push(`${name}: no such file: ${file}`);
+  }
+  if (raw.MQTT_TLS_CERT && raw.MQTT_URL)
+    problems.push('MQTT_TLS_CERT: applies to the embedded broker only, not with MQTT_URL');
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
@@ -160,7 +186,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     database,
     apiBase: e.API_BASE,
-    mqtt: e.MQTT_URL ? { kind: 'external', url: e.MQTT_URL } : { kind: 'embedded', port: e.MQTT_PORT },
+    mqtt: e.MQTT_URL
+      ? { kind: 'external', url: e.MQTT_URL }
+      : {
+          kind: 'embedded',
+          port: e.MQTT_PORT,
+          ...(e.MQTT_TLS_CERT && e.MQTT_TLS_KEY
+            ? {
+                tls: {
+                  port: e.MQTT_TLS_PORT,
+                  certFile: resolve(e.MQTT_TLS_CERT),
+                  keyFile: resolve(e.MQTT_TLS_KEY),
+                  plain: e.MQTT_PLAIN,
+                },
+              }
+            : {}),
+        },
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     secretKey: e.SECRET_KEY ?? readOrCreateSecret(dataDir),

@@ -178,7 +178,7 @@ describe('broker hardening: packet size and CONNECT timeout', () => {
   });
 
   /** A raw TCP connection to the broker and a promise of its close. */
-  function rawSocket(port = broker.port): Promise<{ socket: Socket; closed: Promise<void> }> {
+  function rawSocket(port = broker.port!): Promise<{ socket: Socket; closed: Promise<void> }> {
     return new Promise((ok, fail) => {
       const socket = tcpConnect(port, '127.0.0.1', () => ok({ socket, closed }));
       const closed = new Promise<void>((done) => socket.once('close', () => done()));
@@ -198,7 +198,7 @@ describe('broker hardening: packet size and CONNECT timeout', () => {
   it('closes a connection at once when its CONNECT announces more than the limit', async () => {
     // The default CONNECT timeout (10 s, beyond the test's time limit): only the size closes it.
     const patient = await start({});
-    const { socket, closed } = await rawSocket(patient.port);
+    const { socket, closed } = await rawSocket(patient.port!);
     // Remaining length 100 MB (variable-length encoding), then the start of the body.
     let n = 100 * 1024 * 1024;
     const length: number[] = [];

@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LinkTransport } from './transport.ts';
@@ -30,7 +31,10 @@ export interface BrokerAuthority {
 }
 
 export interface Broker {
-  port: number;
+  /** The plain MQTT port (null when only TLS listens). */
+  port: number | null;
+  /** The MQTT over TLS port (null without TLS). */
+  tlsPort: number | null;
   /** The portal's own session, in process: no TCP hop, no second MQTT parse. */
   transport: LinkTransport;
   /**
@@ -185,6 +189,8 @@ export async function startEmbeddedBroker(opts: {
   connectTimeoutMs?: number;
   maxConnectBytes?: number;
   maxPacketBytes?: number;
+  /** MQTT over TLS (PEM certificate chain and key) on its own port; `plain: false` closes plain MQTT. */
+  tls?: { port: number; cert: Buffer | string; key: Buffer | string; plain: boolean };
 }): Promise<Broker> {
   const { log, authority } = opts;
   // Routing concurrency well above aedes' default of 100: a fleet sends thousands of messages a
@@ -282,7 +288,8 @@ export async function startEmbeddedBroker(opts: {
 
   const maxConnect = opts.maxConnectBytes ?? MAX_CONNECT_BYTES;
   const maxPacket = opts.maxPacketBytes ?? MAX_PACKET_BYTES;
-  const server: Server = createServer((socket) => {
+  // The same handling for plain and TLS connections (a TLS socket is a net.Socket too).
+  const accept = (socket: Socket) => {
     aedes.handle(socket);
     // After aedes' 'readable' listener: 'data' then fires on each of its reads, before the parse.
     const fits = packetSizeGuard(maxConnect, maxPacket);
@@ -291,14 +298,34 @@ export async function startEmbeddedBroker(opts: {
       log.warn({ ip: socket.remoteAddress }, 'mqtt connection closed: packet larger than allowed');
       socket.destroy();
     });
-  });
-  await new Promise<void>((ok, fail) => {
-    server.once('error', fail);
-    server.listen(opts.port, opts.host, () => ok());
-  });
-  const address = server.address();
-  const actual = typeof address === 'object' && address ? address.port : opts.port;
-  log.info({ port: actual }, 'embedded MQTT broker listening');
+  };
+  const listen = async (server: Server, port: number): Promise<number> => {
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(port, opts.host, () => ok());
+    });
+    const address = server.address();
+    return typeof address === 'object' && address ? address.port : port;
+  };
+  const servers: Server[] = [];
+  let actual: number | null = null;
+  let tlsPort: number | null = null;
+  if (!opts.tls || opts.tls.plain) {
+    const server = createServer(accept);
+    servers.push(server);
+    actual = await listen(server, opts.port);
+    log.info({ port: actual }, 'embedded MQTT broker listening');
+  }
+  if (opts.tls) {
+    // A TLS handshake that never completes is closed like a CONNECT that never comes.
+    const server = createTlsServer(
+      { cert: opts.tls.cert, key: opts.tls.key, handshakeTimeout: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS },
+      accept,
+    );
+    servers.push(server);
+    tlsPort = await listen(server, opts.tls.port);
+    log.info({ port: tlsPort }, 'embedded MQTT broker listening for MQTT over TLS');
+  }
   const transport: LinkTransport = {
     async subscribe(filters, onMessage) {
       const deliver = (packet: { topic: string; payload: Buffer | string }, done: () => void) => {
@@ -318,6 +345,7 @@ export async function startEmbeddedBroker(opts: {
   };
   return {
     port: actual,
+    tlsPort,
     transport,
     disconnectRobot(robotId) {
       revokedAt.set(robotId, ++revocations);
@@ -343,7 +371,8 @@ export async function startEmbeddedBroker(opts: {
     close: () =>
       new Promise<void>((ok) => {
         for (const set of robots.values()) for (const c of set) c.close();
-        server.close(() => aedes.close(() => ok()));
+        let open = servers.length;
+        for (const server of servers) server.close(() => --open === 0 && aedes.close(() => ok()));
       }),
   };
 }

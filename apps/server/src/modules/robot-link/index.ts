@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -47,6 +48,7 @@ export async function startRobotLink(opts: {
   let transport: LinkTransport;
   let robotBrokerUrl: string;
   if (config.mqtt.kind === 'embedded') {
+    const tls = config.mqtt.tls;
     broker = await startEmbeddedBroker({
       port: config.mqtt.port,
       host: config.host,
@@ -54,10 +56,19 @@ export async function startRobotLink(opts: {
       server: credentials,
       authority,
       robotSessionsEnded: (robotId) => link?.sessionEnded(robotId),
+      ...(tls
+        ? {
+            tls: { port: tls.port, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile), plain: tls.plain },
+          }
+        : {}),
     });
     const host = loopbackFor(config.host);
+    const hostPart = host.includes(':') ? `[${host}]` : host;
     transport = broker.transport;
-    robotBrokerUrl = config.mqttPublicUrl ?? `mqtt://${host.includes(':') ? `[${host}]` : host}:${broker.port}`;
+    // With TLS, robots are given the mqtts address (set MQTT_PUBLIC_URL to the certificate's host name).
+    robotBrokerUrl =
+      config.mqttPublicUrl ??
+      (broker.tlsPort !== null ? `mqtts://${hostPart}:${broker.tlsPort}` : `mqtt://${hostPart}:${broker.port}`);
   } else {
     transport = mqttTransport(config.mqtt.url, null, log);
     robotBrokerUrl = config.mqttPublicUrl ?? withoutUserInfo(config.mqtt.url);
