@@ -366,31 +366,27 @@ export interface Database {
   pose_network_nodes: PoseNetworkNodeTable;
 }
 
-export interface PoseDefTable {
+/** What pose definitions and pose networks both have: placement, name and arm. */
+export interface PoseTableBase {
   id: Generated<number>;
   organization_id: number;
   building_id: number | null;
   name: string;
   arm_model: number;
   arm_type: number;
-  /** JSON number[][] (degrees, one array per arm). */
-  arms: string;
-  periscope_mm: number | null;
   created_at: string;
   updated_at: string;
 }
 
-export interface PoseNetworkTable {
-  id: Generated<number>;
-  organization_id: number;
-  building_id: number | null;
-  name: string;
-  arm_model: number;
-  arm_type: number;
+export interface PoseDefTable extends PoseTableBase {
+  /** JSON number[][] (degrees, one array per arm). */
+  arms: string;
+  periscope_mm: number | null;
+}
+
+export interface PoseNetworkTable extends PoseTableBase {
   /** JSON { from, to, bidirectional }[]. */
   edges: string;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface PoseNetworkNodeTable {

@@ -10,8 +10,9 @@ import {
   type PoseNetwork,
 } from '@portal/contract';
 import { z } from 'zod';
-import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import type { Database, PoseDefTable, PoseNetworkTable } from '../../db/schema.ts';
+import { deleteById, findById, insertReturningId, rowExists, updateVersioned } from '../../db/rows.ts';
 import {
   applyFilter,
   applyWhere,
@@ -92,32 +93,9 @@ export const poseNetworkColumns = [
   'pose_networks.updated_at',
 ] as const;
 
-export interface PoseDefRow {
-  id: number;
-  organization_id: number;
-  building_id: number | null;
-  building_name: string | null;
-  name: string;
-  arm_model: number;
-  arm_type: number;
-  arms: string;
-  periscope_mm: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface PoseNetworkRow {
-  id: number;
-  organization_id: number;
-  building_id: number | null;
-  building_name: string | null;
-  name: string;
-  arm_model: number;
-  arm_type: number;
-  edges: string;
-  created_at: string;
-  updated_at: string;
-}
+/** A stored row with the name of its building. */
+export type PoseDefRow = Selectable<PoseDefTable> & { building_name: string | null };
+export type PoseNetworkRow = Selectable<PoseNetworkTable> & { building_name: string | null };
 
 const armsJson = z.array(z.array(z.number()));
 const edgesJson = z.array(poseEdgeSchema);
@@ -152,26 +130,12 @@ export const toPoseNetwork = (r: PoseNetworkRow, nodes: Array<{ id: number; name
   updatedAt: r.updated_at,
 });
 
-/** The stored columns of a pose definition (JSON columns as text). */
-export interface PoseDefColumns {
-  organization_id: number;
-  building_id: number | null;
-  name: string;
-  arm_model: number;
-  arm_type: number;
-  arms: string;
-  periscope_mm: number | null;
-}
-
+/** The columns an edit writes (no id, no versions; JSON columns as text). */
+type EditableColumns<T> = Omit<Selectable<T>, 'id' | 'created_at' | 'updated_at'>;
+/** The stored columns of a pose definition. */
+export type PoseDefColumns = EditableColumns<PoseDefTable>;
 /** The stored columns of a pose network (its nodes live in `pose_network_nodes`). */
-export interface PoseNetworkColumns {
-  organization_id: number;
-  building_id: number | null;
-  name: string;
-  arm_model: number;
-  arm_type: number;
-  edges: string;
-}
+export type PoseNetworkColumns = EditableColumns<PoseNetworkTable>;
 
 /** The key names are unique under: organization, arm model and arm type. */
 export interface PoseNameKey {
@@ -196,6 +160,23 @@ export function poseRepo(db: Kysely<Database>) {
     trx.selectFrom('pose_defs').where(poseScope(p, 'pose_defs'));
   const networks = (p: TenantScope, trx: Kysely<Database> = db) =>
     trx.selectFrom('pose_networks').where(poseScope(p, 'pose_networks'));
+  /** Either table within the caller's scope, for the columns both have (typed as the first). */
+  const scoped = (table: PoseTable, p: TenantScope, trx: Kysely<Database> = db) =>
+    trx.selectFrom(table as 'pose_defs').where(poseScope(p, table as 'pose_defs'));
+
+  /** Ids of one page (in the filter's order) and the total, from the scoped table alone. */
+  async function page(table: PoseTable, p: TenantScope, f: ParsedFilter): Promise<{ ids: number[]; total: number }> {
+    const [idRows, count] = await Promise.all([
+      applyFilter(scoped(table, p).select('id'), f).execute(),
+      applyWhere(scoped(table, p), f.where)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { ids: idRows.map((r) => r.id), total: Number(count.n) };
+  }
+  /** Whether the row is there within the caller's scope. */
+  const exists = async (table: PoseTable, p: TenantScope, id: number, trx: Kysely<Database> = db) =>
+    (await scoped(table, p, trx).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   const defsJoined = (p: TenantScope, trx: Kysely<Database> = db) =>
     defs(p, trx).leftJoin('buildings', 'buildings.id', 'pose_defs.building_id').select(poseDefColumns);
   const networksJoined = (p: TenantScope, trx: Kysely<Database> = db) =>
@@ -208,19 +189,8 @@ export function poseRepo(db: Kysely<Database>) {
     /** Rows of these ids (in no particular order). */
     defsByIds: (p: TenantScope, ids: number[]): Promise<PoseDefRow[]> =>
       defsJoined(p).where('pose_defs.id', 'in', ids).execute(),
-    /** Ids of one page (in the filter's order) and the total, from the scoped table alone. */
-    async defPage(p: TenantScope, f: ParsedFilter): Promise<{ ids: number[]; total: number }> {
-      const [idRows, count] = await Promise.all([
-        applyFilter(defs(p).select('pose_defs.id'), f).execute(),
-        applyWhere(defs(p), f.where)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { ids: idRows.map((r) => r.id), total: Number(count.n) };
-    },
-    async defExists(p: TenantScope, id: number, trx: Kysely<Database> = db): Promise<boolean> {
-      return (await defs(p, trx).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-    },
+    defPage: (p: TenantScope, f: ParsedFilter) => page('pose_defs', p, f),
+    defExists: (p: TenantScope, id: number, trx?: Kysely<Database>) => exists('pose_defs', p, id, trx),
     /** The placement and arm of poses by id (any scope: the caller compares organizations). */
     defPlacements(ids: number[]) {
       return db
@@ -229,74 +199,33 @@ export function poseRepo(db: Kysely<Database>) {
         .where('id', 'in', ids)
         .execute();
     },
-    async insertDef(columns: PoseDefColumns, now: string, trx: Kysely<Database>): Promise<number> {
-      const row = await trx
-        .insertInto('pose_defs')
-        .values({ ...columns, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
-    },
+    insertDef: (columns: PoseDefColumns, now: string, trx: Kysely<Database>): Promise<number> =>
+      insertReturningId(trx, 'pose_defs', { ...columns, created_at: now, updated_at: now }),
     /** Writes only where the row is still at version `base`: the number of rows written (0 or 1). */
-    async updateDefVersioned(
+    updateDefVersioned: (
       id: number,
       base: string,
       columns: PoseDefColumns & { updated_at: string },
       trx: Kysely<Database>,
-    ): Promise<bigint> {
-      const r = await trx
-        .updateTable('pose_defs')
-        .set(columns)
-        .where('id', '=', id)
-        .where('updated_at', '=', base)
-        .executeTakeFirst();
-      return r.numUpdatedRows;
-    },
+    ): Promise<bigint> => updateVersioned(trx, 'pose_defs', id, base, columns),
     /** Whether the row was there to delete. Fails with a foreign key violation when a network holds it. */
-    async deleteDef(id: number, trx: Kysely<Database>): Promise<boolean> {
-      const r = await trx.deleteFrom('pose_defs').where('id', '=', id).executeTakeFirst();
-      return Number(r.numDeletedRows) === 1;
-    },
+    deleteDef: (id: number, trx: Kysely<Database>): Promise<boolean> => deleteById(trx, 'pose_defs', id),
 
     // ------------------------------------------------------------ pose networks
     networkById: (p: TenantScope, id: number): Promise<PoseNetworkRow | undefined> =>
       networksJoined(p).where('pose_networks.id', '=', id).executeTakeFirst(),
     networksByIds: (p: TenantScope, ids: number[]): Promise<PoseNetworkRow[]> =>
       networksJoined(p).where('pose_networks.id', 'in', ids).execute(),
-    async networkPage(p: TenantScope, f: ParsedFilter): Promise<{ ids: number[]; total: number }> {
-      const [idRows, count] = await Promise.all([
-        applyFilter(networks(p).select('pose_networks.id'), f).execute(),
-        applyWhere(networks(p), f.where)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { ids: idRows.map((r) => r.id), total: Number(count.n) };
-    },
-    async networkExists(p: TenantScope, id: number, trx: Kysely<Database> = db): Promise<boolean> {
-      return (await networks(p, trx).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-    },
-    async insertNetwork(columns: PoseNetworkColumns, now: string, trx: Kysely<Database>): Promise<number> {
-      const row = await trx
-        .insertInto('pose_networks')
-        .values({ ...columns, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
-    },
-    async updateNetworkVersioned(
+    networkPage: (p: TenantScope, f: ParsedFilter) => page('pose_networks', p, f),
+    networkExists: (p: TenantScope, id: number, trx?: Kysely<Database>) => exists('pose_networks', p, id, trx),
+    insertNetwork: (columns: PoseNetworkColumns, now: string, trx: Kysely<Database>): Promise<number> =>
+      insertReturningId(trx, 'pose_networks', { ...columns, created_at: now, updated_at: now }),
+    updateNetworkVersioned: (
       id: number,
       base: string,
       columns: PoseNetworkColumns & { updated_at: string },
       trx: Kysely<Database>,
-    ): Promise<bigint> {
-      const r = await trx
-        .updateTable('pose_networks')
-        .set(columns)
-        .where('id', '=', id)
-        .where('updated_at', '=', base)
-        .executeTakeFirst();
-      return r.numUpdatedRows;
-    },
+    ): Promise<bigint> => updateVersioned(trx, 'pose_networks', id, base, columns),
     /** The network's poses become these, in this order. */
     async writeNodes(networkId: number, nodes: number[], trx: Kysely<Database>): Promise<void> {
       await trx.deleteFrom('pose_network_nodes').where('network_id', '=', networkId).execute();
@@ -309,8 +238,7 @@ export function poseRepo(db: Kysely<Database>) {
     /** The network and its nodes; whether the network was there to delete. */
     async deleteNetwork(id: number, trx: Kysely<Database>): Promise<boolean> {
       await trx.deleteFrom('pose_network_nodes').where('network_id', '=', id).execute();
-      const r = await trx.deleteFrom('pose_networks').where('id', '=', id).executeTakeFirst();
-      return Number(r.numDeletedRows) === 1;
+      return deleteById(trx, 'pose_networks', id);
     },
 
     /** The poses of networks, in their order, with names. */
@@ -355,12 +283,8 @@ export function poseRepo(db: Kysely<Database>) {
       return row !== undefined;
     },
     /** A building's organization (any scope: the caller checks it may see the building). */
-    buildingById(id: number) {
-      return db.selectFrom('buildings').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
-    },
-    async organizationExists(id: number): Promise<boolean> {
-      return (await db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-    },
+    buildingById: (id: number) => findById(db, 'buildings', id, ['id', 'organization_id']),
+    organizationExists: (id: number): Promise<boolean> => rowExists(db, 'organizations', id),
   };
 }
 export type PoseRepo = ReturnType<typeof poseRepo>;
