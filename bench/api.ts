@@ -14,6 +14,13 @@
  * Goals: p99 < 25 ms with the caches on, p99 < 50 ms with them off, on either database. The server's
  * CPU time per request is printed too: unlike latency, it does not move with other work on the machine.
  *
+ * Options: `--connections=N` (default 50: on a 2-core machine the load generator shares the cores with
+ * the server, so a run at 10 shows the latency the server itself gives), `--only=a,c` (scenarios),
+ * `--mode=cached|uncached` (SQLite configurations), `--duration=S` (seconds measured, default 10),
+ * `--profile` (the server runs with `node --cpu-prof`; its profiles in bench/results/profiles/<configuration>/,
+ * the main thread's the largest, to open in Chrome DevTools or `node --import tsx bench/lib/profile-summary.ts <file>`),
+ * `--keep-data` (leaves the seeded SQLite DATA_DIR in place).
+ *
  * Seeding: the server migrates the database and creates the buildings through POST /api/init-data;
  * then, with the server stopped, the operators are inserted straight into the database (SQLite file
  * or PostgreSQL) in one transaction with one precomputed password hash (10,000 argon2id hashes
@@ -38,9 +45,32 @@ const ORGANIZATIONS = 10;
 const BUILDINGS_PER_ORGANIZATION = 100;
 const BUILDINGS = ORGANIZATIONS * BUILDINGS_PER_ORGANIZATION;
 const OPERATORS = 10_000;
-const CONNECTIONS = 50;
+/** `--name=value` of the command line, or undefined. */
+const option = (name: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ??
+  (process.argv.includes(`--${name}`) ? '' : undefined);
+const positiveInt = (name: string, fallback: number) => {
+  const raw = option(name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive whole number, not ${raw}`);
+  return n;
+};
+const CONNECTIONS = positiveInt('connections', 50);
 const WARMUP_SECONDS = 2;
-const DURATION_SECONDS = 10;
+const DURATION_SECONDS = positiveInt('duration', 10);
+/** Scenario letters to run (`--only=a,c`); all when absent. */
+const ONLY =
+  option('only')
+    ?.split(',')
+    .map((s) => s.trim().toLowerCase()) ?? null;
+/** SQLite configurations to run (`--mode=cached` or `--mode=uncached`); both when absent. */
+const ONLY_MODE = option('mode') ?? null;
+/** Leave the seeded DATA_DIR (SQLite file) in place for a look at the queries (`--keep-data`). */
+const KEEP_DATA = option('keep-data') !== undefined;
+/** Where the server writes its CPU profiles (`--profile`), or null. */
+const PROFILE_DIR =
+  option('profile') === undefined ? null : fileURLToPath(new URL('results/profiles/', import.meta.url));
 const GOAL_CACHED_P99_MS = 25;
 const GOAL_UNCACHED_P99_MS = 50;
 
@@ -132,6 +162,7 @@ function startServer(
   dir: string,
   extraEnv: Record<string, string>,
   databaseUrl: string | null,
+  profileName: string | null,
 ): ChildProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -154,7 +185,12 @@ function startServer(
   delete env.DATABASE_URL;
   delete env.READ_CACHE;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const profile =
+    PROFILE_DIR && profileName
+      ? // One profile per thread (the main one is the largest; tsx runs a loader thread too).
+        ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, profileName)}`]
+      : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...env, ...extraEnv },
@@ -179,7 +215,8 @@ async function stopServer(): Promise<void> {
 }
 
 function removeDataDir() {
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir && KEEP_DATA) console.log(`kept ${dataDir} (--keep-data)`);
+  else if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   dataDir = null;
 }
 
@@ -226,14 +263,19 @@ async function waitForHealth(base: string, child: ChildProcess, timeoutMs = 90_0
 }
 
 /** Starts a server on fresh free ports and waits until it is healthy. Returns its base URL. */
-async function launch(dir: string, extraEnv: Record<string, string>, databaseUrl: string | null): Promise<string> {
+async function launch(
+  dir: string,
+  extraEnv: Record<string, string>,
+  databaseUrl: string | null,
+  profileName: string | null = null,
+): Promise<string> {
   const port = await freePort();
   let mqttPort = await freePort();
   while (mqttPort === port) mqttPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = Object.entries(extraEnv).map(([k, v]) => `${k}=${v}`);
   console.log(`starting the server on ${base} (MQTT ${mqttPort}${env.length ? `, ${env.join(' ')}` : ''})`);
-  server = startServer(port, mqttPort, dir, extraEnv, databaseUrl);
+  server = startServer(port, mqttPort, dir, extraEnv, databaseUrl, profileName);
   const startMs = await waitForHealth(base, server);
   console.log(`healthy after ${Math.round(startMs)} ms (PID ${server.pid})`);
   return base;
@@ -489,6 +531,9 @@ async function insertOperatorsPostgres(url: string): Promise<Seeded> {
     }
     await db.query('COMMIT');
     const insertMs = performance.now() - started;
+    // The tables as autovacuum leaves them after a bulk load (planner statistics, and the visibility map
+    // index-only scans need), rather than autovacuum doing it in the middle of a measurement.
+    await db.query('VACUUM ANALYZE');
     const live = await one<{ login_id: string; last_name: string }>(
       'SELECT login_id, last_name FROM operators WHERE deleted_at IS NULL',
     );
@@ -747,7 +792,7 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
   const sorted = Float64Array.from(latencies).sort();
   const p99 = percentile(sorted, 99);
   const total = result.requests.total;
-  const row = `${scenario.key} · ${mode.key}`;
+  const row = `${scenario.key} · ${mode.key}${CONNECTIONS === 50 ? '' : ` · ${CONNECTIONS} conn.`}`;
   const fig = (column: string, value: number, unit: string, goal?: { text: string; met: boolean }): Figure => ({
     name: `${scenario.key}, ${mode.label}: ${column}`,
     value,
@@ -805,10 +850,12 @@ async function runDatabase(kind: DbKind): Promise<Figure[]> {
 
   // 3. Every scenario against the same data, in each server configuration.
   const figures: Figure[] = [];
-  const list = scenarios(seeded);
-  for (const mode of MODES[kind]) {
+  const list = scenarios(seeded).filter((s) => !ONLY || ONLY.includes(s.key.slice(1, 2)));
+  const modes = MODES[kind].filter((m) => kind !== 'sqlite' || !ONLY_MODE || m.key === `sqlite ${ONLY_MODE}`);
+  if (list.length === 0 || modes.length === 0) throw new BenchError('--only or --mode leaves nothing to measure');
+  for (const mode of modes) {
     console.log(`\n${mode.label}`);
-    base = await launch(dataDir, mode.env, url);
+    base = await launch(dataDir, mode.env, url, mode.key.replace(' ', '-'));
     token = await login(base);
     for (const scenario of list) {
       console.log(`${scenario.key}: ${scenario.title}`);
