@@ -1,7 +1,8 @@
 import { OperatorType, type AuditLogEntry } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { filterSpec, ID_FIELD, parseFilter } from '../../lib/filter.ts';
+import { parseFilter } from '../../lib/filter.ts';
+import { filterSpec, ID_FIELD } from '../../lib/filter-spec.ts';
 import { auditLogRepo } from './audit-log-repo.ts';
 import { assertAdministrator } from '../organizations/admin-rules.ts';
 

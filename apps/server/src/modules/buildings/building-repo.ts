@@ -1,15 +1,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { BuildingTable, Database } from '../../db/schema.ts';
 import { deleteById, findById, insertReturningId, rowExists, updateById, updateVersioned } from '../../db/rows.ts';
-import {
-  applyFilter,
-  countOf,
-  filterSpec,
-  pageWithTotal,
-  ID_FIELD,
-  TIMESTAMP_FIELDS,
-  type ParsedFilter,
-} from '../../lib/filter.ts';
+import { applyFilter, countOf, pageWithTotal, type ParsedFilter } from '../../lib/filter.ts';
+import { filterSpec, ID_FIELD, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import { scopeWhere, type TenantScope } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /buildings?filter=` (docs/architecture-decisions.md "API"). */

@@ -1,14 +1,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, FloorTable } from '../../db/schema.ts';
 import { deleteById, findById, insertReturningId, updateById, updateVersioned } from '../../db/rows.ts';
-import {
-  applyFilter,
-  applyWhere,
-  filterSpec,
-  ID_FIELD,
-  TIMESTAMP_FIELDS,
-  type ParsedFilter,
-} from '../../lib/filter.ts';
+import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
+import { filterSpec, ID_FIELD, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 
 /** Allow-list of `GET /buildings/:id/floors?filter=` (docs/architecture-decisions.md "API"). */
 export const floorFilter = filterSpec(

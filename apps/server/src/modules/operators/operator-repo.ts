@@ -3,17 +3,8 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Principal } from '../../context.ts';
 import type { Database, OperatorTable } from '../../db/schema.ts';
 import { findById, rowExists, updateVersioned } from '../../db/rows.ts';
-import {
-  applyFilter,
-  applyOrder,
-  countOf,
-  filterSpec,
-  pageWithTotal,
-  ID_FIELD,
-  TENANT_FIELDS,
-  TIMESTAMP_FIELDS,
-  type ParsedFilter,
-} from '../../lib/filter.ts';
+import { applyFilter, applyOrder, countOf, pageWithTotal, type ParsedFilter } from '../../lib/filter.ts';
+import { filterSpec, ID_FIELD, TENANT_FIELDS, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /operators?filter=` (docs/architecture-decisions.md "API"). */

@@ -3,14 +3,8 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Principal } from '../../context.ts';
 import type { Database, OrganizationRow, OrganizationTable } from '../../db/schema.ts';
 import { rowExists, updateVersioned } from '../../db/rows.ts';
-import {
-  applyFilter,
-  applyWhere,
-  filterSpec,
-  ID_FIELD,
-  TIMESTAMP_FIELDS,
-  type ParsedFilter,
-} from '../../lib/filter.ts';
+import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
+import { filterSpec, ID_FIELD, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /organizations?filter=` (docs/architecture-decisions.md "API"). */

@@ -13,15 +13,8 @@ import { z } from 'zod';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Database, PoseDefTable, PoseNetworkTable } from '../../db/schema.ts';
 import { deleteById, findById, insertReturningId, rowExists, updateVersioned } from '../../db/rows.ts';
-import {
-  applyFilter,
-  applyWhere,
-  filterSpec,
-  ID_FIELD,
-  TENANT_FIELDS,
-  TIMESTAMP_FIELDS,
-  type ParsedFilter,
-} from '../../lib/filter.ts';
+import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
+import { filterSpec, ID_FIELD, TENANT_FIELDS, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import type { TenantScope } from '../../lib/scope.ts';
 
 /** The filter fields of pose definitions and networks (the same columns in both tables). */

@@ -3,15 +3,8 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { TenantScope } from '../../lib/scope.ts';
 import type { Database, RobotSettingHistoryTable, RobotTable } from '../../db/schema.ts';
 import { findById, insertReturningId, updateVersioned } from '../../db/rows.ts';
-import {
-  applyFilter,
-  applyWhere,
-  filterSpec,
-  ID_FIELD,
-  TENANT_FIELDS,
-  TIMESTAMP_FIELDS,
-  type ParsedFilter,
-} from '../../lib/filter.ts';
+import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
+import { filterSpec, ID_FIELD, TENANT_FIELDS, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /robots?filter=` (docs/architecture-decisions.md "API"). */
