@@ -129,22 +129,40 @@ describe('floors', { timeout: 20_000 }, () => {
     expect(api.calls.some((c) => c.path.endsWith('/map-image'))).toBe(false);
   });
 
-  it('keeps the typed values when the save is stale', async () => {
-    mockApi({
+  it('a stale save opens the conflict dialog; "keep my values" keeps them and saves again with the stored version', async () => {
+    let stored = floor();
+    let patches = 0;
+    const api = mockApi({
       ...signedInRoutes(),
-      [on(floorOps.getFloor)]: () => reply(floorDetailSchema, floor()),
-      [on(floorOps.updateFloor)]: () =>
-        new Response(JSON.stringify({ error: { statusCode: 409, code: 'STALE_UPDATE', message: 'stale' } }), {
-          status: 409,
-        }),
+      [on(floorOps.getFloor)]: () => reply(floorDetailSchema, stored),
+      [on(floorOps.updateFloor)]: (call) => {
+        patches += 1;
+        if (patches === 1) {
+          stored = floor({ name: 'Basement', resolution: 0.05, updatedAt: '2026-01-06T09:00:00.000Z' });
+          return new Response(JSON.stringify({ error: { statusCode: 409, code: 'STALE_UPDATE', message: 'stale' } }), {
+            status: 409,
+          });
+        }
+        stored = floor({ ...(call.body as object), updatedAt: '2026-01-07T09:00:00.000Z' });
+        return reply(floorDetailSchema, stored);
+      },
     });
     const app = renderApp('/building/floor/5', { session: makeSession(2) });
     const name = await screen.findByTestId('floor-name', {}, slow);
     await app.user.clear(name);
     await app.user.type(name, 'Car park');
+    await app.user.type(screen.getByRole('textbox', { name: /Origin X/ }), '1.50');
     await app.user.click(screen.getByTestId('floor-save'));
-    expect(await screen.findByTestId('floor-stale')).toBeInTheDocument();
+    await app.user.click(await screen.findByTestId('conflict-keep'));
+    await waitFor(() => expect(screen.queryByTestId('conflict-keep')).not.toBeInTheDocument());
     expect(screen.getByTestId('floor-name')).toHaveValue('Car park');
+    expect(screen.getByRole('textbox', { name: /Origin X/ })).toHaveValue('1.50');
+
+    await app.user.click(screen.getByTestId('floor-save'));
+    await waitFor(() => expect(api.calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
+    const [first, second] = api.calls.filter((c) => c.method === 'PATCH').map((c) => c.body);
+    expect(first).toMatchObject({ name: 'Car park', originX: 1.5, updatedAt: at });
+    expect(second).toMatchObject({ name: 'Car park', originX: 1.5, updatedAt: '2026-01-06T09:00:00.000Z' });
   });
 });
 

@@ -199,8 +199,6 @@ export const buildingScreensEn = {
     originX: 'Origin X (m)',
     originY: 'Origin Y (m)',
     created: 'The floor was added.',
-    stale:
-      'Someone else changed this floor while you were editing. Your entries are kept below: reload to see the latest version, then save again.',
     back: 'Back to the building',
     building: 'Building: {{name}}',
     image: {

@@ -199,8 +199,6 @@ export const buildingScreensJa: BuildingScreensMessages = {
     originX: '原点X（m）',
     originY: '原点Y（m）',
     created: 'フロアを追加しました。',
-    stale:
-      '編集中に他の人がこのフロアを変更しました。入力内容は下に残っています。再読み込みして最新の内容を確認し、もう一度保存してください。',
     back: 'ビルに戻る',
     building: 'ビル：{{name}}',
     image: {

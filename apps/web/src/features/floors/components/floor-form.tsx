@@ -1,72 +1,89 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Fieldset, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { floorInputSchema, floorTypeSchema, type FloorDetail } from '@portal/contract';
+import { Fieldset, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { floorInputSchema, floorTypeSchema, type FloorDetail, type FloorInput } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
-import { SaveErrorAlert } from '@/components/save-error-alert';
-import { useMessageText } from '@/lib/i18n';
-import { applyServerErrors } from '@/lib/server-errors';
+import { useNavigate } from 'react-router';
+import { FormShell, LockedFields, OptionalNumberInput, useFormKit } from '@/components/form-page';
+import { paths } from '@/config/paths';
+import { useCreateFloor } from '../api/create-floor';
+import { useUpdateFloor } from '../api/update-floor';
 import { FloorNumberSelect } from './floor-number-select';
-import { OptionalNumber } from './optional-number';
 
-const formSchema = floorInputSchema.extend({ updatedAt: z.string().optional() });
-export type FloorFormValues = z.infer<typeof formSchema>;
+const FIELDS = ['name', 'type', 'index', 'resolution', 'originX', 'originY'] as const;
 
-export const floorFormValues = (f: FloorDetail): FloorFormValues => ({
+const valuesOf = (f: FloorDetail): FloorInput => ({
   name: f.name,
   type: f.type,
   index: f.index,
   resolution: f.resolution,
   originX: f.originX,
   originY: f.originY,
-  updatedAt: f.updatedAt,
 });
 
-interface FloorFormProps {
-  defaultValues: FloorFormValues;
+type FloorFormProps = {
+  /** Without the right to change floors: the fields are shown locked. */
   readOnly?: boolean;
-  saving: boolean;
-  error: unknown;
-  onSubmit: (values: FloorFormValues) => Promise<FloorFormValues | void>;
-  onReload?: () => void;
-  extraActions?: ReactNode;
-}
-
-/** Floor fields validated with the contract schema; a stale save keeps what was typed. */
-export function FloorForm({
-  defaultValues,
-  readOnly,
-  saving,
-  error,
-  onSubmit,
-  onReload,
-  extraActions,
-}: FloorFormProps) {
-  const { t } = useTranslation();
-  const messageText = useMessageText();
-  const form = useForm<FloorFormValues>({ resolver: zodResolver(formSchema), defaultValues });
-  const { errors } = form.formState;
-
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const saved = await onSubmit(values);
-      if (saved) form.reset(saved);
-    } catch (e) {
-      applyServerErrors(e, form.setError, Object.keys(defaultValues) as (keyof FloorFormValues)[]);
+  /** Buttons at the start of the row (delete). */
+  startActions?: ReactNode;
+} & (
+  | { buildingId: number; floor?: undefined; onReload?: undefined }
+  | {
+      buildingId?: undefined;
+      /** The stored floor (edit). */
+      floor: FloorDetail;
+      /** Fetches the stored floor again (the conflict dialog's answers). */
+      onReload: () => Promise<FloorDetail | undefined>;
     }
+);
+
+/** Floor fields validated with the contract schema, on the form kit: create (in a building) or edit. */
+export function FloorForm({ buildingId, floor, onReload, readOnly, startActions }: FloorFormProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const create = useCreateFloor(buildingId ?? floor.buildingId);
+  const update = useUpdateFloor(floor?.id ?? 0);
+  const mutation = floor ? update : create;
+  const form = useForm<FloorInput>({
+    resolver: zodResolver(floorInputSchema),
+    defaultValues: floor
+      ? valuesOf(floor)
+      : { name: '', type: 'office', index: 1, resolution: null, originX: null, originY: null },
+  });
+  const kit = useFormKit(form, { fields: FIELDS, record: floor, reload: onReload, toValues: valuesOf });
+  const { err, base } = kit;
+
+  const onSubmit = form.handleSubmit((body) => {
+    if (base) update.mutate({ ...body, updatedAt: base.updatedAt }, kit.saved());
+    else
+      create.mutate(
+        body,
+        kit.saved<FloorDetail>({
+          successText: t('floors.created'),
+          onSuccess: (f) => void navigate(paths.building.floor.getHref(f.id)),
+        }),
+      );
   });
 
   return (
-    <form noValidate onSubmit={(e) => void submit(e)} aria-label={t('floors.editTitle')}>
-      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+    <FormShell
+      kit={kit}
+      onSubmit={onSubmit}
+      mutation={mutation}
+      label={t('floors.editTitle')}
+      submitTestId="floor-save"
+      cancelTo={floor ? undefined : paths.building.detail.getHref(buildingId, 'floors')}
+      readOnly={readOnly}
+      startActions={startActions}
+      maw="none"
+    >
+      <LockedFields locked={readOnly}>
         <Stack>
-          <SaveErrorAlert error={error} onReload={onReload} staleText={t('floors.stale')} staleTestId="floor-stale" />
           <TextInput
             label={t('floors.name')}
             required
-            error={messageText(errors.name?.message)}
+            error={err('name')}
             {...form.register('name')}
             data-testid="floor-name"
           />
@@ -74,7 +91,7 @@ export function FloorForm({
             <NativeSelect
               label={t('floors.type')}
               data={floorTypeSchema.options.map((v) => ({ value: v, label: t(`floors.types.${v}`) }))}
-              error={messageText(errors.type?.message)}
+              error={err('type')}
               {...form.register('type')}
             />
             <Controller
@@ -86,7 +103,7 @@ export function FloorForm({
                   description={t('floors.numberHint')}
                   value={field.value}
                   onChange={field.onChange}
-                  error={messageText(errors.index?.message)}
+                  error={err('index')}
                 />
               )}
             />
@@ -99,27 +116,21 @@ export function FloorForm({
                   control={form.control}
                   name={name}
                   render={({ field }) => (
-                    <OptionalNumber
+                    <OptionalNumberInput
                       label={t(`floors.${name}`)}
                       value={field.value}
                       onChange={field.onChange}
-                      error={messageText(errors[name]?.message)}
+                      onBlur={field.onBlur}
+                      name={field.name}
+                      error={err(name)}
                     />
                   )}
                 />
               ))}
             </SimpleGrid>
           </Fieldset>
-          {!readOnly && (
-            <Group justify="space-between">
-              <Group>{extraActions}</Group>
-              <Button type="submit" loading={saving} data-testid="floor-save">
-                {t('common.save')}
-              </Button>
-            </Group>
-          )}
         </Stack>
-      </fieldset>
-    </form>
+      </LockedFields>
+    </FormShell>
   );
 }

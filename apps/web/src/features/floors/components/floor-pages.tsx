@@ -9,12 +9,10 @@ import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
-import { useCreateFloor } from '../api/create-floor';
 import { useDeleteFloor } from '../api/delete-floor';
 import { useFloor } from '../api/get-floor';
-import { useUpdateFloor } from '../api/update-floor';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { FloorForm, floorFormValues } from './floor-form';
+import { FloorForm } from './floor-form';
 import { MapImage } from './map-image';
 
 const BackLink = ({ buildingId, children }: { buildingId: number; children?: ReactNode }) => {
@@ -29,8 +27,6 @@ const BackLink = ({ buildingId, children }: { buildingId: number; children?: Rea
 /** /building/:buildingId/floor/create */
 export function FloorCreatePage({ buildingId, buildingName }: { buildingId: number; buildingName?: string }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const create = useCreateFloor(buildingId);
   return (
     <Stack>
       <BackLink buildingId={buildingId}>
@@ -40,16 +36,7 @@ export function FloorCreatePage({ buildingId, buildingName }: { buildingId: numb
         {t('floors.createTitle')}
       </Title>
       <Paper withBorder p="md">
-        <FloorForm
-          defaultValues={{ name: '', type: 'office', index: 1, resolution: null, originX: null, originY: null }}
-          saving={create.isPending}
-          error={create.error}
-          onSubmit={async ({ updatedAt: _ignored, ...body }) => {
-            const f = await create.mutateAsync(body);
-            showNotification({ color: 'green', message: t('floors.created') });
-            void navigate(paths.building.floor.getHref(f.id));
-          }}
-        />
+        <FloorForm buildingId={buildingId} />
       </Paper>
       <Text c="dimmed" size="sm">
         {t('floors.image.afterCreate')}
@@ -65,15 +52,13 @@ function FloorEditor({
 }: {
   floor: FloorDetail;
   canManage: boolean;
-  onReload: () => Promise<unknown>;
+  onReload: () => Promise<FloorDetail | undefined>;
 }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const navigate = useNavigate();
-  const update = useUpdateFloor(floor.id);
   const remove = useDeleteFloor(floor.buildingId);
   const [confirming, setConfirming] = useState(false);
-  const [generation, setGeneration] = useState(0);
   return (
     <Paper withBorder p="md">
       {remove.isError && (
@@ -84,23 +69,10 @@ function FloorEditor({
         </Alert>
       )}
       <FloorForm
-        key={generation}
+        floor={floor}
         readOnly={!canManage}
-        defaultValues={floorFormValues(floor)}
-        saving={update.isPending}
-        error={update.error}
-        onReload={() =>
-          void onReload().then(() => {
-            update.reset();
-            setGeneration((g) => g + 1);
-          })
-        }
-        onSubmit={async ({ updatedAt, ...rest }) => {
-          const saved = await update.mutateAsync({ ...rest, updatedAt: updatedAt ?? floor.updatedAt });
-          showNotification({ color: 'green', message: t('common.saved') });
-          return floorFormValues(saved);
-        }}
-        extraActions={
+        onReload={onReload}
+        startActions={
           <Button color="red" variant="light" onClick={() => setConfirming(true)} data-testid="floor-delete">
             {t('floors.delete.button')}
           </Button>
@@ -156,7 +128,7 @@ export function FloorEditPage({ id, canManage }: { id: number; canManage: boolea
           </Button>
         </Group>
       </Group>
-      <FloorEditor floor={f} canManage={canManage} onReload={() => floor.refetch()} />
+      <FloorEditor floor={f} canManage={canManage} onReload={async () => (await floor.refetch()).data} />
       <MapImage floor={f} canManage={canManage} />
     </Stack>
   );
