@@ -38,6 +38,14 @@ export const accountEn = {
       usage: 'Sign-ins: {{logins}} / Active sessions: {{sessions}}',
       stale: 'This profile was changed elsewhere. Reload it and apply your change again.',
     },
+    emailChange: {
+      title: 'Confirm your new email address',
+      sent: 'A code was sent to {{email}}. Enter it to change your email address; until then it stays as it is.',
+      code: 'Code',
+      confirm: 'Confirm',
+      cancel: 'Cancel the change',
+      done: 'Your email address was changed',
+    },
     chpwd: {
       title: 'Change password',
       oldPassword: 'Current password',
@@ -100,6 +108,14 @@ export const accountEn = {
     purpose: 'Purpose',
     status: 'Status',
     statuses: { stored: 'Stored', sent: 'Sent', failed: 'Failed' },
+    channels: { email: 'Email', sms: 'SMS', slack: 'Slack', chatbot: 'Chat bot' },
+    purposes: {
+      'auth-code': 'Verification code',
+      'login-notification': 'Sign-in notice',
+      'test-notification': 'Test notification',
+      'registration-request': 'Account request',
+      'email-change': 'Email address change',
+    },
   },
 };
 

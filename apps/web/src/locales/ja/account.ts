@@ -35,6 +35,14 @@ export const accountJa: AccountMessages = {
       usage: 'ログイン回数: {{logins}} / 有効なセッション: {{sessions}}',
       stale: 'このプロフィールは別の画面で変更されました。再読み込みしてから、もう一度変更してください。',
     },
+    emailChange: {
+      title: '新しいメールアドレスの確認',
+      sent: '{{email}} に確認コードを送信しました。コードを入力するとメールアドレスが変更されます（入力するまでは変更されません）。',
+      code: '確認コード',
+      confirm: '確認',
+      cancel: '変更を取り消す',
+      done: 'メールアドレスを変更しました',
+    },
     chpwd: {
       title: 'パスワード変更',
       oldPassword: '現在のパスワード',
@@ -97,5 +105,13 @@ export const accountJa: AccountMessages = {
     purpose: '用途',
     status: '状態',
     statuses: { stored: '保存済み', sent: '送信済み', failed: '失敗' },
+    channels: { email: 'メール', sms: 'SMS', slack: 'Slack', chatbot: 'チャットボット' },
+    purposes: {
+      'auth-code': '認証コード',
+      'login-notification': 'ログインのお知らせ',
+      'test-notification': 'テスト通知',
+      'registration-request': 'アカウント申請',
+      'email-change': 'メールアドレス変更',
+    },
   },
 };
