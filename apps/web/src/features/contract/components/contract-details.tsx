@@ -1,7 +1,8 @@
-import { Badge, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Paper, Stack, Text, Title } from '@mantine/core';
 import type { Contract } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable, type Column } from '@/components/list-page';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
 import { useFormat } from '@/lib/format';
@@ -30,6 +31,20 @@ export function ContractDetails({ buildingSwitcher }: ContractDetailsProps) {
   if (contract.isPending) return <PageLoader />;
   if (contract.isError) return <QueryError error={contract.error} onRetry={() => void contract.refetch()} />;
   const c: Contract = contract.data;
+  const columns: Column<Contract['buildings'][number]>[] = [
+    {
+      id: 'building',
+      header: t('contract.building'),
+      meta: { headerProps: { scope: 'col' }, rowHeader: true },
+      cell: ({ row }) => row.original.name,
+    },
+    ...flags.map((f): Column<Contract['buildings'][number]> => ({
+      id: f,
+      header: t(`contract.flags.${f}`),
+      meta: { headerProps: { scope: 'col' } },
+      cell: ({ row }) => <FlagCell on={row.original[f]} />,
+    })),
+  ];
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -58,32 +73,14 @@ export function ContractDetails({ buildingSwitcher }: ContractDetailsProps) {
       <Title order={2} size="h3">
         {t('contract.options')}
       </Title>
-      <Table.ScrollContainer minWidth={640}>
-        <Table striped withTableBorder>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('contract.building')}</Table.Th>
-              {flags.map((f) => (
-                <Table.Th key={f} scope="col">
-                  {t(`contract.flags.${f}`)}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {c.buildings.map((b) => (
-              <Table.Tr key={b.buildingId}>
-                <Table.Th scope="row">{b.name}</Table.Th>
-                {flags.map((f) => (
-                  <Table.Td key={f}>
-                    <FlagCell on={b[f]} />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        data={c.buildings}
+        columns={columns}
+        rowId={(b) => b.buildingId}
+        minWidth={640}
+        striped
+        withTableBorder
+      />
     </Stack>
   );
 }

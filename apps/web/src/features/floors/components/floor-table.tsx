@@ -1,16 +1,51 @@
-import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { floorLabel } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PageLoader } from '@/components/page-loader';
-import { QueryError } from '@/components/query-error';
+import { ListTable, type Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useBuildingFloors } from '../api/get-building-floors';
+
+type FloorRow = NonNullable<ReturnType<typeof useBuildingFloors>['data']>[number];
 
 /** A building's floors, top floor first, labelled 1F / B1 (spec section 5). */
 export function FloorTable({ buildingId, canManage }: { buildingId: number; canManage: boolean }) {
   const { t } = useTranslation();
   const floors = useBuildingFloors(buildingId);
+  const columns: Column<FloorRow>[] = [
+    {
+      id: 'number',
+      header: t('floors.columns.number'),
+      meta: { headerProps: { w: 90 }, cellProps: { fw: 700 } },
+      cell: ({ row: { original: f } }) => (f.index !== undefined ? floorLabel(f.index) : ''),
+    },
+    {
+      id: 'name',
+      header: t('floors.columns.name'),
+      cell: ({ row: { original: f } }) =>
+        f.id !== undefined ? (
+          <Anchor component={Link} to={paths.building.floor.getHref(f.id)}>
+            {f.name}
+          </Anchor>
+        ) : (
+          f.name
+        ),
+    },
+    {
+      id: 'type',
+      header: t('floors.columns.type'),
+      cell: ({ row: { original: f } }) => (f.type ? t(`floors.types.${f.type}`) : ''),
+    },
+    {
+      id: 'map',
+      header: t('floors.columns.map'),
+      cell: ({ row: { original: f } }) => (
+        <Badge variant="light" color={f.img ? 'green' : 'gray'}>
+          {f.img ? t('floors.hasMap') : t('floors.noMap')}
+        </Badge>
+      ),
+    },
+  ];
   return (
     <Stack>
       <Group justify="space-between">
@@ -23,48 +58,14 @@ export function FloorTable({ buildingId, canManage }: { buildingId: number; canM
           </Button>
         )}
       </Group>
-      {floors.isPending ? (
-        <PageLoader />
-      ) : floors.isError ? (
-        <QueryError error={floors.error} onRetry={() => void floors.refetch()} />
-      ) : floors.data.length === 0 ? (
-        <Text c="dimmed">{t('floors.empty')}</Text>
-      ) : (
-        <Table withTableBorder striped verticalSpacing="xs" data-testid="floor-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={90}>{t('floors.columns.number')}</Table.Th>
-              <Table.Th>{t('floors.columns.name')}</Table.Th>
-              <Table.Th>{t('floors.columns.type')}</Table.Th>
-              <Table.Th>{t('floors.columns.map')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {[...floors.data]
-              .sort((a, b) => (b.index ?? 0) - (a.index ?? 0))
-              .map((f) => (
-                <Table.Tr key={f.id}>
-                  <Table.Td fw={700}>{f.index !== undefined ? floorLabel(f.index) : ''}</Table.Td>
-                  <Table.Td>
-                    {f.id !== undefined ? (
-                      <Anchor component={Link} to={paths.building.floor.getHref(f.id)}>
-                        {f.name}
-                      </Anchor>
-                    ) : (
-                      f.name
-                    )}
-                  </Table.Td>
-                  <Table.Td>{f.type ? t(`floors.types.${f.type}`) : ''}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color={f.img ? 'green' : 'gray'}>
-                      {f.img ? t('floors.hasMap') : t('floors.noMap')}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <ListTable
+        query={floors}
+        empty={t('floors.empty')}
+        rows={(items) => [...items].sort((a, b) => (b.index ?? 0) - (a.index ?? 0))}
+        columns={columns}
+        rowId={(f) => f.id ?? `${f.index}`}
+        data-testid="floor-table"
+      />
     </Stack>
   );
 }

@@ -1,12 +1,13 @@
-import { Anchor, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PageLoader } from '@/components/page-loader';
-import { QueryError } from '@/components/query-error';
+import { ListTable, type Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useFloor } from '../api/get-floor';
 import { useWaypoints } from '../api/get-waypoints';
+
+type WaypointRow = NonNullable<ReturnType<typeof useWaypoints>['data']>[number];
 
 const deg = (rad: number) => ((rad * 180) / Math.PI).toFixed(1);
 
@@ -16,10 +17,41 @@ export function WaypointListPage({ floorId, canEdit }: { floorId: number; canEdi
   const list = useWaypoints(floorId);
   const floor = useFloor(floorId);
   const [q, setQ] = useState('');
-  if (list.isError) return <QueryError error={list.error} onRetry={() => void list.refetch()} />;
-  if (list.isPending) return <PageLoader />;
   const needle = q.trim().toLowerCase();
-  const rows = list.data.filter((w) => !needle || w.name.toLowerCase().includes(needle));
+  const right = { headerProps: { ta: 'right' }, cellProps: { ta: 'right' } };
+  const columns: Column<WaypointRow>[] = [
+    {
+      id: 'name',
+      header: t('waypointScreens.columns.name'),
+      cell: ({ row: { original: w } }) => (
+        <Anchor component={Link} to={paths.waypoint.detail.getHref(floorId, w.id)}>
+          {w.name}
+        </Anchor>
+      ),
+    },
+    {
+      id: 'type',
+      header: t('waypointScreens.columns.type'),
+      cell: ({ row }) => t(`mapEditor.waypointTypes.${row.original.type}`),
+    },
+    { id: 'x', header: t('waypointScreens.columns.x'), meta: right, cell: ({ row }) => row.original.x.toFixed(2) },
+    { id: 'y', header: t('waypointScreens.columns.y'), meta: right, cell: ({ row }) => row.original.y.toFixed(2) },
+    {
+      id: 'direction',
+      header: t('waypointScreens.columns.direction'),
+      meta: right,
+      cell: ({ row }) => deg(row.original.theta),
+    },
+    {
+      id: 'map',
+      header: '',
+      cell: ({ row }) => (
+        <Anchor component={Link} size="sm" to={paths.editor.floor.getHref(floorId, row.original.id)}>
+          {t('waypointScreens.showOnMap')}
+        </Anchor>
+      ),
+    },
+  ];
   return (
     <Stack>
       <Group justify="space-between">
@@ -44,42 +76,18 @@ export function WaypointListPage({ floorId, canEdit }: { floorId: number; canEdi
         onChange={(e) => setQ(e.currentTarget.value)}
         maw={360}
       />
-      {rows.length === 0 ? (
-        <Text c="dimmed">{list.data.length === 0 ? t('waypointScreens.empty') : t('waypointScreens.noMatch')}</Text>
-      ) : (
-        <Table striped highlightOnHover data-testid="waypoint-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('waypointScreens.columns.name')}</Table.Th>
-              <Table.Th>{t('waypointScreens.columns.type')}</Table.Th>
-              <Table.Th ta="right">{t('waypointScreens.columns.x')}</Table.Th>
-              <Table.Th ta="right">{t('waypointScreens.columns.y')}</Table.Th>
-              <Table.Th ta="right">{t('waypointScreens.columns.direction')}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((w) => (
-              <Table.Tr key={w.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={paths.waypoint.detail.getHref(floorId, w.id)}>
-                    {w.name}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{t(`mapEditor.waypointTypes.${w.type}`)}</Table.Td>
-                <Table.Td ta="right">{w.x.toFixed(2)}</Table.Td>
-                <Table.Td ta="right">{w.y.toFixed(2)}</Table.Td>
-                <Table.Td ta="right">{deg(w.theta)}</Table.Td>
-                <Table.Td>
-                  <Anchor component={Link} size="sm" to={paths.editor.floor.getHref(floorId, w.id)}>
-                    {t('waypointScreens.showOnMap')}
-                  </Anchor>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <ListTable
+        query={list}
+        empty={t('waypointScreens.empty')}
+        rows={(items) => items.filter((w) => !needle || w.name.toLowerCase().includes(needle))}
+        noMatch={t('waypointScreens.noMatch')}
+        columns={columns}
+        rowId={(w) => w.id}
+        withTableBorder={false}
+        verticalSpacing={7}
+        highlightOnHover
+        data-testid="waypoint-table"
+      />
     </Stack>
   );
 }

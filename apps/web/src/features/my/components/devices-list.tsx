@@ -1,13 +1,14 @@
-import { Alert, Badge, Button, Group, Stack, Table, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PageLoader } from '@/components/page-loader';
-import { QueryError } from '@/components/query-error';
+import { ListTable, type Column } from '@/components/list-page';
 import { useFormat } from '@/lib/format';
 import { useErrorText } from '@/lib/i18n';
 import { useDevices } from '../api/get-devices';
 import { useRevokeDevice } from '../api/revoke-device';
 import { useRevokeOtherDevices } from '../api/revoke-other-devices';
 import { showNotification } from '@/lib/notify';
+
+type DeviceRow = NonNullable<ReturnType<typeof useDevices>['data']>[number];
 
 export function DevicesList() {
   const { t } = useTranslation();
@@ -18,6 +19,41 @@ export function DevicesList() {
   const revokeOthers = useRevokeOtherDevices();
   const done = () => showNotification({ color: 'green', message: t('my.devices.revoked') });
   const mutationError = revoke.error ?? revokeOthers.error;
+
+  const columns: Column<DeviceRow>[] = [
+    {
+      id: 'device',
+      header: t('my.devices.device'),
+      cell: ({ row: { original: d } }) => (
+        <>
+          {d.device}{' '}
+          {d.current && (
+            <Badge size="sm" data-testid="device-current">
+              {t('my.devices.current')}
+            </Badge>
+          )}
+        </>
+      ),
+    },
+    { id: 'ip', header: t('my.devices.ip'), cell: ({ row }) => row.original.ip },
+    { id: 'createdAt', header: t('my.devices.createdAt'), cell: ({ row }) => format.dateTime(row.original.createdAt) },
+    {
+      id: 'lastUsedAt',
+      header: t('my.devices.lastUsedAt'),
+      cell: ({ row }) => format.dateTime(row.original.lastUsedAt),
+    },
+    {
+      id: 'revoke',
+      header: '',
+      meta: { headerProps: { 'aria-label': t('my.devices.revoke') } },
+      cell: ({ row: { original: d } }) =>
+        !d.current && (
+          <Button size="xs" variant="subtle" color="red" onClick={() => revoke.mutate(d.id, { onSuccess: done })}>
+            {t('my.devices.revoke')}
+          </Button>
+        ),
+    },
+  ];
 
   return (
     <Stack>
@@ -40,54 +76,15 @@ export function DevicesList() {
           {errorText(mutationError)}
         </Alert>
       )}
-      {devices.isPending ? (
-        <PageLoader />
-      ) : devices.isError ? (
-        <QueryError error={devices.error} onRetry={() => void devices.refetch()} />
-      ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped withTableBorder>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('my.devices.device')}</Table.Th>
-                <Table.Th>{t('my.devices.ip')}</Table.Th>
-                <Table.Th>{t('my.devices.createdAt')}</Table.Th>
-                <Table.Th>{t('my.devices.lastUsedAt')}</Table.Th>
-                <Table.Th aria-label={t('my.devices.revoke')} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {devices.data.map((d) => (
-                <Table.Tr key={d.id} data-testid={`device-row-${d.id}`}>
-                  <Table.Td>
-                    {d.device}{' '}
-                    {d.current && (
-                      <Badge size="sm" data-testid="device-current">
-                        {t('my.devices.current')}
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{d.ip}</Table.Td>
-                  <Table.Td>{format.dateTime(d.createdAt)}</Table.Td>
-                  <Table.Td>{format.dateTime(d.lastUsedAt)}</Table.Td>
-                  <Table.Td>
-                    {!d.current && (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        onClick={() => revoke.mutate(d.id, { onSuccess: done })}
-                      >
-                        {t('my.devices.revoke')}
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ListTable
+        query={devices}
+        empty={t('common.empty')}
+        columns={columns}
+        rowId={(d) => d.id}
+        rowProps={(d) => ({ 'data-testid': `device-row-${d.id}` })}
+        minWidth={640}
+        verticalSpacing={7}
+      />
     </Stack>
   );
 }

@@ -1,8 +1,6 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PageLoader } from '@/components/page-loader';
-import { QueryError } from '@/components/query-error';
-import { UrlPagination } from '@/components/url-pagination';
+import { ListPager, ListStates } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { useErrorText } from '@/lib/i18n';
@@ -27,42 +25,38 @@ export function MessagesList({ page }: { page: number }) {
           {errorText(markRead.error)}
         </Alert>
       )}
-      {messages.isPending ? (
-        <PageLoader />
-      ) : messages.isError ? (
-        <QueryError error={messages.error} onRetry={() => void messages.refetch()} />
-      ) : messages.data.items.length === 0 ? (
-        <Text c="dimmed">{t('common.empty')}</Text>
-      ) : (
-        <>
-          {messages.data.items.map((m) => (
-            <Paper key={m.id} withBorder p="md" component="article" data-testid={`message-${m.id}`}>
-              <Group justify="space-between" mb="xs">
-                <Group gap="xs">
-                  <LevelBadge level={m.level} />
-                  {m.readAt === null && <Badge color="grape">{t('my.messages.unread')}</Badge>}
-                  <Text fw={600}>{m.title}</Text>
+      <ListStates query={messages} empty={t('common.empty')}>
+        {(data) => (
+          <>
+            {data.items.map((m) => (
+              <Paper key={m.id} withBorder p="md" component="article" data-testid={`message-${m.id}`}>
+                <Group justify="space-between" mb="xs">
+                  <Group gap="xs">
+                    <LevelBadge level={m.level} />
+                    {m.readAt === null && <Badge color="grape">{t('my.messages.unread')}</Badge>}
+                    <Text fw={600}>{m.title}</Text>
+                  </Group>
+                  <Text size="sm" c="dimmed">
+                    {format.dateTime(m.createdAt)}
+                  </Text>
                 </Group>
-                <Text size="sm" c="dimmed">
-                  {format.dateTime(m.createdAt)}
-                </Text>
-              </Group>
-              <Text style={{ whiteSpace: 'pre-wrap' }}>{m.body}</Text>
-              {m.readAt === null && (
-                <Button mt="sm" size="xs" variant="light" onClick={() => markRead.mutate(m.id)}>
-                  {t('my.messages.markRead')}
-                </Button>
-              )}
-            </Paper>
-          ))}
-          <UrlPagination
-            page={page}
-            total={messages.data.total}
-            perPage={MESSAGES_PER_PAGE}
-            hrefFor={paths.my.messages.getHref}
-          />
-        </>
-      )}
+                <Text style={{ whiteSpace: 'pre-wrap' }}>{m.body}</Text>
+                {m.readAt === null && (
+                  <Button mt="sm" size="xs" variant="light" onClick={() => markRead.mutate(m.id)}>
+                    {t('my.messages.markRead')}
+                  </Button>
+                )}
+              </Paper>
+            ))}
+            <ListPager
+              page={page}
+              total={data.total}
+              perPage={MESSAGES_PER_PAGE}
+              pageHref={paths.my.messages.getHref}
+            />
+          </>
+        )}
+      </ListStates>
     </Stack>
   );
 }

@@ -1,9 +1,8 @@
-import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { NotifTarget } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PageLoader } from '@/components/page-loader';
-import { QueryError } from '@/components/query-error';
+import { ListTable, type Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useNotifTargets } from '../api/get-notif-targets';
 import { useOrganizationBuildings } from '../api/get-organization-buildings';
@@ -24,6 +23,55 @@ export function NotifTargetList({ organizationId }: { organizationId: number }) 
   const buildingName = (id: number | null) =>
     id === null ? t('people.notif.allBuildings') : (buildings.data?.find((b) => b.id === id)?.name ?? `#${id}`);
 
+  const columns: Column<NotifTarget>[] = [
+    {
+      id: 'type',
+      header: t('people.notif.type'),
+      cell: ({ row: { original: n } }) => (
+        <Anchor component={Link} to={paths.organization.notifTarget.getHref(organizationId, n.id)}>
+          {t(`people.notif.types.${n.type}`)}
+        </Anchor>
+      ),
+    },
+    {
+      id: 'level',
+      header: t('people.notif.level'),
+      cell: ({ row: { original: n } }) => (
+        <Badge variant="light" color={n.level === 9 ? 'red' : n.level === 5 ? 'orange' : 'blue'}>
+          {t(`people.levels.${n.level}`)}
+        </Badge>
+      ),
+    },
+    { id: 'building', header: t('people.notif.building'), cell: ({ row }) => buildingName(row.original.buildingId) },
+    { id: 'room', header: t('people.notif.room'), cell: ({ row }) => row.original.room },
+    {
+      id: 'address',
+      header: t('people.notif.address'),
+      cell: ({ row }) => (
+        <Text size="sm" ff="monospace">
+          {maskAddress(row.original)}
+        </Text>
+      ),
+    },
+    {
+      id: 'actions',
+      header: t('people.notif.actions'),
+      cell: ({ row: { original: n } }) => (
+        <Group gap="xs" wrap="nowrap">
+          <Button
+            component={Link}
+            to={paths.organization.notifTarget.getHref(organizationId, n.id)}
+            size="xs"
+            variant="default"
+          >
+            {t('people.edit')}
+          </Button>
+          <TestNotifButton organizationId={organizationId} target={n} />
+        </Group>
+      ),
+    },
+  ];
+
   return (
     <Stack component="section" aria-labelledby="notif-targets-title" mt="lg">
       <Group justify="space-between">
@@ -39,64 +87,14 @@ export function NotifTargetList({ organizationId }: { organizationId: number }) 
           {t('people.notif.add')}
         </Button>
       </Group>
-      {targets.isPending ? (
-        <PageLoader />
-      ) : targets.isError ? (
-        <QueryError error={targets.error} onRetry={() => void targets.refetch()} />
-      ) : targets.data.length === 0 ? (
-        <Text c="dimmed">{t('people.notif.empty')}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={820}>
-          <Table striped withTableBorder verticalSpacing="xs" data-testid="notif-target-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('people.notif.type')}</Table.Th>
-                <Table.Th>{t('people.notif.level')}</Table.Th>
-                <Table.Th>{t('people.notif.building')}</Table.Th>
-                <Table.Th>{t('people.notif.room')}</Table.Th>
-                <Table.Th>{t('people.notif.address')}</Table.Th>
-                <Table.Th>{t('people.notif.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {targets.data.map((n) => (
-                <Table.Tr key={n.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={paths.organization.notifTarget.getHref(organizationId, n.id)}>
-                      {t(`people.notif.types.${n.type}`)}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color={n.level === 9 ? 'red' : n.level === 5 ? 'orange' : 'blue'}>
-                      {t(`people.levels.${n.level}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{buildingName(n.buildingId)}</Table.Td>
-                  <Table.Td>{n.room}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace">
-                      {maskAddress(n)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Button
-                        component={Link}
-                        to={paths.organization.notifTarget.getHref(organizationId, n.id)}
-                        size="xs"
-                        variant="default"
-                      >
-                        {t('people.edit')}
-                      </Button>
-                      <TestNotifButton organizationId={organizationId} target={n} />
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ListTable
+        query={targets}
+        empty={t('people.notif.empty')}
+        columns={columns}
+        rowId={(n) => n.id}
+        minWidth={820}
+        data-testid="notif-target-table"
+      />
     </Stack>
   );
 }

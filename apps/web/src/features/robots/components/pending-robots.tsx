@@ -1,6 +1,7 @@
-import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { DataTable, type Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { useErrorText } from '@/lib/i18n';
@@ -12,6 +13,8 @@ import { usePendingRobots } from '../api/get-pending-robots';
 export const serialOfUsername = (username: string): string =>
   username.startsWith('robot-') ? username.slice(6) : username;
 
+type PendingRow = NonNullable<ReturnType<typeof usePendingRobots>['data']>[number];
+
 /** System administrators: robots that tried to connect with unknown credentials. */
 export function PendingRobots() {
   const { t } = useTranslation();
@@ -20,6 +23,51 @@ export function PendingRobots() {
   const pending = usePendingRobots(true);
   const dismiss = useDismissPendingRobot();
   if (!pending.data || pending.data.length === 0) return null;
+  const columns: Column<PendingRow>[] = [
+    { id: 'username', header: t('robotRegistry.pending.username'), cell: ({ row }) => row.original.username },
+    { id: 'clientId', header: t('robotRegistry.pending.clientId'), cell: ({ row }) => row.original.clientId },
+    { id: 'ip', header: t('robotRegistry.pending.ip'), cell: ({ row }) => row.original.ip },
+    {
+      id: 'attempts',
+      header: t('robotRegistry.pending.attempts'),
+      cell: ({ row }) => format.number(row.original.attempts),
+    },
+    {
+      id: 'firstSeenAt',
+      header: t('robotRegistry.pending.firstSeenAt'),
+      cell: ({ row }) => format.dateTime(row.original.firstSeenAt),
+    },
+    {
+      id: 'lastSeenAt',
+      header: t('robotRegistry.pending.lastSeenAt'),
+      cell: ({ row }) => format.dateTime(row.original.lastSeenAt),
+    },
+    {
+      id: 'actions',
+      header: '',
+      cell: ({ row: { original: p } }) => (
+        <Group gap="xs" wrap="nowrap" justify="flex-end">
+          <Button size="xs" component={Link} to={paths.robot.create.getHref(serialOfUsername(p.username))}>
+            {t('robotRegistry.pending.register')}
+          </Button>
+          <Button
+            size="xs"
+            variant="light"
+            color="gray"
+            loading={dismiss.isPending && dismiss.variables === p.id}
+            onClick={() =>
+              dismiss.mutate(p.id, {
+                onSuccess: () => showNotification({ color: 'green', message: t('robotRegistry.pending.dismissed') }),
+                onError: (e) => showNotification({ color: 'red', message: errorText(e) }),
+              })
+            }
+          >
+            {t('robotRegistry.pending.dismiss')}
+          </Button>
+        </Group>
+      ),
+    },
+  ];
   return (
     <Paper withBorder p="md" data-testid="pending-robots">
       <Stack gap="xs">
@@ -29,55 +77,14 @@ export function PendingRobots() {
         <Text size="sm" c="dimmed">
           {t('robotRegistry.pending.intro')}
         </Text>
-        <Table.ScrollContainer minWidth={800}>
-          <Table verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('robotRegistry.pending.username')}</Table.Th>
-                <Table.Th>{t('robotRegistry.pending.clientId')}</Table.Th>
-                <Table.Th>{t('robotRegistry.pending.ip')}</Table.Th>
-                <Table.Th>{t('robotRegistry.pending.attempts')}</Table.Th>
-                <Table.Th>{t('robotRegistry.pending.firstSeenAt')}</Table.Th>
-                <Table.Th>{t('robotRegistry.pending.lastSeenAt')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {pending.data.map((p) => (
-                <Table.Tr key={p.id} data-testid={`pending-robot-${p.username}`}>
-                  <Table.Td>{p.username}</Table.Td>
-                  <Table.Td>{p.clientId}</Table.Td>
-                  <Table.Td>{p.ip}</Table.Td>
-                  <Table.Td>{format.number(p.attempts)}</Table.Td>
-                  <Table.Td>{format.dateTime(p.firstSeenAt)}</Table.Td>
-                  <Table.Td>{format.dateTime(p.lastSeenAt)}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap" justify="flex-end">
-                      <Button size="xs" component={Link} to={paths.robot.create.getHref(serialOfUsername(p.username))}>
-                        {t('robotRegistry.pending.register')}
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="gray"
-                        loading={dismiss.isPending && dismiss.variables === p.id}
-                        onClick={() =>
-                          dismiss.mutate(p.id, {
-                            onSuccess: () =>
-                              showNotification({ color: 'green', message: t('robotRegistry.pending.dismissed') }),
-                            onError: (e) => showNotification({ color: 'red', message: errorText(e) }),
-                          })
-                        }
-                      >
-                        {t('robotRegistry.pending.dismiss')}
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          data={pending.data}
+          columns={columns}
+          rowId={(p) => p.id}
+          rowProps={(p) => ({ 'data-testid': `pending-robot-${p.username}` })}
+          minWidth={800}
+          verticalSpacing="xs"
+        />
       </Stack>
     </Paper>
   );

@@ -1,13 +1,13 @@
-import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { isRobotMessageCode, ROBOT_MODELS, VIDEO_MODES, type RobotSettingChange } from '@portal/contract';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PageLoader } from '@/components/page-loader';
-import { QueryError } from '@/components/query-error';
-import { UrlPagination } from '@/components/url-pagination';
+import { z } from 'zod';
+import { ListTable, type Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
+import { listParam, useListParams } from '@/lib/list-params';
 import { useRobot } from '../api/get-robot';
 import { HISTORY_PER_PAGE, useSettingHistory } from '../api/get-setting-history';
 
@@ -47,32 +47,48 @@ export function historyValue(field: string, value: string | null, t: TFunction):
   return value;
 }
 
-function Row({ change }: { change: RobotSettingChange }) {
-  const { t } = useTranslation();
-  const format = useFormat();
-  return (
-    <Table.Tr>
-      <Table.Td>{format.dateTime(change.changedAt)}</Table.Td>
-      <Table.Td>{change.operatorName ?? t('robotRegistry.history.system')}</Table.Td>
-      <Table.Td>{isField(change.field) ? t(`robotCommon.fields.${change.field}`) : change.field}</Table.Td>
-      <Table.Td>
-        <Text span size="sm" c="dimmed">
-          {historyValue(change.field, change.oldValue, t)}
-        </Text>{' '}
-        →{' '}
-        <Text span size="sm">
-          {historyValue(change.field, change.newValue, t)}
-        </Text>
-      </Table.Td>
-    </Table.Tr>
-  );
-}
+/** The history's page as it stands in the URL: `?page=2`. */
+const historyListSchema = z.object({ page: listParam.page() });
 
 /** /robot/:id/setting-history?page=: who changed which setting, newest first. */
-export function SettingHistory({ id, page }: { id: number; page: number }) {
+export function SettingHistory({ id }: { id: number }) {
   const { t } = useTranslation();
+  const format = useFormat();
+  const { params, setParams } = useListParams(historyListSchema);
   const robot = useRobot(id);
-  const history = useSettingHistory(id, page);
+  const history = useSettingHistory(id, params.page);
+  const columns: Column<RobotSettingChange>[] = [
+    {
+      id: 'changedAt',
+      header: t('robotRegistry.history.changedAt'),
+      cell: ({ row }) => format.dateTime(row.original.changedAt),
+    },
+    {
+      id: 'operator',
+      header: t('robotRegistry.history.operator'),
+      cell: ({ row }) => row.original.operatorName ?? t('robotRegistry.history.system'),
+    },
+    {
+      id: 'field',
+      header: t('robotRegistry.history.field'),
+      cell: ({ row: { original: c } }) => (isField(c.field) ? t(`robotCommon.fields.${c.field}`) : c.field),
+    },
+    {
+      id: 'change',
+      header: t('robotRegistry.history.change'),
+      cell: ({ row: { original: c } }) => (
+        <>
+          <Text span size="sm" c="dimmed">
+            {historyValue(c.field, c.oldValue, t)}
+          </Text>{' '}
+          →{' '}
+          <Text span size="sm">
+            {historyValue(c.field, c.newValue, t)}
+          </Text>
+        </>
+      ),
+    },
+  ];
   return (
     <Stack>
       <Anchor component={Link} to={paths.robot.detail.getHref(id)} size="sm">
@@ -81,41 +97,16 @@ export function SettingHistory({ id, page }: { id: number; page: number }) {
       <Title order={1} size="h2">
         {t('robotRegistry.history.title', { name: robot.data?.name ?? `#${id}` })}
       </Title>
-      {history.isPending ? (
-        <PageLoader />
-      ) : history.isError ? (
-        <QueryError error={history.error} onRetry={() => void history.refetch()} />
-      ) : history.data.items.length === 0 ? (
-        <Text c="dimmed" data-testid="history-empty">
-          {t('robotRegistry.history.empty')}
-        </Text>
-      ) : (
-        <>
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped withTableBorder verticalSpacing="xs" data-testid="history-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('robotRegistry.history.changedAt')}</Table.Th>
-                  <Table.Th>{t('robotRegistry.history.operator')}</Table.Th>
-                  <Table.Th>{t('robotRegistry.history.field')}</Table.Th>
-                  <Table.Th>{t('robotRegistry.history.change')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {history.data.items.map((c) => (
-                  <Row key={c.id} change={c} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <UrlPagination
-            page={page}
-            total={history.data.total}
-            perPage={HISTORY_PER_PAGE}
-            hrefFor={(p) => paths.robot.settingHistory.getHref(id, p)}
-          />
-        </>
-      )}
+      <ListTable
+        query={history}
+        empty={t('robotRegistry.history.empty')}
+        emptyTestId="history-empty"
+        columns={columns}
+        rowId={(c) => c.id}
+        paging={{ page: params.page, perPage: HISTORY_PER_PAGE, onPage: (page) => setParams({ page }) }}
+        minWidth={720}
+        data-testid="history-table"
+      />
     </Stack>
   );
 }
