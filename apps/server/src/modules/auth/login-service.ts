@@ -55,6 +55,30 @@ export function loginService(
     mustChangePassword: op.mustChangePassword === 1,
   });
 
+  /** An audit entry of a sign-in of this operator. */
+  const recordFor = (op: Operator, client: ClientInfo, action: string, detail: Record<string, unknown>) =>
+    audit.record({
+      operatorId: op.id,
+      organizationId: op.organizationId,
+      action,
+      targetType: 'operator',
+      targetId: op.id,
+      ip: client.ip,
+      detail,
+    });
+
+  /** An audit entry of a sign-in with a login ID that matches no account. */
+  const recordUnknownId = (targetId: string, client: ClientInfo, action: string, reason: string) =>
+    audit.record({
+      operatorId: null,
+      organizationId: null,
+      action,
+      targetType: 'login-id',
+      targetId,
+      ip: client.ip,
+      detail: { reason },
+    });
+
   /** A wrong password, counted atomically; true when the account is (now) locked. */
   async function recordFailure(op: Operator, client: ClientInfo, reason: string): Promise<boolean> {
     const now = clock();
@@ -65,15 +89,12 @@ export function loginService(
     });
     const failures = counted?.failures ?? 0;
     const lock = !!counted?.lockedUntil && counted.lockedUntil > now.toISOString();
-    await audit.record({
-      operatorId: op.id,
-      organizationId: op.organizationId,
-      action: !lock ? 'login.failed' : failures === MAX_FAILED_LOGINS ? 'login.locked' : 'login.refused',
-      targetType: 'operator',
-      targetId: op.id,
-      ip: client.ip,
-      detail: lock && failures !== MAX_FAILED_LOGINS ? { reason: 'locked', failures } : { reason, failures },
-    });
+    await recordFor(
+      op,
+      client,
+      !lock ? 'login.failed' : failures === MAX_FAILED_LOGINS ? 'login.locked' : 'login.refused',
+      lock && failures !== MAX_FAILED_LOGINS ? { reason: 'locked', failures } : { reason, failures },
+    );
     return lock;
   }
 
@@ -113,15 +134,7 @@ export function loginService(
 
   async function completeLogin(op: Operator, client: ClientInfo, now: Date): Promise<void> {
     await operators.recordLogin(op.id, now.toISOString());
-    await audit.record({
-      operatorId: op.id,
-      organizationId: op.organizationId,
-      action: 'login',
-      targetType: 'operator',
-      targetId: op.id,
-      ip: client.ip,
-      detail: { device: client.device.slice(0, 200) },
-    });
+    await recordFor(op, client, 'login', { device: client.device.slice(0, 200) });
     await mailer.deliver({
       channel: 'email',
       to: op.email,
@@ -139,15 +152,7 @@ export function loginService(
         const key = sha256(loginId.trim().toLowerCase());
         const targetId = loginId.trim().toLowerCase().slice(0, 64);
         if (await operators.unknownIdLocked(key, clock().toISOString())) {
-          await audit.record({
-            operatorId: null,
-            organizationId: null,
-            action: 'login.refused',
-            targetType: 'login-id',
-            targetId,
-            ip: client.ip,
-            detail: { reason: 'locked' },
-          });
+          await recordUnknownId(targetId, client, 'login.refused', 'locked');
           throw locked();
         }
         await dummyVerify(password);
@@ -159,29 +164,13 @@ export function loginService(
           staleBefore: addDays(at, -1).toISOString(),
         });
         const nowLocked = counted.lockedUntil !== null && counted.lockedUntil > at.toISOString();
-        await audit.record({
-          operatorId: null,
-          organizationId: null,
-          action: 'login.failed',
-          targetType: 'login-id',
-          targetId,
-          ip: client.ip,
-          detail: { reason: 'unknown-login-id' },
-        });
+        await recordUnknownId(targetId, client, 'login.failed', 'unknown-login-id');
         throw nowLocked ? locked() : invalidCredentials();
       }
       const now = clock();
       // A locked account stays locked until the time passes, even with the right password.
       if (op.lockedUntil && op.lockedUntil > now.toISOString()) {
-        await audit.record({
-          operatorId: op.id,
-          organizationId: op.organizationId,
-          action: 'login.refused',
-          targetType: 'operator',
-          targetId: op.id,
-          ip: client.ip,
-          detail: { reason: 'locked' },
-        });
+        await recordFor(op, client, 'login.refused', { reason: 'locked' });
         throw locked();
       }
       if (!(await verifyPassword(op.passwordHash, password))) {
@@ -193,29 +182,13 @@ export function loginService(
         await checkIpAllowList(op, client.ip, sessions.ipRules);
         checkContract(op, now);
       } catch (err) {
-        await audit.record({
-          operatorId: op.id,
-          organizationId: op.organizationId,
-          action: 'login.refused',
-          targetType: 'operator',
-          targetId: op.id,
-          ip: client.ip,
-          detail: { reason: err instanceof AppError ? err.code : 'error' },
-        });
+        await recordFor(op, client, 'login.refused', { reason: err instanceof AppError ? err.code : 'error' });
         throw err;
       }
       const opened = await openSession(op, client, now);
       if (!opened) {
         // Wrong passwords sent alongside locked the account after this request read it.
-        await audit.record({
-          operatorId: op.id,
-          organizationId: op.organizationId,
-          action: 'login.refused',
-          targetType: 'operator',
-          targetId: op.id,
-          ip: client.ip,
-          detail: { reason: 'locked' },
-        });
+        await recordFor(op, client, 'login.refused', { reason: 'locked' });
         throw locked();
       }
       const { token, code, codeExpires } = opened;
