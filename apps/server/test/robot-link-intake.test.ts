@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ROBOT_DEFAULT_STATE_INTERVAL_S, ROBOT_NOT_REPORTING_INTERVALS } from '@portal/contract';
 import { liveOf, significantKey, type RobotEntry } from '../src/modules/robot-link/fleet-state.ts';
-import { sessionEnded, silenceCheck, takeCustomMessage, takeVdaMessage } from '../src/modules/robot-link/intake.ts';
+import {
+  sessionEnded,
+  silenceCheck,
+  takeCustomMessage,
+  takeVdaMessage,
+  trackOrder,
+} from '../src/modules/robot-link/intake.ts';
 import { commandMessage, nextHeader, orderMessage } from '../src/modules/robot-link/messages.ts';
 
 /** Message intake and the message builders as pure functions: no broker, no database, no clock. */
@@ -27,6 +33,7 @@ function entry(over: Partial<RobotEntry> = {}): RobotEntry {
     everSeen: false,
     lastSeen: 0,
     notReporting: false,
+    sentOrder: null,
     protocolVersion: null,
     state: null,
     factsheet: null,
@@ -135,6 +142,58 @@ describe('robot message intake', () => {
     const factsheet = { protocolLimits: { timing: { defaultStateInterval: 2 } } } as never;
     expect(silenceCheck({ ...online.entry, factsheet }, NOW + 4_000)).toBeNull();
     expect(silenceCheck({ ...online.entry, factsheet }, NOW + 4_001)?.entry.notReporting).toBe(true);
+  });
+});
+
+describe('orders the portal sent, and the activity', () => {
+  const sent = { orderId: 'o-1', sentAt: NOW, status: 'sent' as const, error: null };
+  const onOrder = { orderId: 'o-1', nodeStates: [{ nodeId: 'b', sequenceId: 2, released: true }] };
+  const refusal = (refs: Array<{ referenceKey: string; referenceValue: string }>) => ({
+    errorType: 'noRouteError',
+    errorLevel: 'WARNING' as const,
+    errorDescription: 'not here',
+    errorReferences: refs,
+  });
+
+  it('accepted, finished, or rejected by an error naming the order (or a new rejection without references)', () => {
+    const s = (over: Record<string, unknown>) => state(over) as never;
+    expect(trackOrder(sent, s(onOrder), null)).toMatchObject({ status: 'accepted' });
+    expect(trackOrder({ ...sent, status: 'accepted' }, s({ orderId: 'o-1' }), null)).toMatchObject({
+      status: 'finished',
+    });
+    expect(
+      trackOrder(sent, s({ errors: [refusal([{ referenceKey: 'orderId', referenceValue: 'o-1' }])] }), null),
+    ).toEqual({
+      ...sent,
+      status: 'rejected',
+      error: { type: 'noRouteError', description: 'not here' },
+    });
+    // Another order's error is not this one's; an old error without references neither.
+    expect(trackOrder(sent, s({ errors: [refusal([{ referenceKey: 'orderId', referenceValue: 'o-0' }])] }), null)).toBe(
+      sent,
+    );
+    const old = s({ errors: [refusal([])] });
+    expect(trackOrder(sent, old, old)).toBe(sent);
+    expect(trackOrder(sent, old, s({}))).toMatchObject({ status: 'rejected' });
+    // Settled results stay.
+    const done = { ...sent, status: 'finished' as const };
+    expect(trackOrder(done, s(onOrder), null)).toBe(done);
+  });
+
+  it('an unfinished order keeps the robot "driving" between edges and "waiting" before an obstacle', () => {
+    const at = (over: Record<string, unknown>) => {
+      const r = takeVdaMessage(entry(), 'state', bytes(state(over)), NOW);
+      if (!r.ok) throw new Error('refused');
+      return liveOf(r.entry).activity;
+    };
+    expect(at({})).toBe('idle');
+    expect(at({ ...onOrder, driving: true })).toBe('driving');
+    expect(at({ ...onOrder, driving: false })).toBe('driving'); // on a node between two edges
+    expect(at({ ...onOrder, errors: [{ errorType: 'F0007', errorLevel: 'WARNING' }] })).toBe('waiting');
+    expect(at({ ...onOrder, safetyState: { eStop: 'NONE', fieldViolation: true } })).toBe('waiting');
+    expect(at({ ...onOrder, newBaseRequest: true })).toBe('waiting');
+    expect(at({ ...onOrder, paused: true })).toBe('paused');
+    expect(at({ orderId: 'o-1' })).toBe('idle'); // finished or cancelled
   });
 });
 

@@ -288,4 +288,137 @@ describe('the robot link as a standard VDA 5050 robot sees it', () => {
     t.link.checkSilence();
     expect(live(id)).toMatchObject({ online: true, notReporting: true });
   });
+
+  it('tracks an order from send to rejection: the live state says the robot refused it and why (item 10)', async () => {
+    const created = await register();
+    const std = await standard(created, { x: 3, y: 3 });
+    const id = created.robot.id;
+    await until(() => live(id).online && live(id).position);
+    const mapId = `floor-${floor.id}`;
+    const orderId = await t.link.sendOrder(id, [
+      { nodeId: 'a', x: 3, y: 3, mapId },
+      { nodeId: 'b', x: 6, y: 3, mapId },
+    ]);
+    expect(live(id).lastOrder).toMatchObject({ orderId, status: 'sent', error: null });
+    // Unanswered: busy, a second goto would be refused.
+    expect(t.link.busy(id)).toBe(true);
+    const order = await until(() => std.orders.find((o) => o.orderId === orderId));
+    expect(order.nodes[0]?.nodePosition).toMatchObject({ x: 3, y: 3, allowedDeviationXY: 0.5 });
+    // The robot refuses it, as VDA 5050 says: an error referring to the order, the state unchanged.
+    await std.publishState({
+      errors: [
+        {
+          errorType: 'noRouteError',
+          errorLevel: 'WARNING',
+          errorDescription: 'no way to b',
+          errorReferences: [
+            { referenceKey: 'topic', referenceValue: 'order' },
+            { referenceKey: 'orderId', referenceValue: orderId },
+          ],
+        },
+      ],
+    });
+    await until(() => live(id).lastOrder?.status === 'rejected');
+    expect(live(id).lastOrder).toMatchObject({
+      orderId,
+      status: 'rejected',
+      error: { type: 'noRouteError', description: 'no way to b' },
+    });
+    expect(t.link.busy(id)).toBe(false);
+    // The fleet API says it too.
+    const fleet = await t.call('GET', '/robots/fleet', admin);
+    expect(fleet.statusCode, fleet.body).toBe(200);
+    const mine = fleet.json<Array<{ id: number; live: { lastOrder?: unknown } }>>().find((r) => r.id === id);
+    expect(mine?.live.lastOrder).toMatchObject({ orderId, status: 'rejected', error: { type: 'noRouteError' } });
+
+    // Accepted, then finished, from the state's orderId and node states.
+    const next = await t.link.sendOrder(id, [
+      { nodeId: 'a', x: 3, y: 3, mapId },
+      { nodeId: 'b', x: 6, y: 3, mapId },
+    ]);
+    await std.publishState({
+      orderId: next,
+      lastNodeId: 'a',
+      nodeStates: [{ nodeId: 'b', sequenceId: 2, released: true }],
+      edgeStates: [{ edgeId: 'a--b', sequenceId: 1, released: true }],
+    });
+    await until(() => live(id).lastOrder?.status === 'accepted');
+    // Stopped before an obstacle, still holding the order: waiting and busy (a goto is refused).
+    await std.publishState({
+      orderId: next,
+      lastNodeId: 'a',
+      nodeStates: [{ nodeId: 'b', sequenceId: 2, released: true }],
+      edgeStates: [{ edgeId: 'a--b', sequenceId: 1, released: true }],
+      errors: [{ errorType: 'F0007', errorLevel: 'WARNING', errorReferences: [] }],
+    });
+    await until(() => live(id).activity === 'waiting');
+    expect(t.link.busy(id)).toBe(true);
+    const general = (await t.as('operator@demo.example')).authorization;
+    const busy = await t.call('POST', `/robots/${id}/goto`, general, { floorId: floor.id, waypointId: 1 });
+    expect(busy.statusCode, busy.body).toBe(409);
+    expect(busy.json<{ error: { code: string; details: unknown } }>().error).toMatchObject({
+      code: 'CONFLICT',
+      details: [{ path: 'robot', message: 'validation.robotBusy' }],
+    });
+    await std.publishState({
+      orderId: next,
+      lastNodeId: 'b',
+      agvPosition: { x: 6, y: 3, theta: 0, mapId, positionInitialized: true },
+    });
+    await until(() => live(id).lastOrder?.status === 'finished');
+    expect(live(id).activity).toBe('idle');
+    expect(t.link.busy(id)).toBe(false);
+  });
+
+  it('a simulated robot refusing an order shows as rejected; a robot stopping on each node does not flicker to idle (item 10)', async () => {
+    const created = await register();
+    const robot = await sim(created, { speedScale: 4 });
+    const id = created.robot.id;
+    await until(() => live(id).online && live(id).position);
+    // An order on another map: the robot cannot start it (noRouteError).
+    const refused = await t.link.sendOrder(id, [{ nodeId: 'x', x: 1, y: 1, mapId: 'floor-999999' }]);
+    await until(() => live(id).lastOrder?.status === 'rejected');
+    expect(live(id).lastOrder).toMatchObject({ orderId: refused, error: { type: 'noRouteError' } });
+
+    const mapId = `floor-${floor.id}`;
+    const accepted = await t.link.sendOrder(id, [
+      { nodeId: 'a', x: 1, y: 1, mapId },
+      { nodeId: 'b', x: 2.5, y: 1, mapId },
+    ]);
+    await robot.waitFor((st) => st.orderId === accepted && st.lastNodeId === 'b' && st.nodeStates.length === 0, 30_000);
+    await until(() => live(id).lastOrder?.status === 'finished');
+
+    // A standard robot stops on each node of its order (driving false, nodes left): still driving.
+    const other = await register();
+    const std = await standard(other);
+    const oid = other.robot.id;
+    await until(() => live(oid).online && live(oid).position);
+    const activities: string[] = [];
+    const off = t.link.on('live', (e) => {
+      if (e.robotId === oid && e.live.activity) activities.push(e.live.activity);
+    });
+    const orderId = await t.link.sendOrder(oid, [
+      { nodeId: 'a', x: 1, y: 1, mapId },
+      { nodeId: 'b', x: 3, y: 1, mapId },
+      { nodeId: 'c', x: 3, y: 3, mapId },
+    ]);
+    const left = (nodes: string[]) => ({
+      orderId,
+      nodeStates: nodes.map((nodeId, k) => ({ nodeId, sequenceId: 2 + 2 * k, released: true })),
+      edgeStates: nodes.map((nodeId, k) => ({ edgeId: `e-${nodeId}`, sequenceId: 1 + 2 * k, released: true })),
+    });
+    await std.publishState({ ...left(['b', 'c']), lastNodeId: 'a', driving: true });
+    await std.publishState({
+      ...left(['c']),
+      lastNodeId: 'b',
+      driving: false,
+      batteryState: { batteryCharge: 79, charging: false },
+    });
+    await std.publishState({ ...left(['c']), lastNodeId: 'b', driving: true });
+    await std.publishState({ orderId, lastNodeId: 'c', driving: false });
+    await until(() => live(oid).lastOrder?.status === 'finished');
+    off();
+    const changes = activities.filter((a, k) => k === 0 || a !== activities[k - 1]);
+    expect(changes.slice(changes.indexOf('driving'))).toEqual(['driving', 'idle']);
+  });
 });

@@ -222,7 +222,12 @@ export const robotPositionSchema = z.object({
 });
 export type RobotPosition = z.infer<typeof robotPositionSchema>;
 
-export const ROBOT_ACTIVITIES = ['idle', 'driving', 'paused', 'charging', 'emergencyStop', 'error'] as const;
+/**
+ * `driving`: on an order (moving, or between two edges); `waiting`: holds an unfinished order but
+ * stands still for a reason (an obstacle or another flow code, a protective field, the end of its
+ * released route); `idle`: no unfinished order.
+ */
+export const ROBOT_ACTIVITIES = ['idle', 'driving', 'waiting', 'paused', 'charging', 'emergencyStop', 'error'] as const;
 export type RobotActivity = (typeof ROBOT_ACTIVITIES)[number];
 
 export const robotIssueSchema = z.object({
@@ -242,6 +247,23 @@ export const ORDER_KINDS = ['goto', 'trialRun', 'patrol', 'charge'] as const;
 export const orderLabelSchema = z.object({ kind: z.enum(ORDER_KINDS), name: z.string().nullable() });
 export type OrderLabel = z.infer<typeof orderLabelSchema>;
 
+/**
+ * What became of the last order the portal sent a robot: `sent` (no answer yet), `accepted` (the
+ * robot's state names it and it is unfinished), `rejected` (the robot reported an error about it:
+ * `error` says which), `finished` (done, or cancelled).
+ */
+export const ORDER_RESULTS = ['sent', 'accepted', 'rejected', 'finished'] as const;
+export type OrderResultStatus = (typeof ORDER_RESULTS)[number];
+export const sentOrderSchema = z.object({
+  orderId: z.string(),
+  label: orderLabelSchema.nullable(),
+  status: z.enum(ORDER_RESULTS),
+  /** The robot's error when it refused the order: its errorType (e.g. noRouteError) and description. */
+  error: z.object({ type: z.string(), description: z.string().nullable() }).nullable(),
+  sentAt: z.string(),
+});
+export type SentOrder = z.infer<typeof sentOrderSchema>;
+
 /** What the fleet views show of a robot, kept live by the server (WebSocket deltas). */
 export const robotLiveSchema = z.object({
   robotId: id,
@@ -255,6 +277,8 @@ export const robotLiveSchema = z.object({
   orderId: z.string().nullable(),
   /** What the running order is when the portal sent it (null: the robot's own, or no order). */
   orderLabel: orderLabelSchema.nullable().optional(),
+  /** The last order this server sent the robot and what became of it (absent: none since the server started). */
+  lastOrder: sentOrderSchema.nullable().optional(),
   floorId: id.nullable(),
   position: robotPositionSchema.nullable(),
   issues: z.array(robotIssueSchema),

@@ -5,6 +5,7 @@ import {
   type BatteryStateLabel,
   type RobotIssue,
   type RobotStatusLabel,
+  type SentOrder,
 } from '@portal/contract';
 import { memo, useCallback, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -53,6 +54,38 @@ export function StatusBadge({
         </Badge>
       </Tooltip>
     </Group>
+  );
+}
+
+const REFUSALS = ['noRouteError', 'validationError', 'orderError', 'orderUpdateError'] as const;
+
+/**
+ * What became of the last order the portal sent (RobotLive.lastOrder): sent, accepted, finished, or
+ * refused by the robot with the reason in the user's language (the robot's own error type and
+ * description when the portal has no text for it).
+ */
+export function LastOrderResult({ order }: { order: SentOrder | null | undefined }) {
+  const { t } = useTranslation();
+  if (!order) return null;
+  let text: string;
+  if (order.status === 'rejected') {
+    const type = order.error?.type ?? '';
+    const reason = (REFUSALS as readonly string[]).includes(type)
+      ? t(`robotCommon.orderRefusal.${type as (typeof REFUSALS)[number]}`)
+      : t('robotCommon.orderRefusal.other', {
+          type: [type, order.error?.description].filter(Boolean).join(': '),
+        });
+    text = t('robotCommon.lastOrder.rejected', { reason });
+  } else text = t(`robotCommon.lastOrder.${order.status}`);
+  return (
+    <Text
+      size="sm"
+      c={order.status === 'rejected' ? 'red' : undefined}
+      data-testid="robot-last-order"
+      data-status={order.status}
+    >
+      {text}
+    </Text>
   );
 }
 

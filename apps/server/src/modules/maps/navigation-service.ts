@@ -63,7 +63,9 @@ export function navigationService(ctx: Ctx, maps: MapService, lock: ControlsLock
         { path: 'floorId', message: 'validation.robotOnOtherFloor', code: position.mapId },
       ]);
     }
-    if (live.activity === 'driving' || live.activity === 'paused') {
+    // Busy: it holds an unfinished order (driving, paused, waiting at a node or before an
+    // obstacle), or has not answered the one just sent: a second order would be refused by it.
+    if (robotLink.busy(robot.id)) {
       throw new AppError('CONFLICT', 'The robot is busy with an order; cancel it first', [
         { path: 'robot', message: 'validation.robotBusy' },
       ]);

@@ -4,6 +4,7 @@ import {
   robotStatusLabel,
   type BatteryStateLabel,
   type OrderLabel,
+  type OrderResultStatus,
   type RobotActivity,
   type RobotIssue,
   type RobotLive,
@@ -38,6 +39,8 @@ export interface RobotEntry {
   lastSeen: number;
   /** Online but silent beyond its state interval (intake.ts silenceCheck). */
   notReporting: boolean;
+  /** The last order this server sent the robot and what became of it (intake.ts trackOrder). */
+  sentOrder: SentOrderTrack | null;
   protocolVersion: string | null;
   state: VdaState | null;
   /** The last factsheet (capabilities), kept across reconnects. */
@@ -48,6 +51,32 @@ export interface RobotEntry {
   /** The serialized significant part of the last live state sent, to tell a change from a repeat. */
   liveKey: string;
   headerIds: { order: number; instantActions: number };
+}
+
+/** An order the portal sent, from send to acceptance, rejection or completion. */
+export interface SentOrderTrack {
+  orderId: string;
+  /** Epoch ms. */
+  sentAt: number;
+  status: OrderResultStatus;
+  error: { type: string; description: string | null } | null;
+}
+
+/** How long an order the portal sent counts as "busy" while the robot has not answered it. */
+export const ORDER_ANSWER_MS = 10_000;
+
+/** The robot holds an unfinished order: its state names one with nodes or edges still to go. */
+export const holdsOrder = (state: VdaState | null): boolean =>
+  !!state && state.orderId !== '' && (state.nodeStates.length > 0 || state.edgeStates.length > 0);
+
+/**
+ * The robot may not be given a new order: it holds an unfinished one, drives, or has not answered
+ * the order the portal just sent (for ORDER_ANSWER_MS).
+ */
+export function isBusy(e: Pick<RobotEntry, 'state' | 'sentOrder'>, now: number): boolean {
+  if (holdsOrder(e.state) || e.state?.driving) return true;
+  const sent = e.sentOrder;
+  return !!sent && sent.status === 'sent' && now - sent.sentAt < ORDER_ANSWER_MS;
 }
 
 /** Battery error types a robot may report (documented in docs/robot-protocol.md). */
@@ -90,6 +119,14 @@ function activityOf(state: VdaState, issues: RobotIssue[]): RobotActivity {
   if (issues.some((i) => i.level === 'FATAL')) return 'error';
   if (state.paused) return 'paused';
   if (state.driving) return 'driving';
+  if (holdsOrder(state)) {
+    // Standing still on an unfinished order: waiting when something holds it (a flow code such as
+    // F0007 obstacle, a protective field, the end of its released route); otherwise it is between
+    // two edges, and stays "driving" (no flicker at each node).
+    const held =
+      state.safetyState.fieldViolation || state.newBaseRequest === true || issues.some((i) => /^F\d{4}$/.test(i.code));
+    return held ? 'waiting' : 'driving';
+  }
   if (state.batteryState.charging) return 'charging';
   return 'idle';
 }
@@ -132,6 +169,15 @@ export function liveOf(e: RobotEntry): RobotLive {
     activity: s ? activityOf(s, issues) : null,
     orderId: s && s.orderId !== '' ? s.orderId : null,
     orderLabel: s && s.orderId !== '' ? orderLabels.of(s.orderId) : null,
+    lastOrder: e.sentOrder
+      ? {
+          orderId: e.sentOrder.orderId,
+          label: orderLabels.of(e.sentOrder.orderId),
+          status: e.sentOrder.status,
+          error: e.sentOrder.error,
+          sentAt: new Date(e.sentOrder.sentAt).toISOString(),
+        }
+      : null,
     floorId: e.position?.floorId ?? e.floorId,
     position: e.position,
     issues,
@@ -155,5 +201,6 @@ export function significantKey(l: RobotLive): string {
     l.issues,
     l.teleop ?? null,
     l.notReporting ?? false,
+    l.lastOrder ? [l.lastOrder.orderId, l.lastOrder.status, l.lastOrder.error] : null,
   ]);
 }

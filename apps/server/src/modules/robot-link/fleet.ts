@@ -46,6 +46,7 @@ export function createFleet() {
         everSeen: lastSeen > 0,
         lastSeen,
         notReporting: false,
+        sentOrder: null,
         protocolVersion: null,
         state: null,
         factsheet: null,

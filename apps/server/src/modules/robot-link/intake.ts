@@ -16,7 +16,7 @@ import {
   type VdaTopic,
   type VdaVisualization,
 } from '@portal/contract';
-import { liveOf, positionOf, significantKey, type RobotEntry } from './fleet-state.ts';
+import { holdsOrder, liveOf, positionOf, significantKey, type RobotEntry, type SentOrderTrack } from './fleet-state.ts';
 import type { LiveEvent, MappingEvent, PhotoEvent, PoseEvent, RobotRef, TeleopReplyEvent } from './types.ts';
 
 /**
@@ -80,6 +80,46 @@ export function liveChange(e: RobotEntry, force = false): LinkEvent | null {
 const poseOf = (e: RobotEntry, at: string): LinkEvent[] =>
   e.position ? [{ type: 'pose', event: { ...refOf(e), position: e.position, at } }] : [];
 
+/** Error types with which VDA 5050 robots refuse an order. */
+const ORDER_REJECTIONS = new Set(['validationError', 'noRouteError', 'orderError', 'orderUpdateError']);
+
+const refersTo = (err: VdaState['errors'][number], key: string, value: string): boolean =>
+  (err.errorReferences ?? []).some((r) => r.referenceKey === key && r.referenceValue === value);
+const sameError = (a: VdaState['errors'][number], b: VdaState['errors'][number]) =>
+  a.errorType === b.errorType && a.errorDescription === b.errorDescription;
+
+/**
+ * What the robot's new state says of the order the portal last sent it: accepted (the state names
+ * it, unfinished), finished (named, nothing left), rejected (an error refers to its orderId; or, from
+ * a robot that gives no references, a new order-rejection error while it is still unanswered).
+ */
+export function trackOrder(
+  sent: SentOrderTrack | null,
+  state: VdaState,
+  before: VdaState | null,
+): SentOrderTrack | null {
+  if (!sent || sent.status === 'rejected' || sent.status === 'finished') return sent;
+  if (state.orderId === sent.orderId) {
+    const status = holdsOrder(state) ? 'accepted' : 'finished';
+    return status === sent.status ? sent : { ...sent, status };
+  }
+  if (sent.status !== 'sent') return sent;
+  const refused =
+    state.errors.find((err) => refersTo(err, 'orderId', sent.orderId)) ??
+    state.errors.find(
+      (err) =>
+        ORDER_REJECTIONS.has(err.errorType) &&
+        !(err.errorReferences ?? []).some((r) => r.referenceKey === 'orderId') &&
+        !(before?.errors ?? []).some((b) => sameError(b, err)),
+    );
+  if (!refused) return sent;
+  return {
+    ...sent,
+    status: 'rejected',
+    error: { type: refused.errorType, description: refused.errorDescription ?? null },
+  };
+}
+
 /** The robot spoke: last communication now, in this protocol version; it reports again. */
 function heard(e: RobotEntry, version: string, now: number): void {
   e.lastSeen = now;
@@ -141,6 +181,7 @@ export function takeVdaMessage(current: Readonly<RobotEntry>, topic: VdaTopic, p
       heard(e, version, now);
       dirty = true;
       e.online = true;
+      e.sentOrder = trackOrder(e.sentOrder, state, e.state);
       e.state = state;
       e.teleop = parseTeleopInfo(state.information);
       if (state.agvPosition) e.position = positionOf(state.agvPosition);

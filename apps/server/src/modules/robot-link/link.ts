@@ -23,7 +23,7 @@ import type { BrokerAuthority } from './broker.ts';
 import { createBrokerAuthority } from './broker-authority.ts';
 import { CLUSTER_TOPICS, createClusterBus } from './cluster-bus.ts';
 import { createFleet, fleetRobot, inScope } from './fleet.ts';
-import { liveOf, type RobotEntry } from './fleet-state.ts';
+import { isBusy, liveOf, type RobotEntry } from './fleet-state.ts';
 import {
   CUSTOM_TOPIC_NAMES,
   liveChange,
@@ -318,6 +318,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
           everSeen: false,
           lastSeen: 0,
           notReporting: false,
+          sentOrder: null,
           state: null,
           position: null,
           floorId: 0,
@@ -340,6 +341,10 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
         : null;
     },
     robotBrokerUrl: () => opts.robotBrokerUrl,
+    busy(robotId: number) {
+      const e = fleet.get(robotId);
+      return !!e && e.online && isBusy(e, clock().getTime());
+    },
     async registryChanged(change: RegistryChange) {
       await applyChange(change, true);
       // Other servers on the same broker apply it too.
@@ -379,6 +384,9 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
         orderMessage(header(e, 'order'), orderId, from),
         e.id,
       );
+      // Tracked from send to acceptance, rejection or completion (intake.ts trackOrder).
+      e.sentOrder = { orderId, sentAt: clock().getTime(), status: 'sent', error: null };
+      emitLive(e);
       return orderId;
     },
     instanceId,

@@ -60,6 +60,12 @@ export interface RobotLink {
    * node at its position comes first when it stands away from the first stop). Answers the order id.
    */
   sendOrder(robotId: number, stops: OrderStop[]): Promise<string>;
+  /**
+   * The robot may not be given a new order: it holds an unfinished one (its state names an order
+   * with nodes or edges left, whether it drives, waits at a node or stands before an obstacle),
+   * drives, or has not yet answered the order the portal just sent.
+   */
+  busy(robotId: number): boolean;
   /** The robot's last factsheet announces this instant action (`protocolFeatures.agvActions`, scope INSTANT). */
   announces(robotId: number, actionType: string): boolean;
   /**

@@ -4,6 +4,20 @@
  */
 export const robotsEn = {
   robotCommon: {
+    lastOrder: {
+      title: 'Last order',
+      sent: 'Sent, no answer yet',
+      accepted: 'Accepted by the robot',
+      rejected: 'Refused by the robot: {{reason}}',
+      finished: 'Finished or cancelled',
+    },
+    orderRefusal: {
+      noRouteError: 'the order does not start where the robot stands, or it has no way there',
+      validationError: 'the robot found the order invalid',
+      orderError: 'the robot cannot carry out the order',
+      orderUpdateError: 'the robot is still on another order',
+      other: '{{type}}',
+    },
     notReporting: 'Not reporting',
     notReportingHint: 'Online, but no message for longer than its reporting interval: what is shown may be out of date',
     statusLabels: {
@@ -19,6 +33,7 @@ export const robotsEn = {
     activities: {
       idle: 'Idle',
       driving: 'Driving',
+      waiting: 'Waiting on its order',
       paused: 'Paused',
       charging: 'Charging',
       emergencyStop: 'Emergency stop',

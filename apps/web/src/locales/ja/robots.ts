@@ -3,6 +3,20 @@ import type { RobotsMessages } from '../en/robots';
 /** ロボット・ダッシュボード画面の文言（遅延読み込みのセクション。lib/i18n.ts の loadSection('robots')）。 */
 export const robotsJa: RobotsMessages = {
   robotCommon: {
+    lastOrder: {
+      title: '最後の指示',
+      sent: '送信済み（応答待ち）',
+      accepted: 'ロボットが受け付けました',
+      rejected: 'ロボットが拒否しました：{{reason}}',
+      finished: '完了またはキャンセル',
+    },
+    orderRefusal: {
+      noRouteError: '指示の出発点がロボットの現在位置ではないか、そこへの経路がありません',
+      validationError: 'ロボットが指示を不正と判断しました',
+      orderError: 'ロボットは指示を実行できません',
+      orderUpdateError: 'ロボットは別の指示を実行中です',
+      other: '{{type}}',
+    },
     notReporting: '応答なし',
     notReportingHint: 'オンラインですが、報告間隔を超えてメッセージが届いていません。表示が古い可能性があります',
     statusLabels: {
@@ -18,6 +32,7 @@ export const robotsJa: RobotsMessages = {
     activities: {
       idle: '待機中',
       driving: '走行中',
+      waiting: '運行待機中',
       paused: '一時停止中',
       charging: '充電中',
       emergencyStop: '非常停止',

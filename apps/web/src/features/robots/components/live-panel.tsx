@@ -2,7 +2,7 @@ import { Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/c
 import { robotTopic, type RobotLive } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BatteryIndicator, IssueList, RelativeTime, StatusBadge } from '@/components/robot-status';
+import { BatteryIndicator, IssueList, LastOrderResult, RelativeTime, StatusBadge } from '@/components/robot-status';
 import { useFleet } from '@/lib/realtime';
 import { CommandButtons } from './command-menu';
 import { useFloorNames } from './use-floor-names';
@@ -57,6 +57,11 @@ export function LiveState({ live, floorName }: { live: RobotLive; floorName: str
       <Item label={t('robotCommon.issues')}>
         <IssueList issues={live.issues} />
       </Item>
+      {live.lastOrder && (
+        <Item label={t('robotCommon.lastOrder.title')}>
+          <LastOrderResult order={live.lastOrder} />
+        </Item>
+      )}
     </SimpleGrid>
   );
 }

@@ -3,6 +3,7 @@ import { LOW_BATTERY_PERCENT, type RobotLive, type RobotTeleopInfo } from '@port
 import type { ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { LastOrderResult } from '@/components/robot-status';
 import type { LinkStats } from '../lib/link-stats';
 import { OverlayBox } from './video-stage';
 
@@ -82,6 +83,7 @@ export function RobotOverlay({ live, info }: { live: RobotLive | null; info: Rob
         <Text size="xs" data-testid="teleop-flow">
           {orderText(t, live)}
         </Text>
+        {live?.lastOrder?.status === 'rejected' && <LastOrderResult order={live.lastOrder} />}
         {info.speaking && (
           <Text size="xs" c="teal.3">
             {t('teleopScreen.overlay.speaking')}
