@@ -16,8 +16,8 @@ import {
   type VideoMode,
 } from '@portal/contract';
 
-/** What the link knows of one robot: its registry facts and what it last said. */
-export interface RobotEntry {
+/** The registry facts of one robot, as the link mirrors them (registry-repo.ts reads them). */
+export interface RobotFacts {
   id: number;
   organizationId: number;
   buildingId: number;
@@ -32,7 +32,10 @@ export interface RobotEntry {
   status: RobotStatusCodeValue;
   /** The registered video setting (robot settings): teleoperation starts with it. */
   videoMode: VideoMode;
-  // ---- link
+}
+
+/** What the link knows of one robot: its registry facts and what it last said. */
+export interface RobotEntry extends RobotFacts {
   online: boolean;
   everSeen: boolean;
   /** Epoch ms of the last message (any topic). */

@@ -1,22 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { RobotStatusCodeValue, VideoMode } from '@portal/contract';
 import type { Database } from '../../db/schema.ts';
+import type { RobotFacts } from './fleet-state.ts';
 
-/** The registry facts of one robot as the link keeps them. */
-export interface RegistryRow {
-  id: number;
-  organizationId: number;
-  buildingId: number;
-  buildingName: string;
-  floorId: number;
-  groupId: number | null;
-  groupName: string | null;
-  serialNo: string;
-  name: string;
-  model: 'pro' | 'mini' | 'ex';
-  manufacturer: string;
-  status: RobotStatusCodeValue;
-  videoMode: VideoMode;
+/** The registry facts of one robot as the link keeps them, with when it last communicated. */
+export interface RegistryRow extends RobotFacts {
   lastCommunicationAt: string | null;
 }
 
