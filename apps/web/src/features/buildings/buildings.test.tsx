@@ -2,9 +2,11 @@ import {
   buildingOps,
   groupOpsByKind,
   buildingListSchema,
+  buildingLinksSchema,
   buildingSchema,
   groupSchema,
   ipRestrictionSchema,
+  type BuildingLinks,
   type IpRestriction,
 } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -205,5 +207,46 @@ describe('building form', { timeout: 20_000 }, () => {
     await app.user.click(await screen.findByTestId('building-delete', {}, slow));
     await app.user.click(within(await screen.findByRole('dialog')).getByTestId('confirm-button'));
     expect(await screen.findByTestId('building-delete-error')).toHaveTextContent('3 operator(s)');
+  });
+});
+
+describe('system links', { timeout: 20_000 }, () => {
+  it('clearing a stored secret is a change of the form: Cancel puts it back, Save sends it empty', async () => {
+    let links: BuildingLinks = {
+      tSpiderUrl: 'https://t-spider.example/',
+      hakaruAiLoginId: 'hakaru',
+      hakaruAiPassword: '••••word',
+      lilzToken: '••••oken',
+      kanriroidToken: null,
+      updatedAt: '2026-01-05T09:00:00.000Z',
+    };
+    const api = mockApi({
+      ...buildingRoutes(restriction({})),
+      [on(buildingOps.getBuildingLinks)]: () => reply(buildingLinksSchema, links),
+      [on(buildingOps.updateBuildingLinks)]: () => {
+        links = { ...links, lilzToken: null, updatedAt: '2026-01-06T09:00:00.000Z' };
+        return reply(buildingLinksSchema, links);
+      },
+    });
+    const app = renderApp('/building/10?tab=links', { session: makeSession(2) });
+    const clear = await screen.findByTestId('clear-lilzToken', {}, { timeout: 10_000 });
+    expect(screen.getByTestId('form-cancel')).toBeDisabled();
+    await app.user.click(clear);
+    expect(screen.getByTestId('link-lilzToken')).toBeDisabled();
+    await app.user.click(screen.getByTestId('form-cancel'));
+    expect(screen.getByTestId('link-lilzToken')).toBeEnabled();
+
+    await app.user.click(screen.getByTestId('clear-lilzToken'));
+    await app.user.click(screen.getByTestId('links-save'));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({
+        tSpiderUrl: 'https://t-spider.example/',
+        hakaruAiLoginId: 'hakaru',
+        lilzToken: '',
+      }),
+    );
+    // The saved links are the form's new start: nothing left to clear, no change pending.
+    await waitFor(() => expect(screen.queryByTestId('clear-lilzToken')).toBeNull());
+    expect(screen.getByTestId('form-cancel')).toBeDisabled();
   });
 });

@@ -1,67 +1,61 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { buildingLinksBodySchema, type BuildingLinks } from '@portal/contract';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
-import { useErrorText, useMessageText } from '@/lib/i18n';
-import { showNotification } from '@/lib/notify';
+import { FormShell, LockedFields, useFormKit } from '@/components/form-page';
 import { useLinks } from '../api/get-links';
 import { useUpdateLinks, type LinksBody } from '../api/update-links';
 
 type Values = z.input<typeof buildingLinksBodySchema>;
 const secrets = ['hakaruAiPassword', 'lilzToken', 'kanriroidToken'] as const;
 type Secret = (typeof secrets)[number];
+/** The request's fields, and which stored secrets are to be cleared (the clear buttons). */
+type FormValues = Values & { clear: Record<Secret, boolean> };
+const FIELDS = ['tSpiderUrl', 'hakaruAiLoginId', ...secrets] as const;
+/** The request's schema checks the form's values (it leaves `clear` out). */
+const resolver = zodResolver(buildingLinksBodySchema) as unknown as Resolver<FormValues>;
 
-function LinksForm({ buildingId, links, canManage }: { buildingId: number; links: BuildingLinks; canManage: boolean }) {
+const valuesOf = (links: BuildingLinks): FormValues => ({
+  tSpiderUrl: links.tSpiderUrl,
+  hakaruAiLoginId: links.hakaruAiLoginId,
+  hakaruAiPassword: '',
+  lilzToken: '',
+  kanriroidToken: '',
+  clear: { hakaruAiPassword: false, lilzToken: false, kanriroidToken: false },
+});
+
+interface LinksFormProps {
+  buildingId: number;
+  links: BuildingLinks;
+  canManage: boolean;
+  onReload: () => Promise<BuildingLinks | undefined>;
+}
+
+function LinksForm({ buildingId, links, canManage, onReload }: LinksFormProps) {
   const { t } = useTranslation();
-  const messageText = useMessageText();
-  const errorText = useErrorText();
   const update = useUpdateLinks(buildingId);
-  const [clearing, setClearing] = useState<Record<Secret, boolean>>({
-    hakaruAiPassword: false,
-    lilzToken: false,
-    kanriroidToken: false,
-  });
-  const form = useForm<Values>({
-    resolver: zodResolver(buildingLinksBodySchema),
-    defaultValues: {
-      tSpiderUrl: links.tSpiderUrl,
-      hakaruAiLoginId: links.hakaruAiLoginId,
-      hakaruAiPassword: '',
-      lilzToken: '',
-      kanriroidToken: '',
-    },
-  });
-  const { errors } = form.formState;
+  const form = useForm<FormValues>({ resolver, defaultValues: valuesOf(links) });
+  const kit = useFormKit(form, { fields: FIELDS, record: links, reload: onReload, toValues: valuesOf });
+  const { err, base } = kit;
+  const clearing = useWatch({ control: form.control, name: 'clear' });
 
   const submit = form.handleSubmit((v) => {
     const body: LinksBody = { tSpiderUrl: v.tSpiderUrl, hakaruAiLoginId: v.hakaruAiLoginId ?? '' };
     // Write-only secrets: empty means "keep", the clear button sends ''.
+    const clear = form.getValues('clear');
     for (const s of secrets) {
-      if (clearing[s]) body[s] = '';
+      if (clear[s]) body[s] = '';
       else if (v[s]) body[s] = v[s];
     }
-    update.mutate(body, {
-      onSuccess: (saved) => {
-        setClearing({ hakaruAiPassword: false, lilzToken: false, kanriroidToken: false });
-        form.reset({
-          tSpiderUrl: saved.tSpiderUrl,
-          hakaruAiLoginId: saved.hakaruAiLoginId,
-          hakaruAiPassword: '',
-          lilzToken: '',
-          kanriroidToken: '',
-        });
-        showNotification({ color: 'green', message: t('common.saved') });
-      },
-    });
+    update.mutate(body, kit.saved());
   });
 
   const secretField = (name: Secret, label: string) => {
-    const stored = links[name];
+    const stored = (base ?? links)[name];
     return (
       <Stack gap={4}>
         <Group align="flex-end" gap="xs" wrap="nowrap">
@@ -70,8 +64,8 @@ function LinksForm({ buildingId, links, canManage }: { buildingId: number; links
             description={stored ? t('buildings.links.stored', { masked: stored }) : t('buildings.links.notSet')}
             placeholder={stored ? t('buildings.links.unchanged') : t('buildings.links.notSet')}
             autoComplete="new-password"
-            disabled={clearing[name] || !canManage}
-            error={messageText(errors[name]?.message)}
+            disabled={clearing[name]}
+            error={err(name)}
             style={{ flex: 1 }}
             {...form.register(name)}
             data-testid={`link-${name}`}
@@ -86,7 +80,7 @@ function LinksForm({ buildingId, links, canManage }: { buildingId: number; links
               }
               onClick={() => {
                 form.setValue(name, '');
-                setClearing((c) => ({ ...c, [name]: !c[name] }));
+                form.setValue(`clear.${name}`, !clearing[name], { shouldDirty: true });
               }}
               data-testid={`clear-${name}`}
             >
@@ -104,43 +98,39 @@ function LinksForm({ buildingId, links, canManage }: { buildingId: number; links
   };
 
   return (
-    <form noValidate onSubmit={(e) => void submit(e)} aria-label={t('buildings.links.title')}>
-      <Stack>
-        {update.isError && (
-          <Alert color="red" role="alert">
-            {errorText(update.error)}
-          </Alert>
-        )}
-        <TextInput
-          label={t('buildings.links.tSpiderUrl')}
-          type="url"
-          readOnly={!canManage}
-          placeholder="https://"
-          error={messageText(errors.tSpiderUrl?.message)}
-          {...form.register('tSpiderUrl')}
-        />
-        <TextInput
-          label={t('buildings.links.hakaruAiLoginId')}
-          readOnly={!canManage}
-          autoComplete="off"
-          error={messageText(errors.hakaruAiLoginId?.message)}
-          {...form.register('hakaruAiLoginId')}
-        />
-        <Text size="sm" c="dimmed">
-          {t('buildings.links.secretHint')}
-        </Text>
-        {secretField('hakaruAiPassword', t('buildings.links.hakaruAiPassword'))}
-        {secretField('lilzToken', t('buildings.links.lilzToken'))}
-        {secretField('kanriroidToken', t('buildings.links.kanriroidToken'))}
-        {canManage && (
-          <Group justify="flex-end">
-            <Button type="submit" loading={update.isPending} data-testid="links-save">
-              {t('common.save')}
-            </Button>
-          </Group>
-        )}
-      </Stack>
-    </form>
+    <FormShell
+      kit={kit}
+      onSubmit={submit}
+      mutation={update}
+      label={t('buildings.links.title')}
+      submitTestId="links-save"
+      readOnly={!canManage}
+      maw="none"
+    >
+      <LockedFields locked={!canManage}>
+        <Stack>
+          <TextInput
+            label={t('buildings.links.tSpiderUrl')}
+            type="url"
+            placeholder="https://"
+            error={err('tSpiderUrl')}
+            {...form.register('tSpiderUrl')}
+          />
+          <TextInput
+            label={t('buildings.links.hakaruAiLoginId')}
+            autoComplete="off"
+            error={err('hakaruAiLoginId')}
+            {...form.register('hakaruAiLoginId')}
+          />
+          <Text size="sm" c="dimmed">
+            {t('buildings.links.secretHint')}
+          </Text>
+          {secretField('hakaruAiPassword', t('buildings.links.hakaruAiPassword'))}
+          {secretField('lilzToken', t('buildings.links.lilzToken'))}
+          {secretField('kanriroidToken', t('buildings.links.kanriroidToken'))}
+        </Stack>
+      </LockedFields>
+    </FormShell>
   );
 }
 
@@ -157,10 +147,10 @@ export function SystemLinks({ buildingId, canManage }: { buildingId: number; can
       </Title>
       <Paper withBorder p="md">
         <LinksForm
-          key={links.data.updatedAt ?? 'new'}
           buildingId={buildingId}
           links={links.data}
           canManage={canManage}
+          onReload={async () => (await links.refetch()).data}
         />
       </Paper>
     </Stack>
