@@ -3,8 +3,7 @@ import type { Group as GroupRow } from '@portal/contract';
 import { useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PageLoader } from '@/components/page-loader';
-import { QueryError } from '@/components/query-error';
+import { ListStates } from '@/components/list-page';
 import { paths } from '@/config/paths';
 import { useErrorText } from '@/lib/i18n';
 import { useGroups } from '../api/get-groups';
@@ -37,9 +36,7 @@ export function GroupList({ buildingId, kind, canManage }: GroupListProps) {
   const [announcement, setAnnouncement] = useState('');
   const robot = kind === 'robot-group';
 
-  if (groups.isPending) return <PageLoader />;
-  if (groups.isError) return <QueryError error={groups.error} onRetry={() => void groups.refetch()} />;
-  const rows = groups.data;
+  const rows = groups.data ?? [];
 
   const move = (from: number, to: number) => {
     if (to < 0 || to >= rows.length || from === to) return;
@@ -97,83 +94,83 @@ export function GroupList({ buildingId, kind, canManage }: GroupListProps) {
         </Text>
       )}
       <VisuallyHidden aria-live="polite">{announcement}</VisuallyHidden>
-      {rows.length === 0 ? (
-        <Text c="dimmed">{t('buildings.groups.empty')}</Text>
-      ) : (
-        <Stack gap={6} component="ol" p={0} m={0} style={{ listStyle: 'none' }} data-testid={`${kind}-list`}>
-          {rows.map((g, i) => (
-            <Paper
-              key={g.id}
-              component="li"
-              withBorder
-              px="sm"
-              py={6}
-              draggable={canManage}
-              onDragStart={(e: DragEvent) => {
-                e.dataTransfer.effectAllowed = 'move';
-                e.dataTransfer.setData('text/plain', String(g.id));
-                setDragging(i);
-              }}
-              onDragOver={(e: DragEvent) => {
-                if (dragging === null) return;
-                e.preventDefault();
-                setOver(i);
-              }}
-              onDragLeave={() => setOver((o) => (o === i ? null : o))}
-              onDragEnd={() => {
-                setDragging(null);
-                setOver(null);
-              }}
-              onDrop={(e: DragEvent) => dropOn(e, i)}
-              style={{
-                cursor: canManage ? 'grab' : undefined,
-                opacity: dragging === i ? 0.5 : 1,
-                outline: over === i && dragging !== i ? '2px dashed var(--mantine-color-blue-filled)' : undefined,
-              }}
-              data-testid={`${kind}-item`}
-            >
-              <Group justify="space-between" wrap="nowrap">
-                <Group gap="sm" wrap="nowrap">
-                  {canManage && (
-                    <Text c="dimmed" aria-hidden title={t('buildings.groups.dragHandle', { name: g.name })}>
-                      ⋮⋮
+      <ListStates query={groups} empty={t('buildings.groups.empty')}>
+        {() => (
+          <Stack gap={6} component="ol" p={0} m={0} style={{ listStyle: 'none' }} data-testid={`${kind}-list`}>
+            {rows.map((g, i) => (
+              <Paper
+                key={g.id}
+                component="li"
+                withBorder
+                px="sm"
+                py={6}
+                draggable={canManage}
+                onDragStart={(e: DragEvent) => {
+                  e.dataTransfer.effectAllowed = 'move';
+                  e.dataTransfer.setData('text/plain', String(g.id));
+                  setDragging(i);
+                }}
+                onDragOver={(e: DragEvent) => {
+                  if (dragging === null) return;
+                  e.preventDefault();
+                  setOver(i);
+                }}
+                onDragLeave={() => setOver((o) => (o === i ? null : o))}
+                onDragEnd={() => {
+                  setDragging(null);
+                  setOver(null);
+                }}
+                onDrop={(e: DragEvent) => dropOn(e, i)}
+                style={{
+                  cursor: canManage ? 'grab' : undefined,
+                  opacity: dragging === i ? 0.5 : 1,
+                  outline: over === i && dragging !== i ? '2px dashed var(--mantine-color-blue-filled)' : undefined,
+                }}
+                data-testid={`${kind}-item`}
+              >
+                <Group justify="space-between" wrap="nowrap">
+                  <Group gap="sm" wrap="nowrap">
+                    {canManage && (
+                      <Text c="dimmed" aria-hidden title={t('buildings.groups.dragHandle', { name: g.name })}>
+                        ⋮⋮
+                      </Text>
+                    )}
+                    <Text size="sm" c="dimmed" w={24}>
+                      {i + 1}
                     </Text>
-                  )}
-                  <Text size="sm" c="dimmed" w={24}>
-                    {i + 1}
-                  </Text>
-                  <Text fw={500}>{g.name}</Text>
+                    <Text fw={500}>{g.name}</Text>
+                  </Group>
+                  <Group gap={4} wrap="nowrap">
+                    {canManage && (
+                      <>
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={t('buildings.groups.moveUp', { name: g.name })}
+                          disabled={i === 0 || reorder.isPending}
+                          onClick={() => move(i, i - 1)}
+                        >
+                          ↑
+                        </ActionIcon>
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={t('buildings.groups.moveDown', { name: g.name })}
+                          disabled={i === rows.length - 1 || reorder.isPending}
+                          onClick={() => move(i, i + 1)}
+                        >
+                          ↓
+                        </ActionIcon>
+                      </>
+                    )}
+                    <Anchor component={Link} to={editHref(g)} size="sm" ml="xs">
+                      {t('buildings.groups.edit')}
+                    </Anchor>
+                  </Group>
                 </Group>
-                <Group gap={4} wrap="nowrap">
-                  {canManage && (
-                    <>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={t('buildings.groups.moveUp', { name: g.name })}
-                        disabled={i === 0 || reorder.isPending}
-                        onClick={() => move(i, i - 1)}
-                      >
-                        ↑
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={t('buildings.groups.moveDown', { name: g.name })}
-                        disabled={i === rows.length - 1 || reorder.isPending}
-                        onClick={() => move(i, i + 1)}
-                      >
-                        ↓
-                      </ActionIcon>
-                    </>
-                  )}
-                  <Anchor component={Link} to={editHref(g)} size="sm" ml="xs">
-                    {t('buildings.groups.edit')}
-                  </Anchor>
-                </Group>
-              </Group>
-            </Paper>
-          ))}
-        </Stack>
-      )}
+              </Paper>
+            ))}
+          </Stack>
+        )}
+      </ListStates>
     </Stack>
   );
 }
