@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contractSchema, deviceSchema, errorBodySchema, profileSchema, termCheckSchema } from '@portal/contract';
-import { createTestApp, demo, usingPostgres, type TestApp } from './helpers.ts';
+import { codeFrom, createTestApp, demo, lastDelivery, usingPostgres, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -49,6 +49,91 @@ describe('/my/profile', () => {
       (await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).json(),
     );
     expect(now.firstName).toBe('花子');
+  });
+
+  it('changes the email only once the code sent to the new address is entered', async () => {
+    const { authorization } = await t.as('operator@demo.example');
+    const get = async () =>
+      profileSchema.parse(
+        (await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).json(),
+      );
+    const profile = await get();
+    const old = profile.email;
+    const saved = await t.inject({
+      method: 'PATCH',
+      url: '/api/my/profile',
+      headers: { authorization },
+      payload: { ...profile, email: 'New.Address@Example.com', updatedAt: profile.updatedAt },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const afterSave = profileSchema.parse(saved.json());
+    // Not changed yet: the email waits for the code mailed to the new address (and only there).
+    expect(afterSave.email).toBe(old);
+    expect(afterSave.pendingEmail?.email).toBe('new.address@example.com');
+    const mail = await lastDelivery(t, 'new.address@example.com', 'email-change');
+    expect(mail).toBeDefined();
+    expect(await lastDelivery(t, old, 'email-change')).toBeUndefined();
+    const right = codeFrom(mail!.body);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const confirm = (c: string) =>
+      t.inject({ method: 'POST', url: '/api/my/email/confirm', headers: { authorization }, payload: { code: c } });
+    const mismatch = await confirm(wrong);
+    expect(mismatch.statusCode).toBe(400);
+    expect(errorBodySchema.parse(mismatch.json()).error.details).toEqual([
+      { path: 'code', message: 'validation.codeMismatch' },
+    ]);
+    expect((await get()).email).toBe(old);
+    const ok = await confirm(right);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(profileSchema.parse(ok.json())).toMatchObject({ email: 'new.address@example.com', pendingEmail: null });
+    // Used once.
+    expect(errorBodySchema.parse((await confirm(right)).json()).error.details?.[0]?.message).toBe(
+      'validation.codeExpired',
+    );
+    const audit = await t.db.kysely
+      .selectFrom('audit_logs')
+      .select('action')
+      .where('action', 'like', 'profile.email%')
+      .execute();
+    expect(audit.map((a) => a.action)).toEqual(['profile.email-change.request', 'profile.email-change']);
+  });
+
+  it('drops an email change after three wrong codes, on expiry, and on cancel', async () => {
+    const { authorization } = await t.as('operator@demo.example');
+    const get = async () =>
+      profileSchema.parse(
+        (await t.inject({ method: 'GET', url: '/api/my/profile', headers: { authorization } })).json(),
+      );
+    const request = async (email: string) => {
+      const p = await get();
+      const res = await t.inject({
+        method: 'PATCH',
+        url: '/api/my/profile',
+        headers: { authorization },
+        payload: { ...p, email, updatedAt: p.updatedAt },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return codeFrom((await lastDelivery(t, email, 'email-change'))!.body);
+    };
+    const confirm = (c: string) =>
+      t.inject({ method: 'POST', url: '/api/my/email/confirm', headers: { authorization }, payload: { code: c } });
+    const messageOf = (res: { json: () => unknown }) => errorBodySchema.parse(res.json()).error.details?.[0]?.message;
+    const right = await request('first@example.com');
+    const wrong = right === '000000' ? '111111' : '000000';
+    expect(messageOf(await confirm(wrong))).toBe('validation.codeMismatch');
+    expect(messageOf(await confirm(wrong))).toBe('validation.codeMismatch');
+    expect(messageOf(await confirm(wrong))).toBe('validation.codeAttemptsExceeded');
+    expect(messageOf(await confirm(right))).toBe('validation.codeExpired');
+    expect((await get()).pendingEmail).toBeNull();
+    const late = await request('second@example.com');
+    t.advance(31);
+    expect(messageOf(await confirm(late))).toBe('validation.codeExpired');
+    await request('third@example.com');
+    const cancelled = await t.inject({ method: 'DELETE', url: '/api/my/email/pending', headers: { authorization } });
+    expect(cancelled.statusCode).toBe(204);
+    expect((await get()).pendingEmail).toBeNull();
+    expect((await get()).email).toBe('operator@demo.example');
+    expect((await confirm('123456')).statusCode).toBe(400);
   });
 
   it('validates names, email, phone and SMS mode, changing nothing', async () => {

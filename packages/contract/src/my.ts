@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { authModeSchema, languageSchema, levelSchema, operatorTypeSchema, termKindSchema } from './codes.ts';
-import { loginIdSchema, operatorPasswordSchema, personNameSchema, phoneSchema } from './validation.ts';
+import {
+  authDigitsSchema,
+  loginIdSchema,
+  operatorPasswordSchema,
+  personNameSchema,
+  phoneSchema,
+} from './validation.ts';
 
 const id = z.number().int();
 
@@ -19,9 +25,24 @@ export const profileSchema = z.object({
   buildingId: id.nullable(),
   buildingName: z.string().nullable(),
   usage: z.object({ logins: z.number().int(), activeSessions: z.number().int() }),
+  /**
+   * An email change waiting for the code sent to the new address (the email above changes only when
+   * the code is entered: POST /my/email/confirm), or null.
+   */
+  pendingEmail: z.object({ email: z.string(), expiresAt: z.string() }).nullable(),
   updatedAt: z.string(),
 });
 export type Profile = z.infer<typeof profileSchema>;
+
+/** The code sent to the new email address. */
+export const confirmEmailBodySchema = z.object({
+  code: authDigitsSchema,
+});
+export type ConfirmEmailBody = z.infer<typeof confirmEmailBodySchema>;
+/** Wrong codes before a pending email change is dropped. */
+export const EMAIL_CHANGE_MAX_ATTEMPTS = 3;
+/** Minutes the code of an email change stays valid. */
+export const EMAIL_CHANGE_TTL_MINUTES = 30;
 
 export const updateProfileBodySchema = z
   .object({

@@ -8,6 +8,7 @@ import * as m005 from './migrations/005-poses.ts';
 import * as m006 from './migrations/006-robot-features.ts';
 import * as m007 from './migrations/007-list-indexes.ts';
 import * as m009 from './migrations/009-login-lockouts.ts';
+import * as m010 from './migrations/010-email-changes.ts';
 import * as m011 from './migrations/011-building-recent-index.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
@@ -28,6 +29,7 @@ const migrations: Migration[] = [
   { name: '006-robot-features', up: m006.up },
   { name: '007-list-indexes', up: m007.up },
   { name: '009-login-lockouts', up: m009.up },
+  { name: '010-email-changes', up: m010.up },
   { name: '011-building-recent-index', up: m011.up },
 ];
 

@@ -14,6 +14,7 @@ export interface Database {
   robot_setting_history: RobotSettingHistoryTable;
   pending_robots: PendingRobotTable;
   login_lockouts: LoginLockoutTable;
+  email_changes: EmailChangeTable;
   flow_groups: GroupTable;
   floors: FloorTable;
   operators: OperatorTable;
@@ -339,6 +340,16 @@ export interface RobotSettingHistoryTable {
   new_value: string | null;
   operator_id: number | null;
   changed_at: string;
+}
+
+/** An operator's own email change, waiting for the code sent to the new address. */
+export interface EmailChangeTable {
+  operator_id: number;
+  new_email: string;
+  code_hash: string;
+  expires_at: string;
+  attempts: Generated<number>;
+  created_at: string;
 }
 
 /** Failures and locks of login IDs that match no account (keyed by a hash of the ID). */

@@ -79,6 +79,50 @@ export function profileRepo(db: Kysely<Database>) {
       return result.numUpdatedRows;
     },
 
+    /** The operator's pending email change, if any. */
+    pendingEmail(operatorId: number) {
+      return db.selectFrom('email_changes').selectAll().where('operator_id', '=', operatorId).executeTakeFirst();
+    },
+
+    /** Replaces the operator's pending email change (one at a time). */
+    async putPendingEmail(v: { operatorId: number; email: string; codeHash: string; expiresAt: string; at: string }) {
+      await db.deleteFrom('email_changes').where('operator_id', '=', v.operatorId).execute();
+      await db
+        .insertInto('email_changes')
+        .values({
+          operator_id: v.operatorId,
+          new_email: v.email,
+          code_hash: v.codeHash,
+          expires_at: v.expiresAt,
+          attempts: 0,
+          created_at: v.at,
+        })
+        .execute();
+    },
+
+    /** A wrong code, counted in one statement; answers the attempts so far. */
+    async countWrongCode(operatorId: number): Promise<number> {
+      const row = await db
+        .updateTable('email_changes')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('operator_id', '=', operatorId)
+        .returning('attempts')
+        .executeTakeFirst();
+      return row?.attempts ?? Number.MAX_SAFE_INTEGER;
+    },
+
+    /** Removes the pending change; true when there was one (it is used once). */
+    async dropPendingEmail(operatorId: number, codeHash?: string): Promise<boolean> {
+      let q = db.deleteFrom('email_changes').where('operator_id', '=', operatorId);
+      if (codeHash !== undefined) q = q.where('code_hash', '=', codeHash);
+      const result = await q.executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async setEmail(operatorId: number, email: string, updatedAt: string): Promise<void> {
+      await db.updateTable('operators').set({ email, updated_at: updatedAt }).where('id', '=', operatorId).execute();
+    },
+
     async setLanguage(operatorId: number, language: string, at: string): Promise<void> {
       await db.updateTable('operators').set({ language, updated_at: at }).where('id', '=', operatorId).execute();
     },

@@ -23,6 +23,10 @@ export const myRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { c
     {
       getProfile: async (req) => profile.get(principalOf(req)),
       updateProfile: async (req) => profile.update(principalOf(req), req.body, req.ip),
+      confirmEmailChange: async (req) => profile.confirmEmail(principalOf(req), req.body.code, req.ip),
+      cancelEmailChange: async (req) => {
+        await profile.cancelEmailChange(principalOf(req));
+      },
       setLanguage: async (req) => {
         await profile.setLanguage(principalOf(req), req.body.language, req.ip);
       },

@@ -5,6 +5,7 @@ import {
   announcementSchema,
   auditLogSchema,
   changePasswordBodySchema,
+  confirmEmailBodySchema,
   contractSchema,
   deviceSchema,
   languageBodySchema,
@@ -38,6 +39,21 @@ export const myOps = defineOperations('my', {
     access: 'user',
     body: updateProfileBodySchema,
     responses: { 200: profileSchema },
+  },
+  /** The code mailed to the new address: the email changes now (200, the profile). */
+  confirmEmailChange: {
+    method: 'POST',
+    path: '/my/email/confirm',
+    access: 'user',
+    body: confirmEmailBodySchema,
+    responses: { 200: profileSchema },
+  },
+  /** Drops a pending email change (the email stays as it is). */
+  cancelEmailChange: {
+    method: 'DELETE',
+    path: '/my/email/pending',
+    access: 'user',
+    responses: noContent,
   },
   setLanguage: {
     method: 'PUT',

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
 import { useProfile } from '../api/get-profile';
+import { EmailChangePanel } from './email-change-panel';
 import { ProfileForm } from './profile-form';
 
 export function ProfilePage() {
@@ -18,8 +19,11 @@ export function ProfilePage() {
       ) : profile.isError ? (
         <QueryError error={profile.error} onRetry={() => void profile.refetch()} />
       ) : (
-        // Keyed by version: a reload after a 409 starts the form from the fresh profile.
-        <ProfileForm key={profile.data.updatedAt} profile={profile.data} onReload={() => void profile.refetch()} />
+        <>
+          {profile.data.pendingEmail && <EmailChangePanel pending={profile.data.pendingEmail} />}
+          {/* Keyed by version: a reload after a 409 starts the form from the fresh profile. */}
+          <ProfileForm key={profile.data.updatedAt} profile={profile.data} onReload={() => void profile.refetch()} />
+        </>
       )}
     </Stack>
   );
