@@ -36,7 +36,6 @@ export const accountEn = {
       building: 'Building',
       loginId: 'Login ID',
       usage: 'Sign-ins: {{logins}} / Active sessions: {{sessions}}',
-      stale: 'This profile was changed elsewhere. Reload it and apply your change again.',
     },
     emailChange: {
       title: 'Confirm your new email address',

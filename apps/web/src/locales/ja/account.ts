@@ -33,7 +33,6 @@ export const accountJa: AccountMessages = {
       building: 'ビル',
       loginId: 'ログインID',
       usage: 'ログイン回数: {{logins}} / 有効なセッション: {{sessions}}',
-      stale: 'このプロフィールは別の画面で変更されました。再読み込みしてから、もう一度変更してください。',
     },
     emailChange: {
       title: '新しいメールアドレスの確認',

@@ -21,8 +21,7 @@ export function ProfilePage() {
       ) : (
         <>
           {profile.data.pendingEmail && <EmailChangePanel pending={profile.data.pendingEmail} />}
-          {/* Keyed by version: a reload after a 409 starts the form from the fresh profile. */}
-          <ProfileForm key={profile.data.updatedAt} profile={profile.data} onReload={() => void profile.refetch()} />
+          <ProfileForm profile={profile.data} onReload={async () => (await profile.refetch()).data} />
         </>
       )}
     </Stack>
