@@ -311,3 +311,38 @@ describe('OptionalNumberInput', () => {
     expect(x().value).toBe('');
   });
 });
+
+describe('inline form shell', () => {
+  it('puts the fields, Save and the actions in one row, without Cancel', () => {
+    function Inline() {
+      const form = useForm<Values>({ defaultValues: { name: '' } });
+      const kit = useFormKit(form, { fields: ['name'] });
+      const mutation = useMutation({ mutationFn: () => Promise.resolve({}) });
+      return (
+        <FormShell
+          kit={kit}
+          onSubmit={form.handleSubmit(() => mutation.mutate(undefined, kit.saved()))}
+          mutation={mutation}
+          label="add"
+          submitLabel="Add"
+          inline
+          actions={<button type="button">Fill in mine</button>}
+        >
+          <TextInput label="Name" {...form.register('name')} />
+        </FormShell>
+      );
+    }
+    const router = createMemoryRouter([{ path: '/', element: <Inline /> }]);
+    render(
+      <MantineProvider env="test">
+        <QueryClientProvider client={new QueryClient()}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+    const row = screen.getByLabelText('Name').closest('.mantine-Group-root');
+    expect(row).toContainElement(screen.getByRole('button', { name: 'Add' }));
+    expect(row).toContainElement(screen.getByRole('button', { name: 'Fill in mine' }));
+    expect(screen.queryByTestId('form-cancel')).not.toBeInTheDocument();
+  });
+});

@@ -34,6 +34,11 @@ interface FormShellProps<T extends FieldValues> {
   /** Buttons at the start of the row, apart from Cancel and Save (e.g. delete). */
   startActions?: ReactNode;
   maw?: number | string;
+  /**
+   * A small form inside a page (e.g. adding an entry to a list): the fields, Save and the actions in
+   * one wrapping row, without Cancel.
+   */
+  inline?: boolean;
   children: ReactNode;
 }
 
@@ -56,6 +61,7 @@ export function FormShell<T extends FieldValues>({
   actions,
   startActions,
   maw = 720,
+  inline = false,
   children,
 }: FormShellProps<T>) {
   const { t } = useTranslation();
@@ -69,6 +75,11 @@ export function FormShell<T extends FieldValues>({
     failure !== null && failure !== undefined && !kit.fieldErrorShown && !hasCode(failure, 'STALE_UPDATE')
       ? errorText(failure)
       : null;
+  const save = (
+    <Button type="submit" loading={mutation.isPending} data-testid={submitTestId}>
+      {submitLabel ?? t('common.save')}
+    </Button>
+  );
 
   return (
     <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={label} data-testid={testId}>
@@ -78,8 +89,19 @@ export function FormShell<T extends FieldValues>({
             {alert}
           </Alert>
         )}
-        {children}
-        {(!readOnly || cancelTo !== undefined) && (
+        {inline && (
+          <Group align="flex-end" wrap="wrap" gap="xs">
+            {children}
+            {!readOnly && (
+              <Group gap="xs">
+                {save}
+                {actions}
+              </Group>
+            )}
+          </Group>
+        )}
+        {!inline && children}
+        {!inline && (!readOnly || cancelTo !== undefined) && (
           <Group justify={startActions !== undefined && !readOnly ? 'space-between' : 'flex-end'}>
             {startActions !== undefined && !readOnly && <Group>{startActions}</Group>}
             <Group>
@@ -92,11 +114,7 @@ export function FormShell<T extends FieldValues>({
               >
                 {cancelLabel ?? t('common.cancel')}
               </Button>
-              {!readOnly && (
-                <Button type="submit" loading={mutation.isPending} data-testid={submitTestId}>
-                  {submitLabel ?? t('common.save')}
-                </Button>
-              )}
+              {!readOnly && save}
             </Group>
           </Group>
         )}
