@@ -64,8 +64,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
   // Operator changes reach the sockets of every server instance (through the broker's cluster bus).
   const operatorEvents = createOperatorEvents((id) => void opts.ctx.robotLink.shareOperatorChange(id));
+  // First of the listeners, so whoever re-checks a session after a change reads it anew.
+  const offSessions = operatorEvents.on(() => opts.ctx.caches.sessions.clear());
   const offOperatorChanged = opts.ctx.robotLink.on('operatorChanged', operatorEvents.heard);
-  app.addHook('onClose', async () => offOperatorChanged());
+  app.addHook('onClose', async () => {
+    offOperatorChanged();
+    offSessions();
+  });
   const ctx: AppContext = { ...opts.ctx, log: app.log, operatorEvents };
 
   // Every API route with its access level, for the tests that sweep all routes (roles, tenancy, bad input).

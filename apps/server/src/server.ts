@@ -53,7 +53,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     if (seeded) {
       await seedDemoMaps(db.kysely, { dialect: db.dialect, fileStore, apiBase: config.apiBase }, now);
     }
-    const caches = createReadCaches(db.dataVersion, db.cacheable && config.readCache, systemClock);
+    const caches = createReadCaches(db.dataVersion, db.cacheable && config.readCache, systemClock, config.readCache);
     robotLink = await startRobotLink({ config, db: db.kysely, log: lazyLog, clock: systemClock });
     app = await buildApp({
       ctx: { ...ctxBase, mailer, fileStore, caches, robotLink: robotLink.link },

@@ -125,7 +125,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       audit,
       mailer,
       fileStore: createFileStore({ dir: join(config.dataDir, 'files'), db: db.kysely, clock }),
-      caches: createReadCaches(db.dataVersion, db.cacheable && config.readCache, clock),
+      caches: createReadCaches(db.dataVersion, db.cacheable && config.readCache, clock, config.readCache),
       robotLink: robotLink.link,
     },
     logger: false,

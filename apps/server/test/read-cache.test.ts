@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataVersion } from '../src/db/data-version.ts';
-import { createReadCache } from '../src/services/read-cache.ts';
+import { createReadCache, createReadCaches, SESSION_TTL_ACROSS_WRITERS_MS } from '../src/services/read-cache.ts';
 import { createTestApp, usingPostgres, type TestApp } from './helpers.ts';
 
 describe('ReadCache', () => {
@@ -25,6 +25,32 @@ describe('ReadCache', () => {
       return ++computed;
     });
     expect(await cache.get('k', async () => ++computed)).toBe(2);
+  });
+
+  it('keeps sessions 5 s where the exact caches are off, until a write here or an operator change', async () => {
+    const version = new DataVersion();
+    let now = 1_000_000;
+    const caches = createReadCaches(version, false, () => new Date(now), true);
+    let computed = 0;
+    const read = () => caches.sessions.get('session:x', async () => ++computed);
+    expect(await read()).toBe(1);
+    now += SESSION_TTL_ACROSS_WRITERS_MS - 1;
+    expect(await read()).toBe(1);
+    now += 1;
+    expect(await read()).toBe(2);
+    version.bump();
+    expect(await read()).toBe(3);
+    caches.sessions.clear();
+    expect(await read()).toBe(4);
+    // Lists are never kept there, nor anything with READ_CACHE=0.
+    let lists = 0;
+    await caches.lists.get('l', async () => ++lists);
+    await caches.lists.get('l', async () => ++lists);
+    expect(lists).toBe(2);
+    const off = createReadCaches(version, false, () => new Date(now), false);
+    await off.sessions.get('session:x', async () => ++computed);
+    await off.sessions.get('session:x', async () => ++computed);
+    expect(computed).toBe(6);
   });
 
   it('computes every time when disabled, and evicts the oldest entry when full', async () => {

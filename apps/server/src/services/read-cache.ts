@@ -9,6 +9,8 @@ import type { Clock } from '../lib/time.ts';
  */
 export interface ReadCache {
   get<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /** Forgets every entry (an operator changed, possibly on another server instance). */
+  clear(): void;
 }
 
 export function createReadCache(opts: {
@@ -34,19 +36,46 @@ export function createReadCache(opts: {
       }
       return value;
     },
+    clear: () => entries.clear(),
   };
 }
 
 export interface ReadCaches {
-  /** Bearer sessions with everything the per-request checks need. */
+  /**
+   * Bearer sessions with everything the per-request checks need. Where the exact caches are off
+   * because other servers write too (PostgreSQL), a session is still kept for a few seconds
+   * (`SESSION_TTL_ACROSS_WRITERS_MS`): dropped by any write of this server, as the exact caches
+   * are, and by every operator change, heard from any server (app.ts); a write of another server
+   * to what the checks read besides the operator (the contract, the building's IP rules) shows
+   * within those seconds.
+   */
   sessions: ReadCache;
   /** Serialized answers of hot list endpoints, per scope and filter. */
   lists: ReadCache;
 }
 
-export function createReadCaches(version: DataVersion, enabled: boolean, clock: Clock): ReadCaches {
+/** How long a session is kept where the exact caches are off (see ReadCaches.sessions). */
+export const SESSION_TTL_ACROSS_WRITERS_MS = 5_000;
+
+/**
+ * `enabled`: the exact caches (the database is cacheable and READ_CACHE is on). `sessionsAcrossWriters`:
+ * where they are off because of the database (READ_CACHE on), sessions are still kept briefly.
+ */
+export function createReadCaches(
+  version: DataVersion,
+  enabled: boolean,
+  clock: Clock,
+  sessionsAcrossWriters = false,
+): ReadCaches {
+  const briefSessions = !enabled && sessionsAcrossWriters;
   return {
-    sessions: createReadCache({ version, enabled, clock, ttlMs: 10_000, maxEntries: 10_000 }),
+    sessions: createReadCache({
+      version,
+      enabled: enabled || briefSessions,
+      clock,
+      ttlMs: briefSessions ? SESSION_TTL_ACROSS_WRITERS_MS : 10_000,
+      maxEntries: 10_000,
+    }),
     // Short enough that signed file URLs inside cached answers stay well within their validity.
     lists: createReadCache({ version, enabled, clock, ttlMs: 30_000, maxEntries: 2_000 }),
   };
