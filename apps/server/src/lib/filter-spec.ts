@@ -1,17 +1,11 @@
 import type { Database } from '../db/schema.ts';
 import type { FilterField, FilterFieldType, ResourceFilterSpec } from './filter.ts';
+import { snakeCase, type SnakeCase } from './naming.ts';
 
 /**
  * Declaring a list's filter allow-list (lib/filter.ts reads it): fields by API name and type, the
  * column being the name in snake_case, checked against the table at compile time.
  */
-
-/** `postalCode` → `postal_code`: the column of an API name. */
-export type SnakeCase<S extends string> = S extends `${infer C}${infer Rest}`
-  ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${SnakeCase<Rest>}`
-  : '';
-
-export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** API names with their types; each name must be a column of the table in snake_case. */
 export type FilterFieldTypes<TB extends keyof Database, F> = {

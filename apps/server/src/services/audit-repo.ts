@@ -1,32 +1,13 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { AuditLogTable, Database } from '../db/schema.ts';
+import { snakeRow, type CamelRow } from '../lib/naming.ts';
 
-export interface AuditRow {
-  at: string;
-  operatorId: number | null;
-  organizationId: number | null;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
-  ip: string | null;
-  detail: string | null;
-}
+/** A new entry of `audit_logs`, under camelCase names. */
+export type AuditRow = CamelRow<Omit<Selectable<AuditLogTable>, 'id'>>;
 
 /** SQL of writing the audit log (its reading is modules/audit's). `db` may be a transaction. */
 export const auditRepo = {
   async insert(db: Kysely<Database>, e: AuditRow): Promise<void> {
-    await db
-      .insertInto('audit_logs')
-      .values({
-        at: e.at,
-        operator_id: e.operatorId,
-        organization_id: e.organizationId,
-        action: e.action,
-        target_type: e.targetType,
-        target_id: e.targetId,
-        ip: e.ip,
-        detail: e.detail,
-      })
-      .execute();
+    await db.insertInto('audit_logs').values(snakeRow(e)).execute();
   },
 };

@@ -1,50 +1,19 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, FileTable } from '../db/schema.ts';
+import { camelRow, snakeRow, type CamelRow } from '../lib/naming.ts';
 
-/** A stored file's row in `files`. */
-export interface FileRow {
-  key: string;
-  organizationId: number;
-  buildingId: number | null;
-  contentType: string;
-  size: number;
-  sha256: string;
-  purpose: string;
-  createdAt: string;
-}
+/** A stored file's row in `files`, under camelCase names. */
+export type FileRow = CamelRow<Selectable<FileTable>>;
 
 /** SQL of stored files' metadata (`files`). `db` may be a transaction. */
 export const fileRepo = {
   async insert(db: Kysely<Database>, f: FileRow): Promise<void> {
-    await db
-      .insertInto('files')
-      .values({
-        key: f.key,
-        organization_id: f.organizationId,
-        building_id: f.buildingId,
-        content_type: f.contentType,
-        size: f.size,
-        sha256: f.sha256,
-        purpose: f.purpose,
-        created_at: f.createdAt,
-      })
-      .execute();
+    await db.insertInto('files').values(snakeRow(f)).execute();
   },
 
   async find(db: Kysely<Database>, key: string): Promise<FileRow | null> {
     const r = await db.selectFrom('files').selectAll().where('key', '=', key).executeTakeFirst();
-    return r
-      ? {
-          key: r.key,
-          organizationId: r.organization_id,
-          buildingId: r.building_id,
-          contentType: r.content_type,
-          size: r.size,
-          sha256: r.sha256,
-          purpose: r.purpose,
-          createdAt: r.created_at,
-        }
-      : null;
+    return r ? camelRow(r) : null;
   },
 
   async remove(db: Kysely<Database>, key: string): Promise<void> {

@@ -5,19 +5,10 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/time.ts';
-import { fileRepo } from './file-repo.ts';
+import { fileRepo, type FileRow } from './file-repo.ts';
 
 /** A stored file's row in `files`; the bytes live in the store under the same key. */
-export interface StoredFile {
-  key: string;
-  organizationId: number;
-  buildingId: number | null;
-  contentType: string;
-  size: number;
-  sha256: string;
-  purpose: string;
-  createdAt: string;
-}
+export type StoredFile = FileRow;
 
 export interface NewFile {
   bytes: Buffer;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { snakeRow } from '../lib/naming.ts';
 
 /** A new row of the delivery log. */
 export interface NewOutboxRow {
@@ -19,18 +20,7 @@ export function outboxRepo(db: Kysely<Database>) {
     async insert(m: NewOutboxRow): Promise<number> {
       const row = await db
         .insertInto('outbox')
-        .values({
-          organization_id: m.organizationId,
-          channel: m.channel,
-          recipient: m.recipient,
-          subject: m.subject,
-          body: m.body,
-          purpose: m.purpose,
-          status: 'stored',
-          error: null,
-          created_at: m.createdAt,
-          sent_at: null,
-        })
+        .values({ ...snakeRow(m), status: 'stored', error: null, sent_at: null })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { insertReturningId } from '../db/rows.ts';
+import { snakeRow } from '../lib/naming.ts';
 
 export interface NewSimulatedRobot {
   organizationId: number;
@@ -45,34 +47,20 @@ export function simulatedFleetRepo(db: Kysely<Database>) {
     },
 
     /** Registers a simulated robot (status 1, video medium, protocol 2.1.0); answers its id. */
-    async insertRobot(r: NewSimulatedRobot): Promise<number> {
-      const row = await db
-        .insertInto('robots')
-        .values({
-          organization_id: r.organizationId,
-          building_id: r.buildingId,
-          floor_id: r.floorId,
-          group_id: null,
-          serial_no: r.serialNo,
-          name: r.name,
-          model: r.model,
-          version: '2.1.0',
-          hardware_revision: '1',
-          status: 1,
-          long_term_rec_auto_start: 0,
-          video_mode: 'medium',
-          notes: r.notes,
-          manufacturer: r.manufacturer,
-          mqtt_username: r.mqttUsername,
-          mqtt_password_hash: r.mqttPasswordHash,
-          last_communication_at: null,
-          created_at: r.at,
-          updated_at: r.at,
-          deleted_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
+    async insertRobot({ at, ...robot }: NewSimulatedRobot): Promise<number> {
+      return insertReturningId(db, 'robots', {
+        ...snakeRow(robot),
+        group_id: null,
+        version: '2.1.0',
+        hardware_revision: '1',
+        status: 1,
+        long_term_rec_auto_start: 0,
+        video_mode: 'medium',
+        last_communication_at: null,
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+      });
     },
   };
 }
