@@ -21,76 +21,73 @@ import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
-import { useErrorText, useMessageText } from '@/lib/i18n';
+import { FormShell, useFormKit } from '@/components/form-page';
+import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useAddIpRule } from '../api/add-ip-rule';
 import { useDeleteIpRule } from '../api/delete-ip-rule';
 import { useIpRestriction } from '../api/get-ip-restriction';
 import { useSetIpRestriction } from '../api/set-ip-restriction';
-import { applyServerErrors, hasCode, hasFieldErrors } from '@/lib/server-errors';
+import { hasCode } from '@/lib/server-errors';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 
 type RuleValues = z.input<typeof ipRuleInputSchema>;
 
 function AddRuleForm({ buildingId, suggestion }: { buildingId: number; suggestion: string | null }) {
   const { t } = useTranslation();
-  const messageText = useMessageText();
-  const errorText = useErrorText();
   const add = useAddIpRule(buildingId);
   const form = useForm<RuleValues>({
     resolver: zodResolver(ipRuleInputSchema),
     defaultValues: { address: '', description: '' },
   });
-  const { errors } = form.formState;
+  const kit = useFormKit(form, { fields: ['address', 'description'] });
   const submit = form.handleSubmit((v) =>
-    add.mutate(ipRuleInputSchema.parse(v), {
-      onSuccess: () => {
-        form.reset({ address: '', description: '' });
-        showNotification({ color: 'green', message: t('buildings.ip.added') });
-      },
-      onError: (e) => {
-        applyServerErrors(e, form.setError, ['address', 'description']);
-      },
-    }),
+    add.mutate(
+      ipRuleInputSchema.parse(v),
+      kit.saved({
+        successText: t('buildings.ip.added'),
+        onSuccess: () => form.reset({ address: '', description: '' }),
+      }),
+    ),
   );
   return (
-    <form noValidate onSubmit={(e) => void submit(e)} aria-label={t('buildings.ip.add')}>
-      <Stack gap="xs">
-        {add.isError && !hasFieldErrors(add.error) && (
-          <Alert color="red" role="alert">
-            {errorText(add.error)}
-          </Alert>
-        )}
-        <Group align="flex-start" wrap="wrap" gap="xs">
-          <TextInput
-            label={t('buildings.ip.address')}
-            description={t('buildings.ip.addressHint')}
-            required
-            error={messageText(errors.address?.message)}
-            {...form.register('address')}
-            data-testid="ip-address"
-            style={{ minWidth: 240 }}
-          />
-          <TextInput
-            label={t('buildings.ip.description')}
-            description=" "
-            error={messageText(errors.description?.message)}
-            {...form.register('description')}
-            style={{ flex: 1, minWidth: 200 }}
-          />
-          <Group gap="xs" mt={46}>
-            <Button type="submit" loading={add.isPending} data-testid="ip-add">
-              {t('buildings.ip.add')}
-            </Button>
-            {suggestion && (
-              <Button variant="light" onClick={() => form.setValue('address', suggestion, { shouldValidate: true })}>
-                {t('buildings.ip.addMine')}
-              </Button>
-            )}
-          </Group>
-        </Group>
-      </Stack>
-    </form>
+    <FormShell
+      kit={kit}
+      onSubmit={submit}
+      mutation={add}
+      label={t('buildings.ip.add')}
+      submitLabel={t('buildings.ip.add')}
+      submitTestId="ip-add"
+      inline
+      maw="none"
+      actions={
+        suggestion && (
+          <Button
+            variant="light"
+            onClick={() => form.setValue('address', suggestion, { shouldValidate: true, shouldDirty: true })}
+          >
+            {t('buildings.ip.addMine')}
+          </Button>
+        )
+      }
+    >
+      <TextInput
+        label={t('buildings.ip.address')}
+        description={t('buildings.ip.addressHint')}
+        required
+        error={kit.err('address')}
+        {...form.register('address')}
+        data-testid="ip-address"
+        style={{ minWidth: 240 }}
+      />
+      <TextInput
+        label={t('buildings.ip.description')}
+        description=" "
+        error={kit.err('description')}
+        {...form.register('description')}
+        style={{ flex: 1, minWidth: 200 }}
+      />
+    </FormShell>
   );
 }
 
