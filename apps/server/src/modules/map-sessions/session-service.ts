@@ -12,7 +12,7 @@ import {
 } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { occupancyGridPng } from '../../lib/png.ts';
+import { occupancyPngOffThread } from '../../lib/image-worker.ts';
 import { recorder, requireManager } from '../buildings/common.ts';
 import { floorService } from '../floors/floor-service.ts';
 import { mapService } from '../maps/map-service.ts';
@@ -134,8 +134,15 @@ export function mapSessionService(ctx: Ctx) {
     if (!current(s) || !s.grid) return;
     s.encodedAt = Date.now();
     const g = s.grid;
-    s.map = frameOf(g, occupancyGridPng(g.width, g.height, g.cells));
-    push(s);
+    // Encoded on the image worker (a large grid takes about a second): the event loop goes on.
+    occupancyPngOffThread(g.width, g.height, g.cells)
+      .then((png) => {
+        // A newer grid arrived meanwhile: its own encoding follows; this one is dropped.
+        if (!current(s) || s.grid !== g) return;
+        s.map = frameOf(g, png);
+        push(s);
+      })
+      .catch((err: unknown) => log.error({ err, robotId: s.ref.robotId }, 'mapping grid not encoded'));
   }
 
   /** The newest grid is encoded at once, or when a second has passed since the last encoding. */
@@ -427,7 +434,7 @@ export function mapSessionService(ctx: Ctx) {
           end(s, 'cancelled');
           throw gridMissing();
         }
-        const png = occupancyGridPng(g.width, g.height, g.cells);
+        const png = await occupancyPngOffThread(g.width, g.height, g.cells);
         // The grid becomes the floor's map image, as an upload would, with the grid's frame.
         await floors.setGeneratedMapImage(
           p,

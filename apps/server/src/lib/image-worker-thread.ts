@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+import { parentPort } from 'node:worker_threads';
+import { occupancyGridPng } from './png.ts';
+
+/** The image worker (lib/image-worker.ts): PNG encoding of mapping grids and hashing, off the main thread. */
+export type ImageJobBody =
+  { kind: 'occupancyPng'; width: number; height: number; cells: Uint8Array } | { kind: 'sha256'; bytes: Uint8Array };
+export type ImageJob = ImageJobBody & { id: number };
+export type ImageAnswer = { id: number; png?: Uint8Array; hash?: string; error?: string };
+
+parentPort?.on('message', (job: ImageJob) => {
+  try {
+    if (job.kind === 'occupancyPng') {
+      const png = occupancyGridPng(job.width, job.height, job.cells);
+      const out = new Uint8Array(png.buffer, png.byteOffset, png.byteLength).slice();
+      parentPort!.postMessage({ id: job.id, png: out } satisfies ImageAnswer, [out.buffer]);
+    } else {
+      parentPort!.postMessage({
+        id: job.id,
+        hash: createHash('sha256').update(job.bytes).digest('hex'),
+      } satisfies ImageAnswer);
+    }
+  } catch (err) {
+    parentPort!.postMessage({ id: job.id, error: (err as Error).message } satisfies ImageAnswer);
+  }
+});

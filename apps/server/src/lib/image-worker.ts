@@ -1,0 +1,64 @@
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ImageAnswer, ImageJobBody } from './image-worker-thread.ts';
+
+/**
+ * CPU-heavy image work off the main thread (issue 11): a mapping grid of 4000 × 4000 cells takes
+ * about a second to turn into a PNG, which on the main thread would stall every request, socket and
+ * robot message meanwhile. One worker thread, started on first use and not keeping the process
+ * alive; jobs queue there in order.
+ */
+let worker: Worker | null = null;
+let next = 0;
+const waiting = new Map<number, { ok: (a: ImageAnswer) => void; fail: (err: Error) => void }>();
+
+function start(): Worker {
+  // The thread's module is TypeScript: a small bootstrap loads it through tsx (as `npm start` runs the
+  // server); messages sent meanwhile wait in the thread's queue.
+  const file = fileURLToPath(new URL('./image-worker-thread.ts', import.meta.url));
+  const boot = `import('tsx/esm/api').then((m) => m.tsImport(${JSON.stringify(file)}, ${JSON.stringify(import.meta.url)}))`;
+  const w = new Worker(`${boot}.catch((err) => { console.error(err); process.exit(1); });`, { eval: true });
+  w.unref();
+  w.on('message', (a: ImageAnswer) => {
+    const job = waiting.get(a.id);
+    waiting.delete(a.id);
+    if (a.error !== undefined) job?.fail(new Error(a.error));
+    else job?.ok(a);
+  });
+  const lost = (err: Error) => {
+    if (worker === w) worker = null;
+    for (const job of waiting.values()) job.fail(err);
+    waiting.clear();
+  };
+  w.on('error', lost);
+  w.on('exit', (code) => lost(new Error(`image worker exited (${code})`)));
+  return w;
+}
+
+function run(job: ImageJobBody, transfer: ArrayBuffer[] = []): Promise<ImageAnswer> {
+  worker ??= start();
+  const id = ++next;
+  return new Promise((ok, fail) => {
+    waiting.set(id, { ok, fail });
+    worker!.postMessage({ ...job, id }, transfer);
+  });
+}
+
+/** `occupancyGridPng` (lib/png.ts) on the worker thread; the cells are copied, the caller keeps its own. */
+export async function occupancyPngOffThread(width: number, height: number, cells: Uint8Array): Promise<Buffer> {
+  const copy = cells.slice();
+  const a = await run({ kind: 'occupancyPng', width, height, cells: copy }, [copy.buffer]);
+  return Buffer.from(a.png!.buffer, a.png!.byteOffset, a.png!.byteLength);
+}
+
+/** SHA-256 (hex) of bytes on the worker thread. */
+export async function sha256OffThread(bytes: Uint8Array): Promise<string> {
+  return (await run({ kind: 'sha256', bytes })).hash!;
+}
+
+/** Stops the worker (server shutdown, tests); the next job starts a new one. */
+export async function closeImageWorker(): Promise<void> {
+  const w = worker;
+  worker = null;
+  if (w) await w.terminate();
+}
