@@ -44,6 +44,8 @@ describe('route guards', () => {
     const app = renderApp('/console/SN-1', { session: makeSession(0) });
     await screen.findByTestId('login-form');
     expect(app.location()).toBe(`/auth/login?redirect=${encodeURIComponent('/console/SN-1')}`);
+    // The login page says why it shows.
+    expect(screen.getByTestId('login-admin-only')).toHaveTextContent('for administrators');
   });
 
   it('lets an administrator open /console', async () => {

@@ -54,6 +54,7 @@ export const en = {
     password: 'Password',
     submit: 'Sign in',
     loggedIn: 'Logged in',
+    adminOnly: 'That page is for administrators: sign in with an administrator account to open it.',
     failed: 'Login failed. Check your email and password',
     helpLink: 'What can I do?',
     register: 'Request an account',

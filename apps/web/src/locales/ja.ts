@@ -56,6 +56,7 @@ export const ja: Messages = {
     password: 'パスワード',
     submit: 'ログイン',
     loggedIn: 'ログインしました',
+    adminOnly: 'このページは管理者専用です。管理者のアカウントでログインすると開けます。',
     failed: 'ログインに失敗しました。メールアドレスとパスワードを確認してください',
     helpLink: '対処方法を見る',
     register: 'アカウントを申請する',

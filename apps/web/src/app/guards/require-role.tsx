@@ -11,7 +11,14 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
   if (!session || !isAdmin(session.type))
-    return <Navigate to={paths.auth.login.getHref(location.pathname + location.search)} replace />;
+    return (
+      <Navigate
+        to={paths.auth.login.getHref(location.pathname + location.search)}
+        replace
+        // A signed-in non-administrator is told why the login page shows (the spec keeps the redirect).
+        state={session ? { reason: 'adminOnly' } : undefined}
+      />
+    );
   return <>{children}</>;
 }
 

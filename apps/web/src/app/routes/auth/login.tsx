@@ -1,7 +1,8 @@
-import { Paper } from '@mantine/core';
+import { Alert, Paper, Stack } from '@mantine/core';
 import { LOGIN_REDIRECT_DELAY_MS, type Session } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { applyLanguage, i18n } from '@/lib/i18n';
@@ -14,7 +15,10 @@ export function Component() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const location = useLocation();
-  const signedOut = (location.state as { signedOut?: boolean } | null)?.signedOut === true;
+  const { t } = useTranslation();
+  const state = location.state as { signedOut?: boolean; reason?: string } | null;
+  const signedOut = state?.signedOut === true;
+  const adminOnly = state?.reason === 'adminOnly';
   useEffect(() => {
     if (!signedOut) return;
     sessionStore.clear();
@@ -34,8 +38,15 @@ export function Component() {
   };
 
   return (
-    <Paper withBorder shadow="sm" p="xl" w="100%" maw={440}>
-      <LoginForm onSignedIn={onSignedIn} />
-    </Paper>
+    <Stack w="100%" maw={440} gap="sm">
+      {adminOnly && (
+        <Alert color="yellow" data-testid="login-admin-only">
+          {t('auth.adminOnly')}
+        </Alert>
+      )}
+      <Paper withBorder shadow="sm" p="xl" w="100%">
+        <LoginForm onSignedIn={onSignedIn} />
+      </Paper>
+    </Stack>
   );
 }

@@ -30,7 +30,7 @@ import { positiveInt } from '@/lib/list-params';
 import { useFleet } from '@/lib/realtime';
 import { useFleetQuery } from '../api/get-fleet';
 import { useFloor } from '../api/get-floor';
-import { useFloors } from '../api/get-floors';
+import { useFloors } from '@/lib/floor-options';
 import { FloorMap } from './floor-map';
 
 function StatusCounts({ robots }: { robots: readonly FleetRobot[] }) {
