@@ -55,10 +55,10 @@ export const teleopJa: TeleopMessages = {
     },
     videoSetting: '映像設定',
     videoModes: {
-      high: '高画質 — フルHD・10fps・2Mbps',
-      highest: '最高画質 — フルHD・12fps・4Mbps',
-      medium: '中画質 — 720p・8fps・1Mbps',
-      low: '低画質 — 720p・8fps・400kbps',
+      high: '高画質 — フルHD・10 fps・2 Mbps',
+      highest: '最高画質 — フルHD・12 fps・4 Mbps',
+      medium: '中画質 — 720p・8 fps・1 Mbps',
+      low: '低画質 — 720p・8 fps・400 kbps',
     },
     colorMap: 'カラーマップ',
     colorMaps: {
@@ -180,8 +180,8 @@ export const teleopJa: TeleopMessages = {
       stopRequested: '録画の停止を依頼しました',
       alreadyStarted: '録画はすでに開始されています。',
       notStarted: '録画は開始されていません。',
-      workPlan: 'ワークプランを起動',
-      workPlanUnavailable: 'このロボットはワークプランを実行できません。',
+      workPlan: '作業計画を起動',
+      workPlanUnavailable: 'このロボットは作業計画を実行できません。',
       sent: 'ロボットに送信しました',
     },
     recording: {
