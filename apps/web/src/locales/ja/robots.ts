@@ -51,7 +51,7 @@ export const robotsJa: RobotsMessages = {
     videoModes: {
       high: '高画質 — フルHD・10 fps・2 Mbps',
       highest: '最高画質 — フルHD・12 fps・4 Mbps',
-      medium: '標準 — 720p・8 fps・1 Mbps',
+      medium: '中画質 — 720p・8 fps・1 Mbps',
       low: '低画質 — 720p・8 fps・400 kbps',
     },
     messages: {
