@@ -6,6 +6,7 @@ import {
   buildingSchema,
   groupSchema,
   ipRestrictionSchema,
+  speechTextSchema,
   type BuildingLinks,
   type IpRestriction,
 } from '@portal/contract';
@@ -15,7 +16,7 @@ import { z } from 'zod';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { json, mockApi, on, reply, replyError } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
-import { makeBuilding, makeGroup } from './test-data';
+import { at, makeBuilding, makeGroup } from './test-data';
 
 /** The first visit loads the lazy route's modules. */
 const slow = { timeout: 5000 };
@@ -248,5 +249,47 @@ describe('system links', { timeout: 20_000 }, () => {
     // The saved links are the form's new start: nothing left to clear, no change pending.
     await waitFor(() => expect(screen.queryByTestId('clear-lilzToken')).toBeNull());
     expect(screen.getByTestId('form-cancel')).toBeDisabled();
+  });
+});
+
+describe('speech texts', { timeout: 20_000 }, () => {
+  it('adds a text, and an edit based on an old version opens the conflict dialog and keeps what was typed', async () => {
+    const stored = { id: 3, buildingId: 10, language: 'ja' as const, text: 'こんにちは', createdAt: at, updatedAt: at };
+    let texts = [stored];
+    const api = mockApi({
+      ...buildingRoutes(restriction({})),
+      [on(buildingOps.listSpeechTexts)]: () => reply(z.array(speechTextSchema), texts),
+      [on(buildingOps.createSpeechText)]: () =>
+        reply(speechTextSchema, { ...stored, id: 4, language: 'en', text: 'Hello' }, 201),
+      [on(buildingOps.updateSpeechText)]: () => {
+        texts = [{ ...stored, text: 'Changed elsewhere', updatedAt: '2026-01-06T09:00:00.000Z' }];
+        return replyError('STALE_UPDATE');
+      },
+    });
+    const app = renderApp('/building/10?tab=speechTexts', { session: makeSession(2) });
+    const newText = await screen.findByRole('form', { name: 'New speech text' }, { timeout: 10_000 });
+    await app.user.selectOptions(within(newText).getByRole('combobox', { name: /Language/ }), 'en');
+    await app.user.type(within(newText).getByRole('textbox', { name: /Text/ }), 'Hello');
+    await app.user.click(within(newText).getByRole('button', { name: 'Add' }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ language: 'en', text: 'Hello' }),
+    );
+    await waitFor(() => expect(within(newText).getByRole('textbox', { name: /Text/ })).toHaveValue(''));
+
+    await app.user.click(screen.getByRole('button', { name: 'Edit speech text こんにちは' }));
+    const row = screen.getByRole('form', { name: 'Edit speech text こんにちは' });
+    const text = within(row).getByRole('textbox', { name: /Text/ });
+    await app.user.clear(text);
+    await app.user.type(text, 'おはよう');
+    await app.user.click(within(row).getByRole('button', { name: 'Save' }));
+    expect(await screen.findAllByTestId('conflict-keep')).toHaveLength(1);
+    expect(api.calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+      language: 'ja',
+      text: 'おはよう',
+      updatedAt: at,
+    });
+    await app.user.click(screen.getByTestId('conflict-keep'));
+    await waitFor(() => expect(screen.queryByTestId('conflict-keep')).toBeNull());
+    expect(within(row).getByRole('textbox', { name: /Text/ })).toHaveValue('おはよう');
   });
 });

@@ -1,3 +1,4 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ActionIcon,
   Alert,
@@ -13,92 +14,86 @@ import {
 } from '@mantine/core';
 import { speechTextInputSchema, voiceLanguageSchema, type SpeechText } from '@portal/contract';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
-import { useErrorText, useMessageText } from '@/lib/i18n';
+import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
+import { FormShell, useFormKit } from '@/components/form-page';
 import { useCreateSpeechText } from '../api/create-speech-text';
 import { useDeleteSpeechText } from '../api/delete-speech-text';
 import { useSpeechTexts } from '../api/get-speech-texts';
 import { useUpdateSpeechText } from '../api/update-speech-text';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 
-type Language = z.infer<typeof voiceLanguageSchema>;
-type Draft = { language: Language; text: string };
+type Draft = z.input<typeof speechTextInputSchema>;
 const languages = voiceLanguageSchema.options;
+const draftOf = (s: SpeechText): Draft => ({ language: s.language, text: s.text });
 
-/** Validates a draft with the contract schema; answers the text's error key or the body. */
-const check = (d: Draft) => {
-  const r = speechTextInputSchema.safeParse(d);
-  return r.success ? { body: r.data, error: undefined } : { body: null, error: r.error.issues[0]?.message };
-};
-
-function SpeechTextEditor({
-  initial,
-  submitLabel,
-  pending,
-  onSubmit,
-  onCancel,
-  idPrefix,
-}: {
-  initial: Draft;
-  submitLabel: string;
-  pending: boolean;
-  onSubmit: (body: Draft) => Promise<unknown>;
-  onCancel?: () => void;
+interface SpeechTextEditorProps {
+  buildingId: number;
   idPrefix: string;
-}) {
+  /** The stored text (edit in its row), or none (the "new text" form). */
+  speech?: SpeechText;
+  /** Edit: fetches the stored text again (the conflict dialog's answers). */
+  onReload?: () => Promise<SpeechText | undefined>;
+  /** Edit: closes the row's editor (after a save, Cancel or Escape). */
+  onClose?: () => void;
+}
+
+/** One speech text's language and text, an inline form on the form kit. */
+function SpeechTextEditor({ buildingId, idPrefix, speech, onReload, onClose }: SpeechTextEditorProps) {
   const { t } = useTranslation();
-  const messageText = useMessageText();
-  const [draft, setDraft] = useState<Draft>(initial);
-  const [error, setError] = useState<string | undefined>();
-  const submit = async () => {
-    const { body, error: e } = check(draft);
-    setError(e);
-    if (!body) return;
-    await onSubmit(body)
-      .then(() => {
-        if (!onCancel) setDraft({ language: draft.language, text: '' });
-      })
-      .catch(() => undefined);
-  };
+  const create = useCreateSpeechText(buildingId);
+  const update = useUpdateSpeechText(buildingId);
+  const form = useForm<Draft>({
+    resolver: zodResolver(speechTextInputSchema),
+    defaultValues: speech ? draftOf(speech) : { language: 'ja', text: '' },
+  });
+  const kit = useFormKit(form, { fields: ['language', 'text'], record: speech, reload: onReload, toValues: draftOf });
+  const { base } = kit;
+  const submit = form.handleSubmit((body) => {
+    if (base)
+      update.mutate({ id: base.id, body: { ...body, updatedAt: base.updatedAt } }, kit.saved({ onSuccess: onClose }));
+    else create.mutate(body, kit.saved({ onSuccess: () => form.reset({ language: body.language, text: '' }) }));
+  });
   return (
-    <Group align="flex-start" wrap="wrap" gap="xs">
+    <FormShell
+      kit={kit}
+      onSubmit={submit}
+      mutation={speech ? update : create}
+      label={speech ? t('buildings.speech.editLabel', { text: speech.text }) : t('buildings.speech.newText')}
+      submitLabel={speech ? t('buildingCommon.save') : t('buildings.speech.add')}
+      inline
+      maw="none"
+      actions={
+        onClose && (
+          <Button variant="default" onClick={onClose}>
+            {t('buildingCommon.cancel')}
+          </Button>
+        )
+      }
+    >
       <NativeSelect
         label={t('buildings.speech.language')}
         id={`${idPrefix}-language`}
-        value={draft.language}
-        onChange={(e) => setDraft({ ...draft, language: voiceLanguageSchema.parse(e.currentTarget.value) })}
         data={languages.map((l) => ({ value: l, label: t(`buildings.speech.languages.${l}`) }))}
+        error={kit.err('language')}
+        {...form.register('language')}
       />
       <TextInput
         label={t('buildings.speech.text')}
         id={`${idPrefix}-text`}
-        value={draft.text}
-        onChange={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') {
-            e.preventDefault();
-            void submit();
-          }
-          if (e.key === 'Escape' && onCancel) onCancel();
+          if (e.key === 'Escape' && onClose) onClose();
         }}
-        error={messageText(error)}
+        error={kit.err('text')}
         style={{ flex: 1, minWidth: 220 }}
+        {...form.register('text')}
       />
-      <Group gap="xs" mt={25}>
-        <Button onClick={() => void submit()} loading={pending}>
-          {submitLabel}
-        </Button>
-        {onCancel && (
-          <Button variant="default" onClick={onCancel}>
-            {t('buildingCommon.cancel')}
-          </Button>
-        )}
-      </Group>
-    </Group>
+    </FormShell>
   );
 }
 
@@ -107,12 +102,9 @@ export function SpeechTexts({ buildingId, canManage }: { buildingId: number; can
   const { t } = useTranslation();
   const errorText = useErrorText();
   const list = useSpeechTexts(buildingId);
-  const create = useCreateSpeechText(buildingId);
-  const update = useUpdateSpeechText(buildingId);
   const remove = useDeleteSpeechText(buildingId);
   const [editing, setEditing] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<SpeechText | null>(null);
-  const failed = [create, update, remove].find((m) => m.isError);
 
   if (list.isPending) return <PageLoader />;
   if (list.isError) return <QueryError error={list.error} onRetry={() => void list.refetch()} />;
@@ -122,20 +114,14 @@ export function SpeechTexts({ buildingId, canManage }: { buildingId: number; can
       <Title order={2} size="h3">
         {t('buildings.speech.title')}
       </Title>
-      {failed && (
+      {remove.isError && (
         <Alert color="red" role="alert">
-          {errorText(failed.error)}
+          {errorText(remove.error)}
         </Alert>
       )}
       {canManage && (
         <Paper withBorder p="sm" component="section" aria-label={t('buildings.speech.newText')}>
-          <SpeechTextEditor
-            idPrefix="speech-new"
-            initial={{ language: 'ja', text: '' }}
-            submitLabel={t('buildings.speech.add')}
-            pending={create.isPending}
-            onSubmit={(body) => create.mutateAsync(body)}
-          />
+          <SpeechTextEditor buildingId={buildingId} idPrefix="speech-new" />
         </Paper>
       )}
       {list.data.length === 0 ? (
@@ -155,16 +141,11 @@ export function SpeechTexts({ buildingId, canManage }: { buildingId: number; can
                 <Table.Tr key={s.id}>
                   <Table.Td colSpan={3}>
                     <SpeechTextEditor
+                      buildingId={buildingId}
                       idPrefix={`speech-${s.id}`}
-                      initial={{ language: s.language, text: s.text }}
-                      submitLabel={t('buildingCommon.save')}
-                      pending={update.isPending}
-                      onCancel={() => setEditing(null)}
-                      onSubmit={(body) =>
-                        update
-                          .mutateAsync({ id: s.id, body: { ...body, updatedAt: s.updatedAt } })
-                          .then(() => setEditing(null))
-                      }
+                      speech={s}
+                      onReload={async () => (await list.refetch()).data?.find((x) => x.id === s.id)}
+                      onClose={() => setEditing(null)}
                     />
                   </Table.Td>
                 </Table.Tr>
