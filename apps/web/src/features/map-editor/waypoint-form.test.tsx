@@ -8,7 +8,7 @@ import { renderApp } from '@/testing/render-app';
 // Konva needs a real canvas (the route tree loads the editor too): the drawing is stubbed.
 vi.mock('./canvas/map-canvas', () => ({ MapCanvas: () => <div data-testid="map-canvas" /> }));
 
-const slow = { timeout: 5000 };
+const slow = { timeout: 15_000 };
 
 const waypoint = (over: Partial<WaypointEntry> = {}): WaypointEntry =>
   waypointEntrySchema.parse({
@@ -52,7 +52,7 @@ describe('waypoint form', () => {
       expect.objectContaining({ name: 'Dock', updatedAt: '2026-01-01T00:00:00.000Z' }),
       expect.objectContaining({ name: 'Dock', updatedAt: '2026-01-02T00:00:00.000Z' }),
     ]);
-  }, 20_000);
+  }, 45_000);
 
   it('is read-only for general operators: locked fields, no save, the way back to the list', async () => {
     mockApi({
@@ -64,5 +64,5 @@ describe('waypoint form', () => {
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Back to list' }));
     await waitFor(() => expect(location()).toBe('/waypoint/5/list'));
-  }, 20_000);
+  }, 45_000);
 });

@@ -5,7 +5,7 @@ import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, on, noContent, reply, replyError } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
-const slow = { timeout: 5000 };
+const slow = { timeout: 15_000 };
 
 const profile = (over: Partial<Profile> = {}): Profile =>
   profileSchema.parse({
@@ -28,7 +28,7 @@ const profile = (over: Partial<Profile> = {}): Profile =>
     ...over,
   });
 
-describe('my forms', { timeout: 30_000 }, () => {
+describe('my forms', { timeout: 45_000 }, () => {
   it('a stale profile save opens the conflict dialog; kept values go again with the newer version', async () => {
     let stored = profile();
     let saves = 0;
