@@ -1,6 +1,7 @@
 import type { Delivery } from '@portal/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { camelRow } from '../lib/naming.ts';
 import { toOffset } from '../lib/pagination.ts';
 import { outboxRepo } from './outbox-repo.ts';
 
@@ -12,15 +13,9 @@ export function deliveryLog({ db }: { db: Kysely<Database> }) {
       const { limit, offset } = toOffset(page, perPage);
       const { rows, total } = await outbox.page(limit, offset);
       const items: Delivery[] = rows.map((r) => ({
-        id: r.id,
+        ...camelRow(r, ['id', 'recipient', 'subject', 'body', 'error', 'purpose', 'created_at']),
         channel: r.channel as Delivery['channel'],
-        recipient: r.recipient,
-        subject: r.subject,
-        body: r.body,
         status: r.status as Delivery['status'],
-        error: r.error,
-        purpose: r.purpose,
-        createdAt: r.created_at,
       }));
       return { items, total, page, perPage };
     },

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { parseFilter, toApiRow } from '../../lib/filter.ts';
 import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
+import { camelRow } from '../../lib/naming.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { liveRobotCount, purgeDeletedRobots } from './placement-repo.ts';
 import { buildingFilter, buildingRepo, type BuildingRow } from './building-repo.ts';
@@ -174,19 +175,10 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
 }
 
 export function toBuilding(r: BuildingRow): Building {
+  const { status, ip_restriction_enabled, ...rest } = r;
   return {
-    id: r.id,
-    name: r.name,
-    prefecture: r.prefecture,
-    city: r.city,
-    address: r.address,
-    postalCode: r.postal_code,
-    latitude: r.latitude,
-    longitude: r.longitude,
-    organizationId: r.organization_id,
-    status: r.status as Building['status'],
-    ipRestrictionEnabled: r.ip_restriction_enabled === 1,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
+    ...camelRow(rest),
+    status: status as Building['status'],
+    ipRestrictionEnabled: ip_restriction_enabled === 1,
   };
 }

@@ -1,6 +1,7 @@
 import type { Group } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { camelRow } from '../../lib/naming.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { assertRowInScope, buildingInScope, recorder, requireManager } from './common.ts';
 import { groupRepo, type GroupRow } from './group-repo.ts';
@@ -111,12 +112,5 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
 }
 
 function toGroup(r: GroupRow): Group {
-  return {
-    id: r.id,
-    buildingId: r.building_id,
-    name: r.name,
-    sortOrder: r.sort_order,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
+  return camelRow(r, ['id', 'building_id', 'name', 'sort_order', 'created_at', 'updated_at']);
 }

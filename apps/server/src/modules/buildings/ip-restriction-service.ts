@@ -2,6 +2,7 @@ import type { IpRestriction, IpRule } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ipAllowed } from '../../lib/ip.ts';
+import { camelRow } from '../../lib/naming.ts';
 import { buildingRepo } from './building-repo.ts';
 import { assertRowInScope, buildingInScope, recorder, requireManager } from './common.ts';
 import { ipRuleRepo, type IpRuleRow } from './ip-rule-repo.ts';
@@ -119,11 +120,5 @@ export function ipRestrictionService({ db, clock, audit }: Ctx) {
 }
 
 function toIpRule(r: IpRuleRow): IpRule {
-  return {
-    id: r.id,
-    buildingId: r.building_id,
-    address: r.address,
-    description: r.description,
-    createdAt: r.created_at,
-  };
+  return camelRow(r, ['id', 'building_id', 'address', 'description', 'created_at']);
 }

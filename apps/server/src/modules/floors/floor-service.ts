@@ -9,6 +9,7 @@ import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { parseFilter, toApiRow } from '../../lib/filter.ts';
 import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
+import { camelRow } from '../../lib/naming.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { assertRowInScope, buildingInScope, recorder, requireManager } from '../buildings/common.ts';
 import { fileKeyOfUrl, signFileUrl } from '../files/signed-url.ts';
@@ -88,21 +89,23 @@ export function floorService({ db, clock, audit, config, fileStore }: Ctx) {
 
   function toDetail(r: FloorRow): FloorDetail {
     return {
-      id: r.id,
-      name: r.name,
-      buildingId: r.building_id,
-      organizationId: r.organization_id,
+      ...camelRow(r, [
+        'id',
+        'name',
+        'building_id',
+        'organization_id',
+        'index',
+        'img_width',
+        'img_height',
+        'ugomap',
+        'resolution',
+        'origin_x',
+        'origin_y',
+        'created_at',
+        'updated_at',
+      ]),
       type: r.type as FloorDetail['type'],
-      index: r.index,
       img: signedImage({ config, clock }, r.img),
-      imgWidth: r.img_width,
-      imgHeight: r.img_height,
-      ugomap: r.ugomap,
-      resolution: r.resolution,
-      originX: r.origin_x,
-      originY: r.origin_y,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
     };
   }
 

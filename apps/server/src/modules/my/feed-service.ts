@@ -1,6 +1,7 @@
 import type { Announcement, AuditLog, Message } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
+import { camelRow } from '../../lib/naming.ts';
 import { toOffset } from '../../lib/pagination.ts';
 import { feedRepo } from './feed-repo.ts';
 
@@ -14,12 +15,8 @@ export function feedService({ db, clock }: Pick<AppContext, 'db' | 'clock'>) {
       const { limit, offset } = toOffset(page, perPage);
       const { rows, total } = await repo.messages(p.operatorId, limit, offset);
       const items: Message[] = rows.map((r) => ({
-        id: r.id,
+        ...camelRow(r, ['id', 'title', 'body', 'created_at', 'read_at']),
         level: r.level as Message['level'],
-        title: r.title,
-        body: r.body,
-        createdAt: r.created_at,
-        readAt: r.read_at,
       }));
       return { items, total, page, perPage };
     },
@@ -33,15 +30,7 @@ export function feedService({ db, clock }: Pick<AppContext, 'db' | 'clock'>) {
     async auditLogs(p: Principal, { page, perPage }: Page) {
       const { limit, offset } = toOffset(page, perPage);
       const { rows, total } = await repo.auditLogs(p.operatorId, limit, offset);
-      const items: AuditLog[] = rows.map((r) => ({
-        id: r.id,
-        at: r.at,
-        operatorId: r.operator_id,
-        action: r.action,
-        targetType: r.target_type,
-        targetId: r.target_id,
-        ip: r.ip,
-      }));
+      const items: AuditLog[] = rows.map((r) => camelRow(r));
       return { items, total, page, perPage };
     },
 

@@ -5,6 +5,7 @@ import type { Database, OrganizationRow, OrganizationTable } from '../../db/sche
 import { rowExists, updateVersioned } from '../../db/rows.ts';
 import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
+import { camelRow } from '../../lib/naming.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /organizations?filter=` (docs/architecture-decisions.md "API"). */
@@ -26,19 +27,11 @@ export const organizationFilter = filterSpec(
   { defaultOrder: 'type ASC' },
 );
 
-export const toOrganization = (r: OrganizationRow): Organization => ({
-  id: r.id,
-  name: r.name,
-  type: r.type as Organization['type'],
-  level: r.level,
-  prefecture: r.prefecture,
-  city: r.city,
-  address: r.address,
-  postalCode: r.postal_code,
-  status: r.status as Organization['status'],
-  labOption: r.lab_option === 1,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+export const toOrganization = ({ type, status, lab_option, ...rest }: OrganizationRow): Organization => ({
+  ...camelRow(rest),
+  type: type as Organization['type'],
+  status: status as Organization['status'],
+  labOption: lab_option === 1,
 });
 
 /** The columns an organization's fields write (no id, no versions). */

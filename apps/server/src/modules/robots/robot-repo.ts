@@ -5,6 +5,7 @@ import type { Database, RobotSettingHistoryTable, RobotTable } from '../../db/sc
 import { findById, insertReturningId, updateVersioned } from '../../db/rows.ts';
 import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD, TENANT_FIELDS, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
+import { camelRow } from '../../lib/naming.ts';
 import { scopeWhere } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /robots?filter=` (docs/architecture-decisions.md "API"). */
@@ -210,27 +211,10 @@ export type RobotRepo = ReturnType<typeof robotRepo>;
 
 export type RobotListRow = NonNullable<Awaited<ReturnType<RobotRepo['find']>>>;
 
-export const toRobot = (r: RobotListRow): Robot => ({
-  id: r.id,
-  serialNo: r.serial_no,
-  name: r.name,
-  model: r.model as Robot['model'],
-  version: r.version,
-  hardwareRevision: r.hardware_revision,
-  organizationId: r.organization_id,
-  buildingId: r.building_id,
-  buildingName: r.building_name,
-  floorId: r.floor_id,
-  floorName: r.floor_name,
-  groupId: r.group_id,
-  groupName: r.group_name,
-  status: r.status as Robot['status'],
-  longTermRecordingAutoStart: r.long_term_rec_auto_start === 1,
-  videoMode: r.video_mode as Robot['videoMode'],
-  notes: r.notes,
-  mqttUsername: r.mqtt_username,
-  manufacturer: r.manufacturer,
-  lastCommunicationAt: r.last_communication_at,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+export const toRobot = ({ model, status, long_term_rec_auto_start, video_mode, ...rest }: RobotListRow): Robot => ({
+  ...camelRow(rest),
+  model: model as Robot['model'],
+  status: status as Robot['status'],
+  longTermRecordingAutoStart: long_term_rec_auto_start === 1,
+  videoMode: video_mode as Robot['videoMode'],
 });
