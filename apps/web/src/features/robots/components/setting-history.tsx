@@ -1,5 +1,12 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { isRobotMessageCode, ROBOT_MODELS, VIDEO_MODES, type RobotSettingChange } from '@portal/contract';
+import {
+  isRobotMessageCode,
+  ROBOT_MODELS,
+  robotInputSchema,
+  VIDEO_MODES,
+  type RobotInput,
+  type RobotSettingChange,
+} from '@portal/contract';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,22 +18,8 @@ import { listParam, useListParams } from '@/lib/list-params';
 import { useRobot } from '../api/get-robot';
 import { HISTORY_PER_PAGE, useSettingHistory } from '../api/get-setting-history';
 
-const fieldKeys = [
-  'serialNo',
-  'name',
-  'model',
-  'version',
-  'hardwareRevision',
-  'buildingId',
-  'floorId',
-  'groupId',
-  'status',
-  'longTermRecordingAutoStart',
-  'videoMode',
-  'notes',
-] as const;
-type FieldKey = (typeof fieldKeys)[number];
-const isField = (f: string): f is FieldKey => (fieldKeys as readonly string[]).includes(f);
+/** A robot setting the history names (the contract's robot fields, each with a label). */
+const isField = (f: string): f is keyof RobotInput => Object.hasOwn(robotInputSchema.shape, f);
 
 /** A stored value as users read it: codes (status, model, video setting, switches) translated. */
 export function historyValue(field: string, value: string | null, t: TFunction): string {
