@@ -109,6 +109,7 @@ describe('floors', { timeout: 20_000 }, () => {
     const api = mockApi({ ...signedInRoutes(), [on(floorOps.getFloor)]: () => reply(floorDetailSchema, floor()) });
     renderApp('/building/floor/5', { session: makeSession(2) });
     await screen.findByTestId('map-image-choose', {}, slow);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Floor: B2 Parking');
     // A floor without a resolution gets the default one with its image: the upload says so.
     expect(screen.getByTestId('map-image-resolution-hint')).toHaveTextContent('Resolution defaults to 0.05 m/px');
     const input = document.querySelector<HTMLInputElement>('input[type="file"]');
@@ -167,6 +168,16 @@ describe('floors', { timeout: 20_000 }, () => {
 });
 
 describe('checkMapImage', () => {
+  it('names a floor called after its level once ("1F", not "1F 1F")', async () => {
+    mockApi({
+      ...signedInRoutes(),
+      [on(floorOps.getFloor)]: () => reply(floorDetailSchema, floor({ name: '1F', index: 1 })),
+    });
+    renderApp('/building/floor/5', { session: makeSession(2) });
+    await screen.findByTestId('map-image-choose', {}, slow);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Floor: 1F$/);
+  });
+
   it('accepts PNG and JPEG up to the limit', () => {
     expect(checkMapImage({ name: 'a.png', type: 'image/png', size: MAP_IMAGE_MAX_BYTES })).toBeNull();
     expect(checkMapImage({ name: 'a.jpg', type: 'image/jpeg', size: 1 })).toBeNull();

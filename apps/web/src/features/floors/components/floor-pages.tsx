@@ -112,7 +112,8 @@ export function FloorEditPage({ id, canManage }: { id: number; canManage: boolea
       <BackLink buildingId={f.buildingId} />
       <Group justify="space-between" align="center">
         <Title order={1} size="h2">
-          {t('floors.editTitle')}: {floorLabel(f.index)} {f.name}
+          {/* The level label once: a floor named after its level ("1F") is not "1F 1F". */}
+          {t('floors.editTitle')}: {f.name === floorLabel(f.index) ? f.name : `${floorLabel(f.index)} ${f.name}`}
         </Title>
         <Group gap="xs">
           <Button
