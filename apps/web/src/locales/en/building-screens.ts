@@ -26,7 +26,6 @@ export const buildingScreensEn = {
       ipRestriction: 'IP restriction',
       updatedAt: 'Updated',
     },
-    sortColumn: 'Sort by {{column}}',
     empty: 'No buildings match.',
     emptyHint: 'Change the search, or add a building.',
     total: '{{count}} buildings',

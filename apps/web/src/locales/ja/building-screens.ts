@@ -25,7 +25,6 @@ export const buildingScreensJa: BuildingScreensMessages = {
       ipRestriction: 'IP制限',
       updatedAt: '更新日時',
     },
-    sortColumn: '{{column}}で並べ替え',
     empty: '該当するビルはありません。',
     emptyHint: '検索条件を変えるか、ビルを追加してください。',
     total: '{{count}}件のビル',
