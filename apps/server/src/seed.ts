@@ -14,7 +14,7 @@ import type { Dialect } from './db/migrator.ts';
 import type { Database } from './db/schema.ts';
 import { hashPassword } from './lib/crypto.ts';
 import { occupancyGridPng } from './lib/png.ts';
-import { floorRepo } from './modules/floors/floor-repo.ts';
+import { floorRepo, newFloorRow } from './modules/floors/floor-repo.ts';
 import { mapRepo } from './modules/maps/map-repo.ts';
 import type { FileStore } from './services/file-store.ts';
 import { addDays } from './lib/time.ts';
@@ -216,17 +216,7 @@ export async function seedDemo(db: Db, now: Date): Promise<void> {
         { name: '1F', index: 1, type: 'entrance' },
         { name: '2F', index: 2, type: 'office' },
         { name: 'B1', index: 0, type: 'parking' },
-      ].map((f) => ({
-        organization_id: orgId,
-        building_id: buildingId,
-        name: f.name,
-        type: f.type,
-        index: f.index,
-        img: null,
-        ugomap: null,
-        created_at: at,
-        updated_at: at,
-      })),
+      ].map((f) => newFloorRow({ organizationId: orgId, buildingId }, f, at)),
     );
     for (const [table, names] of [
       ['robot_groups', ['Patrol', 'Reception']],

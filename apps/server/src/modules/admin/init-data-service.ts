@@ -3,6 +3,7 @@ import type { AppContext, Principal } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { newOperatorRow } from '../operators/new-operator.ts';
+import { newFloorRow } from '../floors/floor-repo.ts';
 import { initDataRepo } from './init-data-repo.ts';
 
 /**
@@ -74,17 +75,7 @@ export function initDataService({ db, clock, audit }: Pick<AppContext, 'db' | 'c
           if (b.floors.length > 0) {
             await repo.insertFloors(
               trx,
-              b.floors.map((f) => ({
-                organization_id: org.id,
-                building_id: buildingId,
-                name: f.name,
-                type: f.type,
-                index: f.index,
-                img: null,
-                ugomap: null,
-                created_at: now,
-                updated_at: now,
-              })),
+              b.floors.map((f) => newFloorRow({ organizationId: org.id, buildingId }, f, now)),
             );
             floors += b.floors.length;
           }

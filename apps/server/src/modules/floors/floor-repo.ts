@@ -22,6 +22,23 @@ export const floorFilter = filterSpec(
 
 export type FloorRow = Selectable<FloorTable>;
 
+/** The row of a new floor without a map (initial import, seed). */
+export const newFloorRow = (
+  place: { organizationId: number; buildingId: number },
+  f: { name: string; type: string; index: number },
+  now: string,
+): Insertable<FloorTable> => ({
+  organization_id: place.organizationId,
+  building_id: place.buildingId,
+  name: f.name,
+  type: f.type,
+  index: f.index,
+  img: null,
+  ugomap: null,
+  created_at: now,
+  updated_at: now,
+});
+
 /** The SQL of floors; `db` may be a transaction. */
 export function floorRepo(db: Kysely<Database>) {
   return {
