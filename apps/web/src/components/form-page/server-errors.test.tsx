@@ -1,11 +1,8 @@
-import { MantineProvider } from '@mantine/core';
 import { ApiError } from '@portal/contract';
-import { act, render, renderHook, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { act, renderHook } from '@testing-library/react';
 import { useForm } from 'react-hook-form';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyServerErrors, fieldErrorText, hasFieldErrors } from '@/lib/server-errors';
-import { SaveErrorAlert } from '../save-error-alert';
 
 interface Values {
   name: string;
@@ -54,31 +51,5 @@ describe('server errors on form fields', () => {
     expect(applyServerErrors(new Error('boom'), form.setError, ['name'])).toBe(false);
     expect(applyServerErrors(new ApiError(500, 'INTERNAL', 'x'), form.setError, ['name'])).toBe(false);
     expect(hasFieldErrors(new ApiError(409, 'STALE_UPDATE', 'x'))).toBe(false);
-  });
-});
-
-describe('SaveErrorAlert (409 STALE_UPDATE)', () => {
-  it('offers to reload the stored record; other errors are their text', async () => {
-    const onReload = vi.fn();
-    const user = userEvent.setup();
-    const { rerender } = render(
-      <MantineProvider env="test">
-        <SaveErrorAlert
-          error={new ApiError(409, 'STALE_UPDATE', 'stale')}
-          onReload={onReload}
-          staleText="Changed elsewhere."
-        />
-      </MantineProvider>,
-    );
-    expect(screen.getByTestId('stale-alert')).toHaveTextContent('Changed elsewhere.');
-    await user.click(screen.getByTestId('stale-reload'));
-    expect(onReload).toHaveBeenCalledTimes(1);
-
-    rerender(
-      <MantineProvider env="test">
-        <SaveErrorAlert error={null} onReload={onReload} />
-      </MantineProvider>,
-    );
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

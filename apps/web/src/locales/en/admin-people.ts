@@ -17,9 +17,6 @@ export const adminPeople = {
   sortedDesc: 'sorted descending',
   confirmTitle: 'Please confirm',
   confirm: 'Confirm',
-  staleTitle: 'Someone else saved this record meanwhile',
-  staleBody:
-    'Your changes were not saved and are still in the form. Reload to see the latest version (your changes will be discarded).',
   inUse: 'Still in use by: {{what}}. Remove those first.',
   listSeparator: ', ',
   statuses: { '0': 'Unavailable', '1': 'Available' },

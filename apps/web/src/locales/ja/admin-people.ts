@@ -19,9 +19,6 @@ export const adminPeople: Messages['people'] = {
   sortedDesc: '降順',
   confirmTitle: '確認',
   confirm: '実行する',
-  staleTitle: 'このデータは他の人によって先に保存されました',
-  staleBody:
-    '変更は保存されていませんが、入力内容はフォームに残っています。再読み込みすると最新の内容が表示されます（入力内容は破棄されます）。',
   inUse: '次のデータで使用中です：{{what}}。先にそれらを削除してください。',
   listSeparator: '、',
   statuses: { '0': '利用不可', '1': '利用可' },
