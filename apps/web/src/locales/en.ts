@@ -21,7 +21,6 @@ export const en = {
     save: 'Save',
     cancel: 'Cancel',
     close: 'Close',
-    reload: 'Reload',
     retry: 'Retry',
     yes: 'Yes',
     no: 'No',

@@ -23,7 +23,6 @@ export const ja: Messages = {
     save: '保存',
     cancel: 'キャンセル',
     close: '閉じる',
-    reload: '再読み込み',
     retry: '再試行',
     yes: 'あり',
     no: 'なし',
