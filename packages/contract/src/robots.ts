@@ -142,6 +142,22 @@ export const robotInputSchema = z.object(
   typeError('validation.invalid'),
 );
 export type RobotInput = z.infer<typeof robotInputSchema>;
+
+/** The manufacturer topic level of robots registered without one (the ugo models). */
+export const DEFAULT_ROBOT_MANUFACTURER = 'ugo';
+/**
+ * The robot's own VDA 5050 `manufacturer` (a topic level, like the serial: letters, digits, `.`, `_`,
+ * `-`; at most 40). Set at registration only: it names the robot's topics and client id.
+ */
+export const robotManufacturerSchema = requiredText(40).refine(
+  (v) => SERIAL_PATTERN.test(v),
+  'validation.manufacturer',
+);
+/** Registration: the robot input and, optionally, its manufacturer (default `ugo`). */
+export const createRobotBodySchema = robotInputSchema.extend({
+  manufacturer: robotManufacturerSchema.default(DEFAULT_ROBOT_MANUFACTURER),
+});
+export type CreateRobotBody = z.infer<typeof createRobotBodySchema>;
 export const updateRobotBodySchema = robotInputSchema.extend({
   updatedAt: z.string({ error: 'validation.required' }).min(1, 'validation.required').max(40, 'validation.tooLong'),
 });

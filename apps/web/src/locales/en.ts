@@ -236,6 +236,7 @@ export const en = {
     notFound: 'Not found, or not yours to use',
     notInBuilding: 'Choose one that belongs to the selected building',
     serialImmutable: 'The serial number cannot be changed after registration',
+    manufacturer: 'Use letters, digits, "-", "_" and "." only (at most 40)',
     serial: 'Use letters, digits, "-", "_" and "." only',
     hardwareRevision: 'Enter up to 3 digits',
     number: 'Enter a number',

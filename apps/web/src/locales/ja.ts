@@ -238,6 +238,7 @@ export const ja: Messages = {
     notFound: '見つからないか、使用する権限がありません',
     notInBuilding: '選択したビルのものを選んでください',
     serialImmutable: 'シリアル番号は登録後に変更できません',
+    manufacturer: '英数字と「-」「_」「.」のみ、40文字以内で入力してください',
     serial: '英数字と「-」「_」「.」のみ使用できます',
     hardwareRevision: '3桁以内の数字で入力してください',
     number: '数値を入力してください',
@@ -261,8 +262,10 @@ export const ja: Messages = {
     tooLong: '長すぎます',
     invalid: '値が正しくありません',
     codeMismatch: 'コードが一致しません',
-    codeExpired: 'コードの有効期限が切れたか、すでに使用されています。新しいアドレスをもう一度保存して新しいコードを受け取ってください。',
-    codeAttemptsExceeded: 'コードの誤りが多すぎます。新しいアドレスをもう一度保存して新しいコードを受け取ってください。',
+    codeExpired:
+      'コードの有効期限が切れたか、すでに使用されています。新しいアドレスをもう一度保存して新しいコードを受け取ってください。',
+    codeAttemptsExceeded:
+      'コードの誤りが多すぎます。新しいアドレスをもう一度保存して新しいコードを受け取ってください。',
     loginIdUnavailable: 'このログインIDは使用できません。別のIDを指定してください。',
     imageDimensions: '画像が大きすぎます（一辺 16384 ピクセル以下、合計 1 億画素以下にしてください）',
   },

@@ -187,7 +187,8 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
       return toRobot(row);
     },
 
-    async create(p: Principal, body: RobotInput, ip: string): Promise<CreatedRobot> {
+    /** Registration; `manufacturer` is the robot's own VDA 5050 manufacturer (default `ugo`). */
+    async create(p: Principal, body: RobotInput & { manufacturer?: string }, ip: string): Promise<CreatedRobot> {
       requireRobotManager(p);
       const { organizationId } = await placement(p, body);
       if (await repo.serialTaken(body.serialNo)) throw duplicate('serialNo', 'A robot with this serial number');
@@ -201,7 +202,7 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
             ...columns(body),
             organization_id: organizationId,
             serial_no: body.serialNo,
-            manufacturer: ROBOT_MANUFACTURER,
+            manufacturer: body.manufacturer ?? ROBOT_MANUFACTURER,
             mqtt_username: username,
             mqtt_password_hash: hash,
             last_communication_at: null,
