@@ -81,7 +81,7 @@ describe('pose form', () => {
     expect(body.arms).toHaveLength(2);
     expect(body.arms[0]).toEqual([0, -80, 90, 0, 0, 0]);
     await waitFor(() => expect(app.location()).toBe('/pose-def/9'));
-  }, 20_000);
+  }, 45_000);
 
   it('shows the server rule next to the field and is read-only for general operators', async () => {
     mockApi({
