@@ -600,6 +600,18 @@ export async function pageWithTotal<DB, TB extends keyof DB, R, CDB, CTB extends
   return { rows, total };
 }
 
+/**
+ * One page of a list from its scoped query: the rows the filter asks for (`select` names their
+ * columns) and the total of the filter's where, in one statement (`pageWithTotal`).
+ */
+export function filteredPage<DB, TB extends keyof DB, O>(
+  scoped: SelectQueryBuilder<DB, TB, object>,
+  f: ParsedFilter,
+  select: (qb: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, O>,
+): Promise<{ rows: O[]; total: number }> {
+  return pageWithTotal(applyFilter(select(scoped), f), countOf(scoped, f.where), f.skip);
+}
+
 /** A database row as the API shows it: API names, booleans as booleans, only the fields asked for. */
 export function toApiRow(
   row: Record<string, unknown>,

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, FloorTable } from '../../db/schema.ts';
 import { deleteById, findById, insertReturningId, updateById, updateVersioned } from '../../db/rows.ts';
-import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
+import { filteredPage, type ParsedFilter } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 
 /** Allow-list of `GET /buildings/:id/floors?filter=` (docs/architecture-decisions.md "API"). */
@@ -45,16 +45,8 @@ export function floorRepo(db: Kysely<Database>) {
     find: (id: number): Promise<FloorRow | undefined> => findById(db, 'floors', id),
 
     /** A building's floors as the filter asks, with the total of the filter's where. */
-    async list(buildingId: number, f: ParsedFilter): Promise<{ rows: FloorRow[]; total: number }> {
-      const scoped = db.selectFrom('floors').where('floors.building_id', '=', buildingId);
-      const [rows, count] = await Promise.all([
-        applyFilter(scoped.selectAll(), f).execute(),
-        applyWhere(scoped, f.where)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
-    },
+    list: (buildingId: number, f: ParsedFilter): Promise<{ rows: FloorRow[]; total: number }> =>
+      filteredPage(db.selectFrom('floors').where('floors.building_id', '=', buildingId), f, (q) => q.selectAll()),
 
     insert: (values: Insertable<FloorTable>): Promise<number> => insertReturningId(db, 'floors', values),
 

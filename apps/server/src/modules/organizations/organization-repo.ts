@@ -3,7 +3,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Principal } from '../../context.ts';
 import type { Database, OrganizationRow, OrganizationTable } from '../../db/schema.ts';
 import { rowExists, updateVersioned } from '../../db/rows.ts';
-import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
+import { filteredPage, type ParsedFilter } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import { camelRow } from '../../lib/naming.ts';
 import { scopeWhere } from '../../lib/scope.ts';
@@ -47,15 +47,7 @@ export function organizationRepo(db: Kysely<Database>) {
 
   return {
     /** One page of the caller's organizations (`fields` picks what each item shows) and the total. */
-    async page(p: Principal, f: ParsedFilter) {
-      const [rows, count] = await Promise.all([
-        applyFilter(scoped(p).selectAll(), f).execute(),
-        applyWhere(scoped(p), f.where)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
-    },
+    page: (p: Principal, f: ParsedFilter) => filteredPage(scoped(p), f, (q) => q.selectAll()),
 
     /** The organization of an id within the caller's scope. */
     find(p: Principal, id: number) {
