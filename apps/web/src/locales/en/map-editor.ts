@@ -59,6 +59,7 @@ export const mapEditorEn = {
     },
     scale: '{{meters}} m',
     panel: {
+      open: 'Properties and lists',
       properties: 'Properties',
       waypoints: 'Waypoints',
       routes: 'Routes',

@@ -58,6 +58,7 @@ export const mapEditorJa: MapEditorMessages = {
     },
     scale: '{{meters}} m',
     panel: {
+      open: 'プロパティと一覧',
       properties: 'プロパティ',
       waypoints: 'ウェイポイント',
       routes: 'ルート',

@@ -1,4 +1,5 @@
-import { Alert, Badge, Box, Button, Group, Paper, Text, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Drawer, em, Group, Paper, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { FloorMap } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -29,6 +30,11 @@ import { useNotices } from './use-notices';
 import { useStoreChannel } from './use-store';
 
 const DRAFT_DELAY_MS = 800;
+/**
+ * Below this width (tablets, the menu then being a drawer too) the side panel is a drawer opened from
+ * the header, so the canvas keeps the screen's width.
+ */
+const PANEL_DRAWER_QUERY = `(max-width: ${em(991)})`;
 
 export interface EditorWorkspaceProps {
   map: FloorMap;
@@ -72,6 +78,8 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
   const [draftNotice, setDraftNotice] = useState<DraftNotice>(init.notice);
   const [tab, setTab] = useState<PanelTab>(partial ? 'partialMaps' : 'properties');
   const [revisionsOpen, setRevisionsOpen] = useState(false);
+  const narrow = useMediaQuery(PANEL_DRAWER_QUERY) ?? false;
+  const [panelOpen, setPanelOpen] = useState(false);
   const [previewRevision, setPreviewRevision] = useState<number | null>(null);
   useStoreChannel(store, 'model');
   useNotices(store);
@@ -203,6 +211,25 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
       onError: () => showNotification({ color: 'red', message: t('errors.INTERNAL') }),
     });
 
+  const sidePanel = (
+    <SidePanel
+      store={shown}
+      tab={tab}
+      onTab={setTab}
+      footer={
+        <RobotTools
+          store={store}
+          floorId={map.floorId}
+          buildingId={map.buildingId}
+          canEdit={canEdit}
+          overlay={overlay}
+          onImageSaved={onImageSaved}
+          onRouteSaved={onRouteSaved}
+        />
+      }
+    />
+  );
+
   return (
     <Box style={{ display: 'flex', flexDirection: 'column', height: 'calc(100dvh - 110px)', minHeight: 520, gap: 8 }}>
       <Group gap="xs">
@@ -219,7 +246,33 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
             {t('mapEditor.readOnly')}
           </Badge>
         )}
+        {narrow && (
+          <Button
+            size="compact-sm"
+            variant="light"
+            ml="auto"
+            onClick={() => setPanelOpen(true)}
+            aria-expanded={panelOpen}
+            data-testid="open-side-panel"
+          >
+            {t('mapEditor.panel.open')}
+          </Button>
+        )}
       </Group>
+      {narrow && (
+        <Drawer
+          opened={panelOpen}
+          onClose={() => setPanelOpen(false)}
+          position="right"
+          size={340}
+          keepMounted
+          title={t('mapEditor.panel.open')}
+          data-testid="side-panel-drawer"
+          styles={{ body: { height: 'calc(100% - 60px)', display: 'flex', flexDirection: 'column', padding: 0 } }}
+        >
+          {sidePanel}
+        </Drawer>
+      )}
       {draftNotice && (
         <Alert color="yellow" py={6} data-testid="draft-notice">
           <Group gap="sm">
@@ -274,24 +327,11 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
             </Text>
           )}
         </Paper>
-        <Paper withBorder w={320} style={{ flex: 'none', display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-          <SidePanel
-            store={shown}
-            tab={tab}
-            onTab={setTab}
-            footer={
-              <RobotTools
-                store={store}
-                floorId={map.floorId}
-                buildingId={map.buildingId}
-                canEdit={canEdit}
-                overlay={overlay}
-                onImageSaved={onImageSaved}
-                onRouteSaved={onRouteSaved}
-              />
-            }
-          />
-        </Paper>
+        {!narrow && (
+          <Paper withBorder w={320} style={{ flex: 'none', display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+            {sidePanel}
+          </Paper>
+        )}
       </Box>
       <Paper withBorder>
         <StatusBar store={shown} revision={previewRevision ?? revision} />
