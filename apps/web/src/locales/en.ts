@@ -42,7 +42,8 @@ export const en = {
     conflict: {
       title: 'Someone else saved this record meanwhile',
       body: 'Your changes are not saved and are still in the form. Show the stored version (your changes are discarded), or keep your values: saving them again then replaces the other change.',
-      bodyReloadOnly: 'Your changes are not saved and are still in the form. Reload the page to see the stored version.',
+      bodyReloadOnly:
+        'Your changes are not saved and are still in the form. Reload the page to see the stored version.',
       reload: 'Show the stored version',
       keep: 'Keep my values',
     },

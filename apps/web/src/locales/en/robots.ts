@@ -182,7 +182,6 @@ export const robotsEn = {
       hardwareRevisionHint: 'Up to 3 digits',
       videoModeHint: 'Quality of the robot camera stream',
       duplicate: 'A robot with this serial number is already registered.',
-      stale: 'This robot was changed elsewhere. Reload it and apply your change again.',
       created: 'The robot was registered.',
     },
     back: 'Back to robots',

@@ -181,7 +181,6 @@ export const robotsJa: RobotsMessages = {
       hardwareRevisionHint: '3 桁以内の数字',
       videoModeHint: 'ロボットのカメラ映像の画質',
       duplicate: 'このシリアル番号のロボットはすでに登録されています。',
-      stale: 'このロボットは別の場所で変更されました。再読み込みしてから、もう一度変更してください。',
       created: 'ロボットを登録しました。',
     },
     back: 'ロボット一覧に戻る',
