@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useBlocker, type BlockerFunction } from 'react-router';
 
 /**
@@ -48,11 +48,28 @@ export function allowLeave(): void {
   }, 0);
 }
 
+/**
+ * The guards with unsaved changes on the page now. A page may hold several forms (a list with an
+ * inline editor), each with its guard; React Router honours only the last blocker registered, so
+ * every blocker asks whether ANY guard of the page is dirty, not only its own.
+ */
+const dirtyGuards = new Set<object>();
+
 /** Asks before leaving the page while `dirty` (in-app links, back/forward, closing the tab). */
 export function useLeaveGuard(dirty: boolean): void {
+  const [token] = useState(() => ({}));
+  useEffect(() => {
+    if (!dirty) return;
+    dirtyGuards.add(token);
+    return () => {
+      dirtyGuards.delete(token);
+    };
+  }, [dirty, token]);
+
   const shouldBlock = useCallback<BlockerFunction>(
-    ({ currentLocation, nextLocation }) => dirty && passes === 0 && currentLocation.pathname !== nextLocation.pathname,
-    [dirty],
+    ({ currentLocation, nextLocation }) =>
+      dirtyGuards.size > 0 && passes === 0 && currentLocation.pathname !== nextLocation.pathname,
+    [],
   );
   const blocker = useBlocker(shouldBlock);
 

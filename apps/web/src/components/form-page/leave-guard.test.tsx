@@ -7,13 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { allowLeave, useLeaveGuard } from '@/lib/use-leave-guard';
 import { LeaveGuardDialog } from './leave-guard-dialog';
 
-function Editor() {
+function Editor({ label = 'name' }: { label?: string }) {
   const [text, setText] = useState('');
   const navigate = useNavigate();
   useLeaveGuard(text !== '');
   return (
     <>
-      <input aria-label="name" value={text} onChange={(e) => setText(e.target.value)} />
+      <input aria-label={label} value={text} onChange={(e) => setText(e.target.value)} />
       <Link to="/other">other</Link>
       <Link to="/edit?tab=2">tab</Link>
       <button
@@ -29,13 +29,22 @@ function Editor() {
   );
 }
 
-function setup() {
+function setup(start = '/edit') {
   const router = createMemoryRouter(
     [
       { path: '/edit', element: <Editor /> },
+      {
+        path: '/two',
+        element: (
+          <>
+            <Editor label="first" />
+            <Editor label="second" />
+          </>
+        ),
+      },
       { path: '/other', element: <p>other page</p> },
     ],
-    { initialEntries: ['/edit'] },
+    { initialEntries: [start] },
   );
   const user = userEvent.setup();
   render(
@@ -71,6 +80,14 @@ describe('useLeaveGuard', () => {
     await user.click(await screen.findByTestId('leave-guard-leave'));
     expect(await screen.findByText('other page')).toBeInTheDocument();
     expect(location()).toBe('/other');
+  });
+
+  it('with two forms on the page, asks when either has changes (not only the last guard registered)', async () => {
+    const { user, location } = setup('/two');
+    await user.type(screen.getByLabelText('first'), 'x');
+    await user.click(screen.getAllByRole('link', { name: 'other' })[0]!);
+    expect(await screen.findByText('Leave without saving?')).toBeInTheDocument();
+    expect(location()).toBe('/two');
   });
 
   it('does not ask for a new query string on the same page, nor after allowLeave', async () => {
