@@ -21,6 +21,10 @@ describe('password checklist', () => {
     expect(state('upper')).toBe('false');
     expect(state('threeKinds')).toBe('false');
     expect(screen.getByTestId('password-rule-length')).toHaveTextContent('10 to 32 characters (not met)');
+    // One mark per rule: the list draws no bullets of its own, and English gets its own bullet.
+    expect(screen.getByTestId('password-checklist')).toHaveStyle({ listStyleType: 'none' });
+    expect(screen.getByTestId('password-rule-length').textContent?.startsWith('• ')).toBe(true);
+    expect(screen.getByTestId('password-rule-lower').textContent?.startsWith('✓ ')).toBe(true);
 
     rerender(
       <MantineProvider env="test">

@@ -13,7 +13,13 @@ export function PasswordChecklist({ password }: { password: string }) {
       <Text size="sm" fw={600} id="pw-rules-title">
         {t('my.chpwd.rulesTitle')}
       </Text>
-      <List size="sm" spacing={2} aria-labelledby="pw-rules-title" data-testid="password-checklist">
+      <List
+        size="sm"
+        spacing={2}
+        listStyleType="none"
+        aria-labelledby="pw-rules-title"
+        data-testid="password-checklist"
+      >
         {shown.map((rule) => {
           const met = rules[rule];
           return (
@@ -24,7 +30,8 @@ export function PasswordChecklist({ password }: { password: string }) {
               c={met ? 'green' : 'dimmed'}
               pl={rule === 'length' || rule === 'threeKinds' ? 0 : 'md'}
             >
-              <span aria-hidden="true">{met ? '✓ ' : '・'}</span>
+              {/* One mark per rule (the list's own bullets are off): ✓ when met, the language's bullet when not. */}
+              <span aria-hidden="true">{met ? '✓ ' : `${t('my.chpwd.unmetMark')} `}</span>
               {t(`my.chpwd.rules.${rule}`)}
               <VisuallyHidden> ({met ? t('my.chpwd.met') : t('my.chpwd.notMet')})</VisuallyHidden>
             </List.Item>

@@ -62,6 +62,7 @@ export const accountEn = {
       },
       met: 'met',
       notMet: 'not met',
+      unmetMark: '•',
       done: 'Your password was changed. All your other sessions were signed out.',
     },
     devices: {

@@ -59,6 +59,7 @@ export const accountJa: AccountMessages = {
       },
       met: '条件を満たしています',
       notMet: '条件を満たしていません',
+      unmetMark: '・',
       done: 'パスワードを変更しました。ほかの端末のセッションはすべてログアウトされました。',
     },
     devices: {
