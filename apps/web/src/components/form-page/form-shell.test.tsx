@@ -113,6 +113,11 @@ describe('form kit', () => {
     await user.click(screen.getByTestId('save'));
     expect(await screen.findByTestId('form-error')).toHaveTextContent(/permission|権限/);
     expect(name().value).toBe('Beta');
+    // Once the form changes, the alert no longer speaks of it (a corrected wrong password, say).
+    await user.type(name(), 'x');
+    expect(screen.queryByTestId('form-error')).not.toBeInTheDocument();
+    await user.click(screen.getByTestId('save'));
+    expect(await screen.findByTestId('form-error')).toBeInTheDocument();
   });
 
   it('after a save the form counts as unchanged: leaving does not ask', async () => {

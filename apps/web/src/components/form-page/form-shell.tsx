@@ -72,7 +72,11 @@ export function FormShell<T extends FieldValues>({
 
   const failure = mutation.error;
   const alert =
-    failure !== null && failure !== undefined && !kit.fieldErrorShown && !hasCode(failure, 'STALE_UPDATE')
+    failure !== null &&
+    failure !== undefined &&
+    !kit.fieldErrorShown &&
+    !kit.editedSinceFailure &&
+    !hasCode(failure, 'STALE_UPDATE')
       ? errorText(failure)
       : null;
   const save = (

@@ -46,6 +46,8 @@ export interface FormKit<T extends FieldValues, R = unknown> {
   saved: <D>(options?: SaveOptions<D>) => { onSuccess: (data: D) => void; onError: (error: unknown) => void };
   /** True while a server error is shown under a field (the shell then shows no alert). */
   fieldErrorShown: boolean;
+  /** True once a field changed after the last failed save: its alert no longer speaks of the form. */
+  editedSinceFailure: boolean;
   /** The 409 STALE_UPDATE being answered (the conflict dialog is open), or null. */
   conflict: unknown;
   dismissConflict: () => void;
@@ -69,6 +71,12 @@ export function useFormKit<T extends FieldValues, R = unknown>(
   const coreMessageText = useMessageText();
   const messageText = translate ?? coreMessageText;
   const [conflict, setConflict] = useState<unknown>(null);
+  const [editedSinceFailure, setEditedSinceFailure] = useState(false);
+  // A failed save's alert (a wrong current password, say) goes once the user changes the form.
+  useEffect(() => {
+    const watching = form.watch(() => setEditedSinceFailure(true));
+    return () => watching.unsubscribe();
+  }, [form]);
   const [base, setBase] = useState(record);
   const { errors, isDirty } = form.formState;
 
@@ -105,6 +113,7 @@ export function useFormKit<T extends FieldValues, R = unknown>(
       onSuccess?.(data);
     },
     onError: (error: unknown) => {
+      setEditedSinceFailure(false);
       if (hasCode(error, 'STALE_UPDATE')) setConflict(error);
       else applyServerErrors(error, form.setError, fields, duplicateText);
     },
@@ -122,6 +131,7 @@ export function useFormKit<T extends FieldValues, R = unknown>(
     err,
     saved,
     fieldErrorShown,
+    editedSinceFailure,
     conflict,
     dismissConflict: () => setConflict(null),
     reloadStored: reload ? () => answer(false) : undefined,
