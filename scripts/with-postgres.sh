@@ -81,10 +81,12 @@ as_pg "$PG_BIN/initdb" -D "$PG_DATA" -U postgres --auth-local=trust --auth-host=
 started=0
 for attempt in 1 2 3 4 5; do
   PG_PORT="$(free_port)"
-  # fsync and friends off: the cluster is thrown away, speed matters more than durability.
+  # fsync and friends off: the cluster is thrown away, speed matters more than durability. Autovacuum
+  # off: its workers (a superuser's processes) block the tests' `drop database ... with (force)`, which
+  # the non-superuser test role may not terminate; the benchmark vacuums and analyzes itself.
   if as_pg "$PG_BIN/pg_ctl" start -D "$PG_DATA" -l "$PG_LOG" -w -t 30 -o "-p $PG_PORT -c listen_addresses=127.0.0.1 \
 -c unix_socket_directories=$PG_DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
--c max_connections=300" >/dev/null; then
+-c max_connections=300 -c autovacuum=off" >/dev/null; then
     started=1
     break
   fi

@@ -86,8 +86,21 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
     drop: async () => {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      try {
+        // A superuser's process on the database (an anti-wraparound vacuum) cannot be terminated by
+        // the test role (42501): it ends by itself, so try again a few times.
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            await c.query(`drop database if exists ${name} with (force)`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== '42501' || attempt >= 20) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }
+      } finally {
+        await c.end();
+      }
     },
   };
 }
