@@ -40,7 +40,7 @@ async function apiBuilding(token: string, name: string) {
   if (!organization) throw new Error('the organization administrator sees no organization');
   return createBuilding(token, {
     name,
-    prefecture: '東京都',
+    prefecture: '13', // 東京都
     city: '',
     address: '',
     postalCode: '',

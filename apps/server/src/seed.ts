@@ -170,7 +170,7 @@ export async function seedDemo(db: Db, now: Date): Promise<void> {
       name: 'Demo Facilities Co.',
       type: 0,
       level: 0,
-      prefecture: '東京都',
+      prefecture: '13', // 東京都 (JIS X 0401)
       city: '千代田区',
       address: '丸の内1-1-1',
       postal_code: '100-0005',
@@ -190,12 +190,13 @@ export async function seedDemo(db: Db, now: Date): Promise<void> {
     const buildingId = await repo.insertBuilding({
       organization_id: orgId,
       name: DEMO_BUILDING,
-      prefecture: '東京都',
+      prefecture: '13', // 東京都 (JIS X 0401)
       city: '千代田区',
       address: '丸の内1-1-1',
       postal_code: '100-0005',
       latitude: 35.6812,
       longitude: 139.7671,
+      time_zone: 'Asia/Tokyo',
       status: 1,
       ip_restriction_enabled: 0,
       created_at: at,

@@ -7,6 +7,7 @@ import {
   recordStatusSchema,
 } from './codes.ts';
 import { isValidIpRule } from './ip.ts';
+import { prefectureInputSchema, timeZoneSchema } from './places.ts';
 import { loginIdSchema, operatorPasswordSchema, personNameSchema, POSTAL_CODE_PATTERN } from './validation.ts';
 
 /**
@@ -41,7 +42,7 @@ export const organizationInputSchema = z.object({
     .int('validation.integer')
     .min(0, 'validation.range')
     .max(99, 'validation.range'),
-  prefecture: optText(40),
+  prefecture: prefectureInputSchema,
   city: optText(40),
   address: optText(120),
   postalCode: postalCodeSchema,
@@ -179,7 +180,7 @@ export const operatorListSchema = z.array(operatorSchema);
 
 export const buildingInputSchema = z.object({
   name: requiredName(40),
-  prefecture: optText(40),
+  prefecture: prefectureInputSchema,
   city: optText(40),
   address: optText(120),
   postalCode: postalCodeSchema,
@@ -195,6 +196,8 @@ export const buildingInputSchema = z.object({
     .nullable(),
   organizationId: id,
   status: recordStatusSchema,
+  /** IANA zone; a new building without one is in Asia/Tokyo, an edit without one keeps its zone. */
+  timeZone: timeZoneSchema.optional(),
 });
 export type BuildingInput = z.infer<typeof buildingInputSchema>;
 export const updateBuildingBodySchema = buildingInputSchema.extend({ updatedAt: version });
@@ -345,6 +348,8 @@ export const auditLogEntrySchema = z.object({
   action: z.string(),
   targetType: z.string().nullable(),
   targetId: z.string().nullable(),
+  /** The target's name (as it was when the entry was written, else as it is now); null when unknown. */
+  targetName: z.string().nullable(),
   ip: z.string().nullable(),
   detail: z.record(z.string(), z.unknown()).nullable(),
 });

@@ -9,6 +9,7 @@ export const namedRefSchema = z.object({ id, name: z.string() });
 export const buildingSchema = z.object({
   id,
   name: z.string(),
+  /** A prefecture code ('13'), or free text stored before the field became a choice (places.ts). */
   prefecture: z.string().nullable(),
   city: z.string().nullable(),
   address: z.string().nullable(),
@@ -18,6 +19,8 @@ export const buildingSchema = z.object({
   organizationId: id,
   status: recordStatusSchema,
   ipRestrictionEnabled: z.boolean(),
+  /** IANA zone the building's events are shown in ('Asia/Tokyo'). */
+  timeZone: z.string(),
   createdAt: isoDate,
   updatedAt: isoDate,
   groups: z.array(namedRefSchema).optional(),
@@ -30,6 +33,7 @@ export const organizationSchema = z.object({
   name: z.string(),
   type: organizationTypeSchema,
   level: z.number().int(),
+  /** A prefecture code ('13'), or free text stored before the field became a choice (places.ts). */
   prefecture: z.string().nullable(),
   city: z.string().nullable(),
   address: z.string().nullable(),

@@ -1,6 +1,7 @@
 export * from './codes.ts';
 export * from './errors.ts';
 export * from './validation.ts';
+export * from './places.ts';
 export * from './auth.ts';
 export * from './entities.ts';
 export * from './my.ts';

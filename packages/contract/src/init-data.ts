@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { floorTypeSchema, organizationTypeSchema } from './codes.ts';
+import { prefectureInputSchema, timeZoneSchema } from './places.ts';
 import { loginIdSchema, operatorPasswordSchema, personNameSchema, POSTAL_CODE_PATTERN } from './validation.ts';
 
 const optionalText = (max: number) => z.string().trim().max(max, `validation.max${max}`).optional();
@@ -13,7 +14,7 @@ export const initDataSchema = z
     organization: z.object({
       name: z.string().trim().min(1, 'validation.required').max(48, 'validation.max48'),
       type: organizationTypeSchema.default(0),
-      prefecture: optionalText(40),
+      prefecture: prefectureInputSchema.optional(),
       city: optionalText(40),
       address: optionalText(120),
       postalCode: z.string().regex(POSTAL_CODE_PATTERN, 'validation.postalCode').optional(),
@@ -24,12 +25,13 @@ export const initDataSchema = z
       .array(
         z.object({
           name: z.string().trim().min(1, 'validation.required').max(40, 'validation.max40'),
-          prefecture: optionalText(40),
+          prefecture: prefectureInputSchema.optional(),
           city: optionalText(40),
           address: optionalText(120),
           postalCode: z.string().regex(POSTAL_CODE_PATTERN, 'validation.postalCode').optional(),
           latitude: z.number().min(-90).max(90).optional(),
           longitude: z.number().min(-180).max(180).optional(),
+          timeZone: timeZoneSchema.optional(),
           floors: z
             .array(
               z.object({

@@ -63,6 +63,8 @@ export interface BuildingTable {
   longitude: number | null;
   status: number;
   ip_restriction_enabled: Bool;
+  /** IANA zone (migration 014; default Asia/Tokyo). */
+  time_zone: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -117,6 +119,8 @@ export interface OperatorTable {
   type: number;
   flow_edit_restricted: Bool;
   language: string | null;
+  /** The UI language of the operator's latest signed-in request (migration 015). */
+  last_language: string | null;
   auth_mode: string;
   phone: string;
   status: number;
@@ -178,6 +182,9 @@ export interface TermDocumentTable {
   body_ja: string;
   body_en: string;
   published_at: string;
+  /** The version of the text (an in-place correction changes it; migration 015). */
+  updated_at: string | null;
+  updated_by: number | null;
 }
 
 export interface TermAgreementTable {
@@ -196,6 +203,8 @@ export interface AuditLogTable {
   action: string;
   target_type: string | null;
   target_id: string | null;
+  /** The target's name when the entry was written (migration 015). */
+  target_name: string | null;
   ip: string | null;
   detail: string | null;
 }

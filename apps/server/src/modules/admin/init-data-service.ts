@@ -36,7 +36,7 @@ export function initDataService({ db, clock, audit }: Pick<AppContext, 'db' | 'c
           name: data.organization.name,
           type: data.organization.type,
           level: 0,
-          prefecture: data.organization.prefecture ?? null,
+          prefecture: data.organization.prefecture || null,
           city: data.organization.city ?? null,
           address: data.organization.address ?? null,
           postal_code: data.organization.postalCode ?? null,
@@ -60,7 +60,7 @@ export function initDataService({ db, clock, audit }: Pick<AppContext, 'db' | 'c
           const buildingId = await repo.insertBuilding(trx, {
             organization_id: org.id,
             name: b.name,
-            prefecture: b.prefecture ?? null,
+            prefecture: b.prefecture || null,
             city: b.city ?? null,
             address: b.address ?? null,
             postal_code: b.postalCode ?? null,
@@ -68,6 +68,7 @@ export function initDataService({ db, clock, audit }: Pick<AppContext, 'db' | 'c
             longitude: b.longitude ?? null,
             status: 1,
             ip_restriction_enabled: 0,
+            ...(b.timeZone ? { time_zone: b.timeZone } : {}),
             created_at: now,
             updated_at: now,
           });

@@ -20,6 +20,7 @@ export const buildingFilter = filterSpec(
     organizationId: 'integer',
     status: 'integer',
     ipRestrictionEnabled: 'boolean',
+    timeZone: 'string',
     ...TIMESTAMP_FIELDS,
   },
   { defaultOrder: 'updatedAt DESC', includes: ['groups', 'flowGroups'] },

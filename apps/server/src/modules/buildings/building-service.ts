@@ -92,6 +92,8 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
     latitude: body.latitude,
     longitude: body.longitude,
     status: body.status,
+    // A new building without a zone gets the column's default (Asia/Tokyo); an edit without one keeps it.
+    ...(body.timeZone !== undefined ? { time_zone: body.timeZone } : {}),
   });
 
   return {

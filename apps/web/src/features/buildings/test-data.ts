@@ -5,7 +5,7 @@ export const at = '2026-01-05T09:00:00.000Z';
 export const makeBuilding = (over: Partial<Building> = {}): Building => ({
   id: 10,
   name: 'Marunouchi Tower',
-  prefecture: 'Tokyo',
+  prefecture: '13',
   city: 'Chiyoda',
   address: '1-1',
   postalCode: '100-0005',
@@ -14,6 +14,7 @@ export const makeBuilding = (over: Partial<Building> = {}): Building => ({
   organizationId: 1,
   status: 1,
   ipRestrictionEnabled: false,
+  timeZone: 'Asia/Tokyo',
   createdAt: at,
   updatedAt: at,
   groups: [],

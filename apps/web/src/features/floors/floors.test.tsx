@@ -28,6 +28,7 @@ const building = buildingSchema.parse({
   organizationId: 1,
   status: 1,
   ipRestrictionEnabled: false,
+  timeZone: 'Asia/Tokyo',
   createdAt: at,
   updatedAt: at,
 });

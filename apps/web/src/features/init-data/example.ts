@@ -6,7 +6,7 @@ export const exampleInitData: z.input<typeof initDataSchema> = {
   organization: {
     name: 'Example Facility Management Co.',
     type: 0,
-    prefecture: 'Tokyo',
+    prefecture: '13', // JIS X 0401 code: 東京都 / Tokyo
     city: 'Chiyoda-ku',
     address: '1-1 Marunouchi',
     postalCode: '100-0005',
@@ -16,7 +16,8 @@ export const exampleInitData: z.input<typeof initDataSchema> = {
   buildings: [
     {
       name: 'Marunouchi Tower',
-      prefecture: 'Tokyo',
+      prefecture: '13',
+      timeZone: 'Asia/Tokyo',
       city: 'Chiyoda-ku',
       postalCode: '100-0005',
       latitude: 35.681,
