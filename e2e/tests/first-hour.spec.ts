@@ -11,7 +11,7 @@ import {
   planOccupancyAt,
   robotOps,
   type CreatedRobot,
-  type RobotModel,
+  type KnownRobotModel,
 } from '@portal/contract';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import { expect, test } from '../support/fixtures.ts';
@@ -86,7 +86,7 @@ async function demoBuilding() {
 }
 
 /** Registers a robot on a demo floor (as the system administrator). */
-async function demoRobot(admin: string, buildingId: number, floorId: number, name: string, model: RobotModel) {
+async function demoRobot(admin: string, buildingId: number, floorId: number, name: string, model: KnownRobotModel) {
   const serialNo = `${name.replace(/[^A-Za-z]/g, '').slice(0, 6)}-${stamp()}`.slice(0, 24).toUpperCase();
   const created = await createRobot(admin, {
     serialNo,
@@ -106,7 +106,7 @@ async function demoRobot(admin: string, buildingId: number, floorId: number, nam
 }
 
 /** A simulated robot (in this process) standing at the demo floor's charger. */
-async function robotAtCharger(created: CreatedRobot, floorId: number, model: RobotModel): Promise<SimRobot> {
+async function robotAtCharger(created: CreatedRobot, floorId: number, model: KnownRobotModel): Promise<SimRobot> {
   const c = created.credentials;
   const charger = DEMO_WAYPOINTS.find((w) => w.role === 'charger')!;
   const robot = await startRobot({

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { floorMapId, ROBOT_MODELS, VDA_VERSIONS, type RobotModel, type VdaVersion } from '@portal/contract';
+import { floorMapId, ROBOT_MODELS, VDA_VERSIONS, type KnownRobotModel, type VdaVersion } from '@portal/contract';
 import { PortalClient } from './portal-client.ts';
 import { startRobot, type RobotOptions, type SimRobot } from './robot.ts';
 import { webrtcTeleop } from './teleop/webrtc.ts';
@@ -86,7 +86,7 @@ async function fromPortal(count: number, hz: number, speedScale: number): Promis
   const list: RobotOptions[] = [];
   for (let i = 0; i < count; i++) {
     const serialNo = `${args.prefix}-${String(i + 1).padStart(3, '0')}`;
-    const m: RobotModel = model === 'mixed' ? ROBOT_MODELS[i % ROBOT_MODELS.length]! : (model as RobotModel);
+    const m: KnownRobotModel = model === 'mixed' ? ROBOT_MODELS[i % ROBOT_MODELS.length]! : (model as KnownRobotModel);
     const existing = await portal.findRobot(serialNo);
     let floorId = floors[i % floors.length]!.id;
     let creds;

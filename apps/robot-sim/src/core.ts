@@ -4,7 +4,7 @@ import {
   teleopInfoReferences,
   type ActionState,
   type MappingState,
-  type RobotModel,
+  type KnownRobotModel,
   type VdaAction,
   type VdaState,
   type VdaVersion,
@@ -36,7 +36,7 @@ export type { Pose } from './kinematics.ts';
 export interface CoreOptions {
   manufacturer: string;
   serialNumber: string;
-  model: RobotModel;
+  model: KnownRobotModel;
   version: VdaVersion;
   mapId: string;
   start: Pose;

@@ -11,7 +11,7 @@ import {
   type CallState,
   type CameraId,
   type RecordingState,
-  type RobotModel,
+  type KnownRobotModel,
   type RobotPhotoMessage,
   type RobotTeleopInfo,
   type ThermalColorMap,
@@ -328,7 +328,7 @@ export class RobotFeatures {
   private update: { st: ActionState; left: number } | null = null;
 
   constructor(
-    readonly model: RobotModel,
+    readonly model: KnownRobotModel,
     private readonly host: FeatureHost,
   ) {
     const spec = MODEL_FEATURES[model];

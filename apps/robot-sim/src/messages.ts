@@ -1,7 +1,7 @@
 import { FACTSHEET_CAMERAS_KEY } from '@portal/contract';
 import type {
   CameraId,
-  RobotModel,
+  KnownRobotModel,
   VdaConnection,
   VdaError,
   VdaFactsheet,
@@ -37,7 +37,7 @@ export const connectionMessage = (h: Header, connectionState: ConnectionState): 
 
 export function factsheetMessage(
   h: Header,
-  model: RobotModel,
+  model: KnownRobotModel,
   orderActions: readonly string[],
   features: { actions: readonly FeatureAction[]; cameras: readonly CameraId[] } = { actions: [], cameras: [] },
 ): VdaFactsheet {

@@ -1,4 +1,4 @@
-import type { CameraId, RobotModel } from '@portal/contract';
+import type { CameraId, KnownRobotModel } from '@portal/contract';
 
 /** Physical data of a robot model: what the factsheet announces and what the physics honour. */
 export interface ModelSpec {
@@ -19,7 +19,7 @@ export interface ModelSpec {
   length: number;
 }
 
-export const MODEL_SPECS: Record<RobotModel, ModelSpec> = {
+export const MODEL_SPECS: Record<KnownRobotModel, ModelSpec> = {
   pro: {
     seriesName: 'ugo Pro',
     seriesDescription: 'Dual-arm service robot with telescopic body',
@@ -77,7 +77,7 @@ export interface FeatureSpec {
   cameraHeight: number;
 }
 
-export const MODEL_FEATURES: Record<RobotModel, FeatureSpec> = {
+export const MODEL_FEATURES: Record<KnownRobotModel, FeatureSpec> = {
   pro: {
     cameras: ['v1', 'v2', 'v3', 's1'],
     periscope: true,

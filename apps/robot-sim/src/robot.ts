@@ -9,7 +9,7 @@ import {
   vdaTopic,
   type MappingState,
   teleopRobotMessageSchema,
-  type RobotModel,
+  type KnownRobotModel,
   type TeleopReplyMessage,
   type VdaState,
   type VdaVersion,
@@ -27,7 +27,7 @@ export interface RobotOptions {
   password: string;
   manufacturer: string;
   serialNumber: string;
-  model: RobotModel;
+  model: KnownRobotModel;
   /** VDA 5050 version the robot speaks; default 2.1.0. */
   version?: VdaVersion;
   /** VDA map id of the start floor, `floor-{floorId}`. */

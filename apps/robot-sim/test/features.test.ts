@@ -14,7 +14,7 @@ import {
   type ActionState,
   type CameraId,
   type RecordingState,
-  type RobotModel,
+  type KnownRobotModel,
   type VdaAction,
   type VdaVersion,
 } from '@portal/contract';
@@ -85,7 +85,7 @@ function act(f: RobotFeatures, actionType: string, params: Record<string, string
   return st;
 }
 
-function features(model: RobotModel = 'ex', battery = 80): { f: RobotFeatures; host: FakeHost } {
+function features(model: KnownRobotModel = 'ex', battery = 80): { f: RobotFeatures; host: FakeHost } {
   const host = fakeHost(battery);
   return { f: new RobotFeatures(model, host), host };
 }
@@ -107,7 +107,7 @@ interface Emitted {
   payload: string;
 }
 
-function core(model: RobotModel, opts: { battery?: number; version?: VdaVersion } = {}) {
+function core(model: KnownRobotModel, opts: { battery?: number; version?: VdaVersion } = {}) {
   const out: Emitted[] = [];
   const restarts: number[] = [];
   const version = opts.version ?? '2.1.0';
@@ -508,7 +508,7 @@ describe('capabilities per model', () => {
   ];
 
   it('announces the model’s actions and cameras in the factsheet', () => {
-    const want: Record<RobotModel, { actions: string[]; cameras: CameraId[] }> = {
+    const want: Record<KnownRobotModel, { actions: string[]; cameras: CameraId[] }> = {
       pro: { actions: [...common, 'setPeriscopeHeight', 'setRingLight'], cameras: ['v1', 'v2', 'v3', 's1'] },
       mini: { actions: common, cameras: ['v1', 'v2'] },
       ex: {

@@ -1,6 +1,7 @@
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createdRobotSchema, errorBodySchema, vdaTopic } from '@portal/contract';
+import { createdRobotSchema, errorBodySchema, robotSchema, robotTeleopSchema, vdaTopic } from '@portal/contract';
+import { factsheetMessage } from '@portal/robot-sim';
 import { createTestApp, until, type TestApp } from './helpers.ts';
 
 /** Issue 11 item 13: a robot of another maker registers with its own VDA 5050 manufacturer. */
@@ -45,8 +46,8 @@ describe('robot manufacturer', () => {
     await t?.close();
   });
 
-  it('registers a robot with its own manufacturer, which names its topics and client id', async () => {
-    const res = await register(body('ACME-7', { manufacturer: 'acme-robotics' }));
+  it('registers a robot with its own manufacturer and model; what it can do comes from its factsheet', async () => {
+    const res = await register(body('ACME-7', { manufacturer: 'acme-robotics', model: 'MiR250 Hook' }));
     expect(res.statusCode, res.body).toBe(201);
     const created = createdRobotSchema.parse(res.json());
     expect(created.credentials.manufacturer).toBe('acme-robotics');
@@ -66,6 +67,44 @@ describe('robot manufacturer', () => {
       { qos: 1, retain: true },
     );
     await until(() => t.link.details(created.robot.id)?.online || null);
+    const stored = robotSchema.parse((await t.call('GET', `/robots/${created.robot.id}`, admin)).json());
+    expect(stored).toMatchObject({ model: 'MiR250 Hook', manufacturer: 'acme-robotics' });
+    const fleet = (await t.call('GET', '/robots/fleet', admin)).json() as Array<{ id: number; model: string }>;
+    expect(fleet.find((r) => r.id === created.robot.id)?.model).toBe('MiR250 Hook');
+
+    // Before a factsheet the robot has only its main camera; its model name gives it nothing.
+    const teleop = async () =>
+      robotTeleopSchema.parse((await t.call('GET', `/robots/${created.robot.id}/teleop`, admin)).json()).capabilities;
+    expect(await teleop()).toMatchObject({ ringLight: false, speech: false, cameras: ['v1'] });
+    const sheet = factsheetMessage({ ...header, manufacturer: 'acme-robotics', serialNumber: 'ACME-7' }, 'mini', []);
+    sheet.typeSpecification.seriesName = 'MiR250 Hook';
+    sheet.protocolFeatures.agvActions = [
+      ...sheet.protocolFeatures.agvActions.filter((a) => a.actionType !== 'setRingLight' && a.actionType !== 'speak'),
+      { actionType: 'setRingLight', actionScopes: ['INSTANT'] },
+    ];
+    await client.publishAsync(vdaTopic('acme-robotics', 'ACME-7', 'factsheet'), JSON.stringify(sheet), {
+      qos: 1,
+      retain: true,
+    });
+    await until(() => t.link.details(created.robot.id)?.factsheet || null);
+    const caps = await teleop();
+    expect(caps.ringLight).toBe(true);
+    expect(caps.actions).toContain('setRingLight');
+    expect(caps.speech).toBe(false);
+  });
+
+  it('accepts any model name up to 32 characters (the model list is open), and requires one', async () => {
+    const ok = await register(body('OPEN-1', { model: 'Spot Enterprise' }));
+    expect(ok.statusCode, ok.body).toBe(201);
+    for (const [model, message] of [
+      ['x'.repeat(33), 'validation.max32'],
+      ['  ', 'validation.required'],
+      [7, 'validation.required'],
+    ] as const) {
+      const res = await register(body(`OPEN-${String(model).length}`, { model }));
+      expect(res.statusCode, String(model)).toBe(400);
+      expect(errorBodySchema.parse(res.json()).error.details).toMatchObject([{ path: 'model', message }]);
+    }
   });
 
   it('keeps ugo as the manufacturer when none is given, and checks it like a serial', async () => {

@@ -243,7 +243,7 @@ describe('registering a robot', () => {
       [{ name: '   ' }, 'name'],
       [{ hardwareRevision: 'abc' }, 'hardwareRevision'],
       [{ hardwareRevision: '1234' }, 'hardwareRevision'],
-      [{ model: 'rx-78' as never }, 'model'],
+      [{ model: 'x'.repeat(33) }, 'model'],
       [{ status: 3 as never }, 'status'],
       [{ videoMode: 'ultra' as never }, 'videoMode'],
       [{ floorId: annex.floorId }, 'floorId'],

@@ -9,10 +9,18 @@ const id = z.number().int();
 
 // ---------------------------------------------------------------- codes
 
-/** The spec's robot models (ugo Pro, ugo mini, ugo Ex). */
+/**
+ * The models the portal knows by name (ugo Pro, ugo mini, ugo Ex): shown with a localized label and
+ * offered first. The model list is open (spec section 1: "Pro, mini, Ex and others"): a third-party
+ * robot registers with its own model name, and what it can do comes from its factsheet, not its model.
+ */
 export const ROBOT_MODELS = ['pro', 'mini', 'ex'] as const;
-export const robotModelSchema = z.enum(ROBOT_MODELS, { error: 'validation.required' });
-export type RobotModel = z.infer<typeof robotModelSchema>;
+export type KnownRobotModel = (typeof ROBOT_MODELS)[number];
+export const isKnownRobotModel = (v: string | null | undefined): v is KnownRobotModel =>
+  (ROBOT_MODELS as readonly (string | null | undefined)[]).includes(v);
+/** A robot model: a known one or the maker's own model name (1 to 32 characters). */
+export const ROBOT_MODEL_MAX = 32;
+export type RobotModel = string;
 
 /** Registered status codes: 0 unavailable, 1 available, 2 under maintenance, 9 in repair shop. */
 export const RobotStatusCode = { unavailable: 0, available: 1, maintenance: 2, repairShop: 9 } as const;
@@ -118,6 +126,7 @@ const inputId = () => z.number(typeError()).int('validation.integer');
 /** Serial numbers become MQTT topic levels: letters, digits, '-', '_' and '.' only. */
 export const SERIAL_PATTERN = /^[A-Za-z0-9._-]+$/;
 export const robotSerialSchema = requiredText(24).refine((v) => SERIAL_PATTERN.test(v), 'validation.serial');
+export const robotModelSchema = requiredText(ROBOT_MODEL_MAX);
 
 /** Every message is a `validation.*` key (docs/api-robots.md), type errors included. */
 export const robotInputSchema = z.object(
@@ -167,7 +176,7 @@ export const robotSchema = z.object({
   id,
   serialNo: z.string(),
   name: z.string(),
-  model: robotModelSchema,
+  model: z.string(),
   version: z.string(),
   hardwareRevision: z.string(),
   organizationId: id,
@@ -315,7 +324,7 @@ export const fleetRobotSchema = z.object({
   id,
   serialNo: z.string(),
   name: z.string(),
-  model: robotModelSchema,
+  model: z.string(),
   organizationId: id,
   buildingId: id,
   buildingName: z.string(),

@@ -10,6 +10,7 @@ import * as m007 from './migrations/007-list-indexes.ts';
 import * as m009 from './migrations/009-login-lockouts.ts';
 import * as m010 from './migrations/010-email-changes.ts';
 import * as m011 from './migrations/011-building-recent-index.ts';
+import * as m012 from './migrations/012-open-robot-models.ts';
 import * as m013 from './migrations/013-prefecture-codes.ts';
 import * as m014 from './migrations/014-building-time-zone.ts';
 import * as m015 from './migrations/015-term-texts-languages-audit-names.ts';
@@ -34,6 +35,7 @@ const migrations: Migration[] = [
   { name: '009-login-lockouts', up: m009.up },
   { name: '010-email-changes', up: m010.up },
   { name: '011-building-recent-index', up: m011.up },
+  { name: '012-open-robot-models', up: m012.up },
   { name: '013-prefecture-codes', up: m013.up },
   { name: '014-building-time-zone', up: m014.up },
   { name: '015-term-texts-languages-audit-names', up: m015.up },

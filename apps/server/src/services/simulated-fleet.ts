@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { floorMapId, ROBOT_MODELS, WaypointType, type MapDocument, type RobotModel } from '@portal/contract';
+import { floorMapId, ROBOT_MODELS, WaypointType, type MapDocument, type KnownRobotModel } from '@portal/contract';
 import type { Dialect } from '../db/migrator.ts';
 import type { Database } from '../db/schema.ts';
 import { mqttUsernameOf, newRobotPassword, ROBOT_MANUFACTURER } from '../modules/robots/credentials.ts';
@@ -108,7 +108,7 @@ export async function startSimulatedFleet(opts: {
     const username = mqttUsernameOf(serial);
     const { password, hash } = newRobotPassword();
     const floor = floors[i % floors.length]!;
-    const model: RobotModel = ROBOT_MODELS[i % ROBOT_MODELS.length]!;
+    const model: KnownRobotModel = ROBOT_MODELS[i % ROBOT_MODELS.length]!;
     const at = opts.clock().toISOString();
     const existing = await repo.liveRobotBySerial(serial);
     let id: number;

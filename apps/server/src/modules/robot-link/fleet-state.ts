@@ -27,7 +27,7 @@ export interface RobotFacts {
   groupName: string | null;
   serialNo: string;
   name: string;
-  model: 'pro' | 'mini' | 'ex';
+  model: string;
   manufacturer: string;
   status: RobotStatusCodeValue;
   /** The registered video setting (robot settings): teleoperation starts with it. */

@@ -1,4 +1,4 @@
-import { ROBOT_MODELS, ROBOT_STATUS_LABELS, type FleetRobot, type RobotModel } from '@portal/contract';
+import { ROBOT_MODEL_MAX, ROBOT_STATUS_LABELS, type FleetRobot, type RobotModel } from '@portal/contract';
 import { positiveInt } from '@/lib/list-params';
 
 export const controlSorts = ['name', 'group', 'status', 'battery', 'lastCommunication'] as const;
@@ -15,7 +15,8 @@ export interface ControlParams {
   sort: ControlSort;
 }
 
-const isModel = (v: string | null): v is RobotModel => (ROBOT_MODELS as readonly (string | null)[]).includes(v);
+/** Any model name (the model list is open): known models and a maker's own. */
+const isModel = (v: string | null): v is RobotModel => v !== null && v !== '' && v.length <= ROBOT_MODEL_MAX;
 const isSort = (v: string | null): v is ControlSort => (controlSorts as readonly (string | null)[]).includes(v);
 
 export function parseControlParams(search: URLSearchParams): ControlParams {

@@ -241,6 +241,40 @@ describe('robot registration', () => {
     expect(screen.queryByText('S3cret-once-only')).toBeNull();
   }, 30_000);
 
+  it('registers another maker’s robot: its manufacturer and its own model name', async () => {
+    const created = createdRobotSchema.parse({
+      robot: { ...savedRobot(), model: 'MiR250', manufacturer: 'acme' },
+      credentials: {
+        mqttUrl: 'mqtt://portal.example:1883',
+        username: 'robot-UGO-NEW',
+        password: 'S3cret-once-only',
+        manufacturer: 'acme',
+        serialNumber: 'UGO-NEW',
+        interfaceName: 'uagv',
+      },
+    });
+    const { calls } = mockApi(
+      formRoutes({ [on(robotOps.createRobot)]: () => reply(createdRobotSchema, created, 201) }),
+    );
+    const app = renderApp('/robot/create?serial=UGO-NEW', { session: makeSession(9), realtime });
+    const form = await screen.findByTestId('robot-form', {}, slow);
+    expect(within(form).getByTestId('robot-manufacturer')).toHaveValue('ugo');
+    await app.user.type(within(form).getByTestId('robot-name'), 'Cart');
+    await app.user.selectOptions(within(form).getByTestId('robot-model'), '__other');
+    await app.user.click(screen.getByTestId('robot-save'));
+    // "Other model" without a name: the name is required.
+    await waitFor(() => expect(within(form).getByTestId('robot-model-other')).toHaveAttribute('aria-invalid', 'true'));
+    await app.user.type(within(form).getByTestId('robot-model-other'), 'MiR250');
+    await app.user.clear(within(form).getByTestId('robot-manufacturer'));
+    await app.user.type(within(form).getByTestId('robot-manufacturer'), 'acme');
+    await waitFor(() => expect(within(form).getByTestId('robot-floor')).toHaveTextContent('1F Entrance'));
+    await app.user.selectOptions(within(form).getByTestId('robot-floor'), '1');
+    await app.user.click(screen.getByTestId('robot-save'));
+    expect(await screen.findByTestId('credential-password', {}, slow)).toBeInTheDocument();
+    const body = calls.find((c) => c.method === 'POST' && c.path === '/api/robots')?.body;
+    expect(body).toMatchObject({ serialNo: 'UGO-NEW', name: 'Cart', model: 'MiR250', manufacturer: 'acme' });
+  }, 30_000);
+
   it('a stale edit opens the conflict dialog; kept values are saved again over the newer version', async () => {
     let stored = savedRobot();
     let saves = 0;

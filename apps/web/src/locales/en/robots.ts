@@ -82,6 +82,7 @@ export const robotsEn = {
       longTermRecordingAutoStart: 'Start long-term recording automatically',
       videoMode: 'Video setting',
       notes: 'Notes',
+      manufacturer: 'Manufacturer',
     },
     status: 'Status',
     battery: 'Battery',
@@ -177,6 +178,11 @@ export const robotsEn = {
       lastCommunicationAt: 'Last communication',
     },
     form: {
+      manufacturerHint:
+        'The robot’s VDA 5050 manufacturer (topic level); "ugo" for ugo robots. Fixed after registration',
+      otherModel: 'Other model…',
+      otherModelName: 'Model name',
+      otherModelHint: 'The maker’s model name. What the robot can do is read from its factsheet',
       serialLockedHint: 'Fixed after registration: it names the robot’s MQTT topics',
       serialHint: 'Letters, digits, "-", "_" and "." only',
       hardwareRevisionHint: 'Up to 3 digits',

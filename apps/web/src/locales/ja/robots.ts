@@ -81,6 +81,7 @@ export const robotsJa: RobotsMessages = {
       longTermRecordingAutoStart: '長時間録画を自動で開始する',
       videoMode: '映像設定',
       notes: '備考',
+      manufacturer: 'メーカー',
     },
     status: 'ステータス',
     battery: 'バッテリー',
@@ -176,6 +177,11 @@ export const robotsJa: RobotsMessages = {
       lastCommunicationAt: '最終通信',
     },
     form: {
+      manufacturerHint:
+        'ロボットの VDA 5050 manufacturer（トピック名の一部）。ugo のロボットは「ugo」。登録後は変更できません',
+      otherModel: 'その他の機種…',
+      otherModelName: '機種名',
+      otherModelHint: 'メーカーの機種名。ロボットができることはファクトシートから読み取ります',
       serialLockedHint: '登録後は変更できません（ロボットの MQTT トピック名に使われます）',
       serialHint: '英数字と「-」「_」「.」のみ',
       hardwareRevisionHint: '3 桁以内の数字',

@@ -20,7 +20,16 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 
 const rad2deg = (r: number) => Math.round(((r * 180) / Math.PI + 360) % 360);
 
-export function LiveState({ live, floorName }: { live: RobotLive; floorName: string | null }) {
+export function LiveState({
+  live,
+  floorName,
+  buildingId,
+}: {
+  live: RobotLive;
+  floorName: string | null;
+  /** The robot's building: times are in its zone. */
+  buildingId?: number;
+}) {
   const { t } = useTranslation();
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md" data-testid="robot-live">
@@ -51,7 +60,7 @@ export function LiveState({ live, floorName }: { live: RobotLive; floorName: str
       </Item>
       <Item label={t('robotCommon.lastCommunication')}>
         <Text size="sm">
-          <RelativeTime value={live.lastCommunicationAt} />
+          <RelativeTime value={live.lastCommunicationAt} buildingId={buildingId} />
         </Text>
       </Item>
       <Item label={t('robotCommon.issues')}>
@@ -82,7 +91,11 @@ export function LivePanel({ robot }: { robot: { id: number; name: string; buildi
           <CommandButtons robot={robot} />
         </Group>
         {live ? (
-          <LiveState live={live} floorName={live.floorId === null ? null : (floorNames.get(live.floorId) ?? null)} />
+          <LiveState
+            live={live}
+            buildingId={robot.buildingId}
+            floorName={live.floorId === null ? null : (floorNames.get(live.floorId) ?? null)}
+          />
         ) : (
           <Group justify="center" p="md">
             <Loader size="sm" aria-label={t('app.loading')} />

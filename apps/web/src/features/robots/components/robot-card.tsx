@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { BatteryIndicator, IssueList, RelativeTime, StatusBadge } from '@/components/robot-status';
 import { paths } from '@/config/paths';
 import { CommandMenu } from './command-menu';
+import { modelLabel } from '../model-label';
 
 interface RobotItemProps {
   robot: FleetRobot;
@@ -52,7 +53,7 @@ export const RobotCard = memo(function RobotCard({ robot, floorName }: RobotItem
               {robot.name}
             </Anchor>
             <Text size="xs" c="dimmed" lineClamp={1}>
-              {robot.serialNo} · {t(`robotCommon.models.${robot.model}`)}
+              {robot.serialNo} · {modelLabel(robot.model, t)}
             </Text>
           </div>
           <Group gap={4} wrap="nowrap">
@@ -73,7 +74,7 @@ export const RobotCard = memo(function RobotCard({ robot, floorName }: RobotItem
         </Group>
         <IssueList issues={live.issues} compact />
         <Text size="xs" c="dimmed">
-          {t('robotCommon.lastCommunication')}: <RelativeTime value={live.lastCommunicationAt} />
+          {t('robotCommon.lastCommunication')}: <RelativeTime value={live.lastCommunicationAt} buildingId={robot.buildingId} />
         </Text>
       </Stack>
     </Paper>
@@ -108,7 +109,7 @@ export const RobotRow = memo(function RobotRow({ robot, floorName }: RobotItemPr
         </Text>
       </div>
       <div role="cell">
-        <Text size="sm">{t(`robotCommon.models.${robot.model}`)}</Text>
+        <Text size="sm">{modelLabel(robot.model, t)}</Text>
       </div>
       <div role="cell">
         <StatusBadge label={live.statusLabel} size="sm" notReporting={live.notReporting} />
@@ -129,7 +130,7 @@ export const RobotRow = memo(function RobotRow({ robot, floorName }: RobotItemPr
       </div>
       <div role="cell">
         <Text size="sm">
-          <RelativeTime value={live.lastCommunicationAt} />
+          <RelativeTime value={live.lastCommunicationAt} buildingId={robot.buildingId} />
         </Text>
       </div>
       <div role="cell">

@@ -12,7 +12,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { fleetTopic, ROBOT_MODELS, type FleetRobot } from '@portal/contract';
+import { fleetTopic, type FleetRobot } from '@portal/contract';
 import { useVirtualizer, observeElementRect, type Virtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,6 +31,7 @@ import {
 } from '../control-params';
 import { RobotCard, RobotRow, rowStyle } from './robot-card';
 import { useFloorNames } from './use-floor-names';
+import { modelChoices } from '../model-label';
 
 const VIEW_KEY = 'portal.robotControl.view';
 type View = 'grid' | 'list';
@@ -210,6 +211,8 @@ export function RobotControlView({ robots, buildingFilter }: RobotControlViewPro
   const { t } = useTranslation();
   const [search, setSearch] = useSearchParams();
   const params = parseControlParams(search);
+  // The filter offers the known models and any other model in this fleet (plus the one in the URL).
+  const presentModels = [...(robots ?? []).map((r) => r.model), ...(params.model ? [params.model] : [])];
   const [view, setView] = useState<View>(() => (readItem(VIEW_KEY) === 'list' ? 'list' : 'grid'));
   const [q, setQ] = useState(params.q);
   const deferredQ = useDeferredValue(q);
@@ -270,12 +273,9 @@ export function RobotControlView({ robots, buildingFilter }: RobotControlViewPro
           value={params.model ?? ''}
           onChange={(e) => {
             const v = e.currentTarget.value;
-            go({ model: ROBOT_MODELS.find((m) => m === v) ?? null });
+            go({ model: v === '' ? null : v });
           }}
-          data={[
-            { value: '', label: t('robotControl.allModels') },
-            ...ROBOT_MODELS.map((m) => ({ value: m, label: t(`robotCommon.models.${m}`) })),
-          ]}
+          data={[{ value: '', label: t('robotControl.allModels') }, ...modelChoices(t, presentModels)]}
           data-testid="robot-model-filter"
         />
         {buildingFilter}

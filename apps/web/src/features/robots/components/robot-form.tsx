@@ -1,9 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { NativeSelect, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import {
+  createRobotBodySchema,
+  DEFAULT_ROBOT_MANUFACTURER,
   floorDisplayName,
+  isKnownRobotModel,
   RobotStatusCode,
   robotInputSchema,
+  ROBOT_MODEL_MAX,
   ROBOT_MODELS,
   VIDEO_MODES,
   type CreatedRobot,
@@ -11,7 +15,7 @@ import {
   type RobotInput,
 } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { buildingFilterOptions } from '@/components/building-filter';
@@ -22,10 +26,14 @@ import { useFloors } from '../api/get-floors';
 import { useRobotGroups } from '../api/get-groups';
 import { useUpdateRobot } from '../api/update-robot';
 
-/** The contract's fields (an edit sends the version its values started from, `kit.base.updatedAt`). */
-export type RobotFormValues = RobotInput;
+/**
+ * The contract's fields (an edit sends the version its values started from, `kit.base.updatedAt`),
+ * and at registration the robot's VDA 5050 manufacturer (fixed afterwards: it names the robot's topics).
+ */
+export type RobotFormValues = RobotInput & { manufacturer?: string };
 const fields = [
   'serialNo',
+  'manufacturer',
   'name',
   'model',
   'version',
@@ -56,6 +64,7 @@ export const robotFormValues = (r: Robot): RobotFormValues => ({
 
 export const emptyRobotForm = (serialNo = '', buildingId?: number): DefaultValues<RobotFormValues> => ({
   serialNo,
+  manufacturer: DEFAULT_ROBOT_MANUFACTURER,
   name: '',
   version: '',
   hardwareRevision: '',
@@ -90,7 +99,7 @@ export function RobotForm({ robot, onReload, initial, onCreated, readOnly, extra
   const create = useCreateRobot();
   const update = useUpdateRobot();
   const form = useForm<RobotFormValues>({
-    resolver: zodResolver(robotInputSchema),
+    resolver: zodResolver(robot ? robotInputSchema : createRobotBodySchema),
     defaultValues: robot ? robotFormValues(robot) : (initial ?? emptyRobotForm()),
   });
   const kit = useFormKit(form, {
@@ -109,8 +118,10 @@ export function RobotForm({ robot, onReload, initial, onCreated, readOnly, extra
   const { err } = kit;
 
   const submit = form.handleSubmit((values) => {
-    if (base) update.mutate({ id: base.id, body: { ...values, updatedAt: base.updatedAt } }, kit.saved());
-    else
+    if (base) {
+      const { manufacturer: _fixed, ...input } = values;
+      update.mutate({ id: base.id, body: { ...input, updatedAt: base.updatedAt } }, kit.saved());
+    } else
       create.mutate(
         values,
         kit.saved<CreatedRobot>({ successText: t('robotRegistry.form.created'), onSuccess: onCreated }),
@@ -176,19 +187,28 @@ export function RobotForm({ robot, onReload, initial, onCreated, readOnly, extra
               control={form.control}
               name="model"
               render={({ field }) => (
-                <NativeSelect
-                  label={t('robotCommon.fields.model')}
-                  required
-                  value={field.value ?? ''}
-                  onChange={(e) => field.onChange(ROBOT_MODELS.find((m) => m === e.currentTarget.value))}
+                <ModelField
+                  value={field.value}
+                  onChange={field.onChange}
                   onBlur={field.onBlur}
-                  name={field.name}
-                  data={[choose, ...ROBOT_MODELS.map((m) => ({ value: m, label: t(`robotCommon.models.${m}`) }))]}
                   error={err('model')}
-                  data-testid="robot-model"
+                  chooseLabel={choose.label}
                 />
               )}
             />
+            {!base && (
+              <TextInput
+                label={t('robotCommon.fields.manufacturer')}
+                description={t('robotRegistry.form.manufacturerHint')}
+                required
+                maxLength={40}
+                autoComplete="off"
+                error={err('manufacturer')}
+                data-testid="robot-manufacturer"
+                readOnly={readOnly}
+                {...form.register('manufacturer')}
+              />
+            )}
             <TextInput label={t('robotCommon.fields.version')} error={err('version')} {...form.register('version')} />
             <TextInput
               label={t('robotCommon.fields.hardwareRevision')}
@@ -308,5 +328,61 @@ export function RobotForm({ robot, onReload, initial, onCreated, readOnly, extra
         </Stack>
       </LockedFields>
     </FormShell>
+  );
+}
+
+/** The "other model" choice: a maker's own model name typed in. */
+const OTHER_MODEL = '__other';
+
+/**
+ * The model: a known one from the list, or "Other model" with the maker's model name typed in (the
+ * model list is open; what the robot can do comes from its factsheet).
+ */
+function ModelField(props: {
+  value: string | undefined;
+  onChange: (v: string | undefined) => void;
+  onBlur: () => void;
+  error: ReactNode;
+  chooseLabel: string;
+}) {
+  const { t } = useTranslation();
+  const { value, onChange, onBlur, error } = props;
+  const known = value === undefined || value === '' || isKnownRobotModel(value);
+  const [other, setOther] = useState(!known);
+  const selected = other || !known ? OTHER_MODEL : (value ?? '');
+  return (
+    <Stack gap={4}>
+      <NativeSelect
+        label={t('robotCommon.fields.model')}
+        required
+        value={selected}
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          setOther(v === OTHER_MODEL);
+          onChange(v === OTHER_MODEL ? '' : ROBOT_MODELS.find((m) => m === v));
+        }}
+        onBlur={onBlur}
+        data={[
+          { value: '', label: props.chooseLabel, disabled: true },
+          ...ROBOT_MODELS.map((m) => ({ value: m, label: t(`robotCommon.models.${m}`) })),
+          { value: OTHER_MODEL, label: t('robotRegistry.form.otherModel') },
+        ]}
+        error={selected === OTHER_MODEL ? undefined : error}
+        data-testid="robot-model"
+      />
+      {selected === OTHER_MODEL && (
+        <TextInput
+          aria-label={t('robotRegistry.form.otherModelName')}
+          placeholder={t('robotRegistry.form.otherModelName')}
+          description={t('robotRegistry.form.otherModelHint')}
+          maxLength={ROBOT_MODEL_MAX}
+          value={value ?? ''}
+          onChange={(e) => onChange(e.currentTarget.value)}
+          onBlur={onBlur}
+          error={error}
+          data-testid="robot-model-other"
+        />
+      )}
+    </Stack>
   );
 }

@@ -4,12 +4,13 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListSearch, ListTable, type Column } from '@/components/list-page';
+import { BuildingDateTime } from '@/components/time-zone';
 import { paths } from '@/config/paths';
-import { useFormat } from '@/lib/format';
 import { useListParams } from '@/lib/list-params';
 import { useRobotGroups } from '../api/get-groups';
 import { useRobots } from '../api/get-robots';
 import { robotListSchema, ROBOTS_PER_PAGE } from '../list-params';
+import { modelChoices, modelLabel } from '../model-label';
 
 const statusCodes = Object.values(RobotStatusCode);
 const statusColor: Record<number, string> = { 0: 'red', 1: 'green', 2: 'yellow', 9: 'grape' };
@@ -25,7 +26,6 @@ interface RobotListProps {
 /** /robot/list: the registry with server paging, sorting, search and filters; the state is the URL. */
 export function RobotList({ canManage, buildingFilter, pending }: RobotListProps) {
   const { t } = useTranslation();
-  const format = useFormat();
   const { params, setParams } = useListParams(robotListSchema);
   const list = useRobots(params);
   const groups = useRobotGroups(params.building);
@@ -44,7 +44,7 @@ export function RobotList({ canManage, buildingFilter, pending }: RobotListProps
     {
       id: 'model',
       header: t('robotRegistry.columns.model'),
-      cell: ({ row }) => t(`robotCommon.models.${row.original.model}`),
+      cell: ({ row }) => modelLabel(row.original.model, t),
     },
     { id: 'buildingId', header: t('robotRegistry.columns.building'), cell: ({ row }) => row.original.buildingName },
     { id: 'floorId', header: t('robotRegistry.columns.floor'), cell: ({ row }) => row.original.floorName },
@@ -61,8 +61,13 @@ export function RobotList({ canManage, buildingFilter, pending }: RobotListProps
     {
       id: 'lastCommunicationAt',
       header: t('robotRegistry.columns.lastCommunicationAt'),
+      // In the zone of the robot's building (the list may span buildings in several zones).
       cell: ({ row: { original: r } }) =>
-        r.lastCommunicationAt ? format.dateTime(r.lastCommunicationAt) : t('robotCommon.never'),
+        r.lastCommunicationAt ? (
+          <BuildingDateTime value={r.lastCommunicationAt} buildingId={r.buildingId} />
+        ) : (
+          t('robotCommon.never')
+        ),
     },
   ];
   const filtered =
@@ -113,10 +118,7 @@ export function RobotList({ canManage, buildingFilter, pending }: RobotListProps
           label={t('robotCommon.fields.model')}
           value={params.model ?? ''}
           onChange={(e) => setParams({ model: ROBOT_MODELS.find((m) => m === e.currentTarget.value) ?? null })}
-          data={[
-            { value: '', label: t('robotRegistry.allModels') },
-            ...ROBOT_MODELS.map((m) => ({ value: m, label: t(`robotCommon.models.${m}`) })),
-          ]}
+          data={[{ value: '', label: t('robotRegistry.allModels') }, ...modelChoices(t)]}
           data-testid="robot-list-model"
         />
         <NativeSelect

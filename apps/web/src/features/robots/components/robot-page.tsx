@@ -16,6 +16,7 @@ import { useRotateCredentials } from '../api/rotate-credentials';
 import { CredentialsModal } from './credentials-modal';
 import { LivePanel } from './live-panel';
 import { RobotForm } from './robot-form';
+import { modelLabel } from '../model-label';
 
 interface RobotPageProps {
   id: number;
@@ -40,7 +41,7 @@ export function RobotPage({ id, canManage }: RobotPageProps) {
             {r.name}
           </Title>
           <Text c="dimmed" size="sm">
-            {r.serialNo} · {t(`robotCommon.models.${r.model}`)} · {r.buildingName} · {r.floorName}
+            {r.serialNo} · {modelLabel(r.model, t)} · {r.buildingName} · {r.floorName}
             {r.groupName ? ` · ${r.groupName}` : ''}
           </Text>
         </div>

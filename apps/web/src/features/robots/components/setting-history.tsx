@@ -1,7 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import {
   isRobotMessageCode,
-  ROBOT_MODELS,
   robotInputSchema,
   VIDEO_MODES,
   type RobotInput,
@@ -12,11 +11,14 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { ListTable, type Column } from '@/components/list-page';
+import { TimeZoneNote } from '@/components/time-zone';
 import { paths } from '@/config/paths';
+import { useBuildingTimeZone } from '@/lib/building-time';
 import { useFormat } from '@/lib/format';
 import { listParam, useListParams } from '@/lib/list-params';
 import { useRobot } from '../api/get-robot';
 import { HISTORY_PER_PAGE, useSettingHistory } from '../api/get-setting-history';
+import { modelLabel } from '../model-label';
 
 /** A robot setting the history names (the contract's robot fields, each with a label). */
 const isField = (f: string): f is keyof RobotInput => Object.hasOwn(robotInputSchema.shape, f);
@@ -26,10 +28,7 @@ export function historyValue(field: string, value: string | null, t: TFunction):
   if (value === null || value === '') return t('robotRegistry.history.emptyValue');
   if (field === 'status' && ['0', '1', '2', '9'].includes(value))
     return t(`robotCommon.statusCodes.${value as '0' | '1' | '2' | '9'}`);
-  if (field === 'model') {
-    const m = ROBOT_MODELS.find((x) => x === value);
-    if (m) return t(`robotCommon.models.${m}`);
-  }
+  if (field === 'model') return modelLabel(value, t);
   if (field === 'videoMode') {
     const m = VIDEO_MODES.find((x) => x === value);
     if (m) return t(`robotCommon.videoModes.${m}`);
@@ -50,11 +49,13 @@ export function SettingHistory({ id }: { id: number }) {
   const { params, setParams } = useListParams(historyListSchema);
   const robot = useRobot(id);
   const history = useSettingHistory(id, params.page);
+  // Changes happened in the robot's building: its zone, stated under the title.
+  const timeZone = useBuildingTimeZone(robot.data?.buildingId);
   const columns: Column<RobotSettingChange>[] = [
     {
       id: 'changedAt',
       header: t('robotRegistry.history.changedAt'),
-      cell: ({ row }) => format.dateTime(row.original.changedAt),
+      cell: ({ row }) => format.dateTime(row.original.changedAt, { timeZone }),
     },
     {
       id: 'operator',
@@ -90,6 +91,7 @@ export function SettingHistory({ id }: { id: number }) {
       <Title order={1} size="h2">
         {t('robotRegistry.history.title', { name: robot.data?.name ?? `#${id}` })}
       </Title>
+      <TimeZoneNote timeZone={timeZone} />
       <ListTable
         query={history}
         empty={t('robotRegistry.history.empty')}
