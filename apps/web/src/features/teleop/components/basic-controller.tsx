@@ -1,4 +1,5 @@
-import { Anchor, Box, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { RobotTeleop } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -18,11 +19,15 @@ import { RobotAlerts } from './robot-alerts';
 import { SessionPlaceholder } from './session-placeholder';
 import { PhraseButtons, TalkButton } from './speech-panel';
 import { StateBadge } from './state-badge';
+import classes from './teleop.module.css';
+import { TABLET_LANDSCAPE_QUERY } from './tablet-layout';
 import { VideoStage } from './video-stage';
 
 /**
  * /app/basic/{serialNo}: the tablet controller. Video, a large joystick, a large stop button and the
- * building's phrases; the same session as the operator screen (it asks for the controls).
+ * building's phrases; the same session as the operator screen (it asks for the controls). On a
+ * tablet every control is a 44 px touch target, and in landscape the drive pad stands beside the
+ * video (teleop.module.css).
  */
 export function BasicController({
   teleop,
@@ -41,12 +46,30 @@ export function BasicController({
     onTalk: teleop.capabilities.speech ? (on) => (on ? void ptt.start() : ptt.stop()) : undefined,
   });
   const phrases = useSpeechTexts(teleop.buildingId).data ?? [];
+  // In landscape the video is narrow beside the drive pad: the alerts stand above it, not over it.
+  const alertsAbove = useMediaQuery(TABLET_LANDSCAPE_QUERY) ?? false;
+  const alerts = (
+    <RobotAlerts
+      robotId={teleop.robotId}
+      live={live}
+      info={info}
+      online={online}
+      peerStatus={snap.peerStatus}
+      controlChannel={snap.role === 'controller' ? snap.controlChannel : null}
+      controlling={online && snap.role === 'controller'}
+    />
+  );
 
   return (
-    <Stack gap="sm" data-testid="teleop-basic">
+    <Stack gap="sm" className={classes.touch} data-testid="teleop-basic">
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="sm" wrap="nowrap">
-          <Anchor component={Link} to={paths.robot.detail.getHref(teleop.robotId)} aria-label={t('teleopScreen.back')}>
+          <Anchor
+            component={Link}
+            to={paths.robot.detail.getHref(teleop.robotId)}
+            className={classes.link}
+            aria-label={t('teleopScreen.back')}
+          >
             ←
           </Anchor>
           <div>
@@ -65,6 +88,7 @@ export function BasicController({
             component={Link}
             to={paths.app.teleOpe.getHref(teleop.serialNo, 'drive')}
             size="sm"
+            className={classes.link}
             data-testid="teleop-full-link"
           >
             {t('teleopScreen.fullScreen')}
@@ -72,45 +96,43 @@ export function BasicController({
         </Group>
       </Group>
       {teleop.capabilities.callService && <CallBanner call={info.call} actions={actions} enabled={online} />}
-      <VideoStage
-        videoStream={snap.videoStream}
-        audioStream={snap.audioStream}
-        minHeight="45dvh"
-        placeholder={snap.phase === 'connected' ? undefined : <SessionPlaceholder snap={snap} session={session} />}
-      >
-        <VideoTopRow>
-          <RobotOverlay live={live} info={info} />
-          <RobotAlerts
-            robotId={teleop.robotId}
-            live={live}
-            info={info}
-            online={online}
-            peerStatus={snap.peerStatus}
-            controlChannel={snap.role === 'controller' ? snap.controlChannel : null}
-            controlling={online && snap.role === 'controller'}
-          />
-        </VideoTopRow>
-      </VideoStage>
-      <Box style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', gap: 12 }}>
-        <Paper withBorder p="md">
-          <Stack align="center" gap="md">
-            <Joystick input={session.input} disabled={!canDrive} size={220} />
-            <StopButton session={session} enabled={canDrive} size="xl" />
-            <SpeedToggle session={session} enabled={canDrive} />
-          </Stack>
-        </Paper>
-        {teleop.capabilities.speech && (
-          <Paper withBorder p="md">
-            <Stack gap="md">
-              <TalkButton ptt={ptt} enabled={canDrive} size="lg" />
-              <Text fw={600} size="sm">
-                {t('teleopScreen.basic.phrases')}
-              </Text>
-              <PhraseButtons phrases={phrases} actions={actions} enabled={canAct} size="lg" />
+      <div className={classes.basicBody}>
+        <Stack gap="xs" className={classes.basicVideoCell}>
+          {/* A box of its own: the alerts' order and flex are for the row over the video. */}
+          {alertsAbove && <div>{alerts}</div>}
+          <VideoStage
+            videoStream={snap.videoStream}
+            audioStream={snap.audioStream}
+            className={classes.basicVideo}
+            placeholder={snap.phase === 'connected' ? undefined : <SessionPlaceholder snap={snap} session={session} />}
+          >
+            <VideoTopRow>
+              <RobotOverlay live={live} info={info} />
+              {!alertsAbove && alerts}
+            </VideoTopRow>
+          </VideoStage>
+        </Stack>
+        <div className={classes.basicControls}>
+          <Paper withBorder p="md" className={classes.basicDrive} data-testid="teleop-drive">
+            <Stack align="center" gap="md">
+              <Joystick input={session.input} disabled={!canDrive} size={220} />
+              <StopButton session={session} enabled={canDrive} size="xl" />
+              <SpeedToggle session={session} enabled={canDrive} />
             </Stack>
           </Paper>
-        )}
-      </Box>
+          {teleop.capabilities.speech && (
+            <Paper withBorder p="md" className={classes.basicSpeech}>
+              <Stack gap="md">
+                <TalkButton ptt={ptt} enabled={canDrive} size="lg" />
+                <Text fw={600} size="sm">
+                  {t('teleopScreen.basic.phrases')}
+                </Text>
+                <PhraseButtons phrases={phrases} actions={actions} enabled={canAct} size="lg" />
+              </Stack>
+            </Paper>
+          )}
+        </div>
+      </div>
     </Stack>
   );
 }

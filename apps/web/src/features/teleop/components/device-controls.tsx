@@ -3,6 +3,7 @@ import type { RobotCapabilities, RobotTeleopInfo } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { useRobotActions } from '../hooks/use-robot-action';
+import classes from './teleop.module.css';
 
 /** One press of the gimbal pad turns it by this much. */
 export const GIMBAL_STEP_DEG = 5;
@@ -32,10 +33,7 @@ export function DeviceControls({ capabilities, info, actions, enabled }: DeviceC
             {t('teleopScreen.devices.gimbal')}
           </Text>
           <Group gap="md" align="center" wrap="nowrap">
-            <div
-              style={{ display: 'grid', gridTemplateColumns: 'repeat(3, 34px)', gap: 4 }}
-              data-testid="teleop-gimbal"
-            >
+            <div className={classes.gimbal} data-testid="teleop-gimbal">
               <span />
               <ActionIcon
                 variant="default"

@@ -23,6 +23,8 @@ import { RobotAlerts } from './robot-alerts';
 import { SessionPlaceholder } from './session-placeholder';
 import { SpeechPanel } from './speech-panel';
 import { StateBadge } from './state-badge';
+import { ROOMY_QUERY, SIDE_BY_SIDE_QUERY } from './tablet-layout';
+import classes from './teleop.module.css';
 import { ThermalPresets } from './thermal-presets';
 import { VideoStage } from './video-stage';
 
@@ -42,11 +44,19 @@ const FULL_HEIGHT = 'calc(100dvh - 56px - 2 * var(--mantine-spacing-md))';
 /**
  * /app/tele-ope/{mode}/{serialNo}: the robot's camera fills the main area; the state, the controls
  * lock and the robot's alerts sit on and around it; camera, drive, speech and the robot's devices
- * in the side panel; the action menu under the video. Laptop: side by side; tablet: stacked.
+ * in the side panel; the action menu under the video. 62em and wider: side by side (a narrower
+ * panel below 75em); narrower (a tablet in portrait): stacked, the video as high as its picture and
+ * the drive pad with its stop button right below it, beside the camera, speech and device controls,
+ * so they are in view without scrolling. On a tablet every control is a 44 px touch target
+ * (teleop.module.css).
  */
 export function OperatorScreen({ teleop, mode, sessionOptions }: OperatorScreenProps) {
   const { t } = useTranslation();
-  const wide = useMediaQuery('(min-width: 62em)') ?? false;
+  const wide = useMediaQuery(SIDE_BY_SIDE_QUERY) ?? false;
+  // Side by side on a tablet in landscape the video column is narrow: the alerts stand above the
+  // video rather than over its picture.
+  const roomy = useMediaQuery(ROOMY_QUERY) ?? false;
+  const alertsAbove = wide && !roomy;
   const op = useOperator(teleop, mode === 'drive' ? 'control' : 'watch', sessionOptions);
   const { session, snap, info, live, online, canDrive, canAct } = op;
   const actions = useRobotActions(teleop.robotId);
@@ -72,6 +82,7 @@ export function OperatorScreen({ teleop, mode, sessionOptions }: OperatorScreenP
           component={Link}
           to={paths.robot.detail.getHref(teleop.robotId)}
           size="sm"
+          className={classes.link}
           aria-label={t('teleopScreen.back')}
         >
           ←
@@ -90,99 +101,127 @@ export function OperatorScreen({ teleop, mode, sessionOptions }: OperatorScreenP
     </Group>
   );
 
+  const alerts = (
+    <RobotAlerts
+      robotId={teleop.robotId}
+      live={live}
+      info={info}
+      online={online}
+      peerStatus={status}
+      controlChannel={joinedAsController ? snap.controlChannel : null}
+      controlling={online && joinedAsController}
+    />
+  );
   const video = (
     <VideoStage
       videoStream={snap.videoStream}
       audioStream={snap.audioStream}
-      minHeight={wide ? 320 : '52dvh'}
+      minHeight={wide ? 320 : undefined}
+      className={wide ? undefined : classes.stackedVideo}
       placeholder={snap.phase === 'connected' ? undefined : <SessionPlaceholder snap={snap} session={session} />}
     >
       <VideoTopRow>
         <RobotOverlay live={live} info={info} />
-        <RobotAlerts
-          robotId={teleop.robotId}
-          live={live}
-          info={info}
-          online={online}
-          peerStatus={status}
-          controlChannel={joinedAsController ? snap.controlChannel : null}
-          controlling={online && joinedAsController}
-        />
+        {!alertsAbove && alerts}
         <QualityOverlay stats={stats} />
       </VideoTopRow>
     </VideoStage>
   );
 
-  const side = (
-    <Stack gap="sm">
-      <Paper withBorder p="sm">
-        <CameraControls session={session} cameras={cameras} status={status} enabled={canDrive} />
-      </Paper>
-      <Paper withBorder p="sm">
-        <Tabs value={tab} onChange={setTab} keepMounted={false}>
-          <Tabs.List grow>
-            <Tabs.Tab value="drive">{t('teleopScreen.tabs.drive')}</Tabs.Tab>
-            {caps.speech && <Tabs.Tab value="speech">{t('teleopScreen.tabs.speech')}</Tabs.Tab>}
-            {hasDevices && <Tabs.Tab value="robot">{t('teleopScreen.tabs.robot')}</Tabs.Tab>}
-          </Tabs.List>
+  const cameraPanel = (
+    <Paper withBorder p="sm">
+      <CameraControls session={session} cameras={cameras} status={status} enabled={canDrive} />
+    </Paper>
+  );
+  const drivePanel = <DrivePanel session={session} enabled={canDrive} />;
+  // Stacked, the drive panel stands on its own (below the video): the tabs keep speech and devices.
+  const withDriveTab = wide;
+  const hasTabs = withDriveTab || caps.speech || hasDevices;
+  const tabValue = !withDriveTab && tab === 'drive' ? (caps.speech ? 'speech' : 'robot') : tab;
+  const tabsPanel = hasTabs && (
+    <Paper withBorder p="sm">
+      <Tabs value={tabValue} onChange={setTab} keepMounted={false}>
+        <Tabs.List grow>
+          {withDriveTab && <Tabs.Tab value="drive">{t('teleopScreen.tabs.drive')}</Tabs.Tab>}
+          {caps.speech && <Tabs.Tab value="speech">{t('teleopScreen.tabs.speech')}</Tabs.Tab>}
+          {hasDevices && <Tabs.Tab value="robot">{t('teleopScreen.tabs.robot')}</Tabs.Tab>}
+        </Tabs.List>
+        {withDriveTab && (
           <Tabs.Panel value="drive" pt="sm">
-            <DrivePanel session={session} enabled={canDrive} />
+            {drivePanel}
           </Tabs.Panel>
-          {caps.speech && (
-            <Tabs.Panel value="speech" pt="sm">
-              <SpeechPanel ptt={ptt} actions={actions} phrases={phrases} canTalk={canDrive} enabled={canAct} />
-            </Tabs.Panel>
-          )}
-          {hasDevices && (
-            <Tabs.Panel value="robot" pt="sm">
-              <Stack gap="md">
-                <DeviceControls capabilities={caps} info={info} actions={actions} enabled={canAct} />
-                {caps.thermal && (
-                  <ThermalPresets
-                    robotId={teleop.robotId}
-                    colorMap={status?.thermalColorMap ?? null}
-                    actions={actions}
-                    enabled={canAct}
-                  />
-                )}
-              </Stack>
-            </Tabs.Panel>
-          )}
-        </Tabs>
-      </Paper>
-    </Stack>
+        )}
+        {caps.speech && (
+          <Tabs.Panel value="speech" pt="sm">
+            <SpeechPanel ptt={ptt} actions={actions} phrases={phrases} canTalk={canDrive} enabled={canAct} />
+          </Tabs.Panel>
+        )}
+        {hasDevices && (
+          <Tabs.Panel value="robot" pt="sm">
+            <Stack gap="md">
+              <DeviceControls capabilities={caps} info={info} actions={actions} enabled={canAct} />
+              {caps.thermal && (
+                <ThermalPresets
+                  robotId={teleop.robotId}
+                  colorMap={status?.thermalColorMap ?? null}
+                  actions={actions}
+                  enabled={canAct}
+                />
+              )}
+            </Stack>
+          </Tabs.Panel>
+        )}
+      </Tabs>
+    </Paper>
   );
 
-  const main = (
-    <Stack gap="xs" style={{ minHeight: 0, flex: 1 }}>
-      {caps.callService && <CallBanner call={info.call} actions={actions} enabled={online} />}
-      {video}
-      <ActionBar
-        robotId={teleop.robotId}
-        capabilities={caps}
-        recording={info.recording}
-        camera={status?.camera ?? null}
-        actions={actions}
-        enabled={canAct}
-      />
-    </Stack>
+  const callBanner = caps.callService && <CallBanner call={info.call} actions={actions} enabled={online} />;
+  const actionBar = (
+    <ActionBar
+      robotId={teleop.robotId}
+      buildingId={teleop.buildingId}
+      capabilities={caps}
+      recording={info.recording}
+      camera={status?.camera ?? null}
+      actions={actions}
+      enabled={canAct}
+    />
   );
 
   if (!wide)
     return (
-      <Stack gap="sm" data-testid="teleop-screen" data-layout="stacked">
+      <Stack gap="sm" className={classes.touch} data-testid="teleop-screen" data-layout="stacked">
         {header}
-        {main}
-        {side}
+        {callBanner}
+        {video}
+        <div className={classes.stackedControls}>
+          <Paper withBorder p="sm" data-testid="teleop-drive">
+            {drivePanel}
+          </Paper>
+          <Stack gap="sm">
+            {cameraPanel}
+            {tabsPanel}
+          </Stack>
+        </div>
+        {actionBar}
       </Stack>
     );
   return (
-    <Stack gap="sm" h={FULL_HEIGHT} mih={560} data-testid="teleop-screen" data-layout="wide">
+    <Stack gap="sm" h={FULL_HEIGHT} mih={560} className={classes.touch} data-testid="teleop-screen" data-layout="wide">
       {header}
-      <Box style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 360px', gap: 12, flex: 1, minHeight: 0 }}>
-        <Stack style={{ minHeight: 0 }}>{main}</Stack>
+      <Box className={classes.wideGrid}>
+        <Stack gap="xs" style={{ minHeight: 0 }}>
+          {callBanner}
+          {/* A box of its own: the alerts' order and flex are for the row over the video. */}
+          {alertsAbove && <div>{alerts}</div>}
+          {video}
+          {actionBar}
+        </Stack>
         <ScrollArea h="100%" offsetScrollbars>
-          {side}
+          <Stack gap="sm">
+            {cameraPanel}
+            {tabsPanel}
+          </Stack>
         </ScrollArea>
       </Box>
     </Stack>

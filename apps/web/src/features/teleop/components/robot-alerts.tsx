@@ -81,8 +81,9 @@ export function RobotAlerts({
       )}
       {online && blocked && (
         <Alert color="orange" variant="filled" p="xs" data-testid="teleop-blocked" data-reason={blocked}>
-          <Group gap="xs" justify="space-between" wrap="nowrap">
-            <span style={{ flex: 1, minWidth: 0 }}>
+          {/* On a narrow video the button goes under the sentence rather than squeezing it. */}
+          <Group gap="xs" justify="space-between" wrap="wrap">
+            <span style={{ flex: '1 1 12em', minWidth: 0 }}>
               {t('teleopScreen.alerts.blocked', {
                 reason: isBlockedReason(blocked) ? t(`teleopScreen.alerts.blockedReasons.${blocked}`) : blocked,
               })}
@@ -105,8 +106,8 @@ export function RobotAlerts({
       )}
       {online && pausedOrder && !blocked && (
         <Alert color="blue" variant="filled" p="xs" data-testid="teleop-order-paused">
-          <Group gap="xs" justify="space-between" wrap="nowrap">
-            <span style={{ flex: 1, minWidth: 0 }}>
+          <Group gap="xs" justify="space-between" wrap="wrap">
+            <span style={{ flex: '1 1 12em', minWidth: 0 }}>
               {controlling ? t('teleopScreen.alerts.orderPaused') : t('teleopScreen.alerts.orderPausedWatching')}
             </span>
             {controlling && (

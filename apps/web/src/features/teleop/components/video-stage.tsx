@@ -9,14 +9,17 @@ interface VideoStageProps {
   placeholder?: ReactNode;
   /** Overlays: corners and banners, positioned by the caller. */
   children?: ReactNode;
+  /** 240 px (filling the column) unless a class sizes the stage. */
   minHeight?: number | string;
+  /** Sizing by the caller's layout (a CSS module class: aspect ratio, height limits). */
+  className?: string;
 }
 
 /**
  * The robot's camera filling its area (muted: the robot's sound plays through its own audio
  * element, which the browser may hold back until the operator clicks once).
  */
-export function VideoStage({ videoStream, audioStream, placeholder, children, minHeight = 240 }: VideoStageProps) {
+export function VideoStage({ videoStream, audioStream, placeholder, children, minHeight, className }: VideoStageProps) {
   const { t } = useTranslation();
   const video = useRef<HTMLVideoElement>(null);
   const audio = useRef<HTMLAudioElement>(null);
@@ -41,10 +44,11 @@ export function VideoStage({ videoStream, audioStream, placeholder, children, mi
 
   return (
     <Box
+      className={className}
       style={{
         position: 'relative',
-        flex: 1,
-        minHeight,
+        // Without a class the stage fills its column; a class sizes it otherwise.
+        ...(className ? { minHeight } : { flex: 1, minHeight: minHeight ?? 240 }),
         background: '#000',
         borderRadius: 'var(--mantine-radius-md)',
         overflow: 'hidden',
@@ -101,7 +105,9 @@ export function OverlayBox({ children, style }: { children: ReactNode; style?: R
         zIndex: 2,
         padding: '6px 10px',
         borderRadius: 'var(--mantine-radius-sm)',
-        background: 'rgba(0, 0, 0, 0.55)',
+        background: 'rgba(0, 0, 0, 0.7)',
+        // The robot's own captions under the box would mix with its text.
+        backdropFilter: 'blur(3px)',
         color: '#fff',
         fontSize: 'var(--mantine-font-size-xs)',
         pointerEvents: 'none',
