@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { iceServerSchema, meetsPasswordPolicy, type IceServer } from '@portal/contract';
+import { iceServerSchema, meetsPasswordPolicy, ROBOT_DEFAULT_STATE_INTERVAL_S, type IceServer } from '@portal/contract';
 import { allowEntryProblem } from './lib/outbound.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -62,6 +62,11 @@ const envSchema = z.object({
   MQTT_PLAIN: boolish.default(true),
   /** Enables the broker auth hooks (POST {API_BASE}/mqtt/auth and /mqtt/acl) for an external broker. */
   MQTT_AUTH_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  /**
+   * The state interval (seconds) assumed for a robot whose factsheet announces none
+   * (`protocolLimits.timing.defaultStateInterval`): silent for two of them, it is "not reporting".
+   */
+  ROBOT_STATE_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(ROBOT_DEFAULT_STATE_INTERVAL_S),
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
   SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
   /**
@@ -134,6 +139,8 @@ export interface Config {
   /** WebRTC ICE servers for teleoperation (browsers and robots get the same list). */
   iceServers: IceServer[];
   simulatedRobots: number;
+  /** The state interval (s) of a robot whose factsheet announces none. */
+  robotStateIntervalS: number;
   /** Internal hosts, addresses or CIDRs outbound calls may reach (lib/outbound.ts). */
   outboundAllowHosts: string[];
 }
@@ -215,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttAuthToken: e.MQTT_AUTH_TOKEN ?? null,
     iceServers: e.ICE_SERVERS,
     simulatedRobots: e.SIMULATED_ROBOTS,
+    robotStateIntervalS: e.ROBOT_STATE_INTERVAL_S,
     outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,

@@ -26,6 +26,13 @@ describe('loadConfig', () => {
     expect(c.secretKey.length).toBeGreaterThanOrEqual(32);
     expect(readFileSync(join(dir, 'secret.key'), 'utf8').trim()).toBe(c.secretKey);
     expect(loadConfig({ DATA_DIR: dir }).secretKey).toBe(c.secretKey);
+    expect(c.robotStateIntervalS).toBe(30);
+  });
+
+  it('takes the state interval of robots without one in their factsheet (ROBOT_STATE_INTERVAL_S, whole seconds)', () => {
+    expect(loadConfig({ DATA_DIR: tmp(), ROBOT_STATE_INTERVAL_S: '10' }).robotStateIntervalS).toBe(10);
+    for (const bad of ['0', '1.5', 'often', '3601'])
+      expect(() => loadConfig({ DATA_DIR: tmp(), ROBOT_STATE_INTERVAL_S: bad }), bad).toThrow(/ROBOT_STATE_INTERVAL_S/);
   });
 
   it('chooses PostgreSQL for postgres:// and an external broker for MQTT_URL', () => {

@@ -142,6 +142,11 @@ describe('robot message intake', () => {
     const factsheet = { protocolLimits: { timing: { defaultStateInterval: 2 } } } as never;
     expect(silenceCheck({ ...online.entry, factsheet }, NOW + 4_000)).toBeNull();
     expect(silenceCheck({ ...online.entry, factsheet }, NOW + 4_001)?.entry.notReporting).toBe(true);
+    // Without one, the configured interval (ROBOT_STATE_INTERVAL_S) counts: 10 s, silent after 20 s.
+    expect(silenceCheck(online.entry, NOW + 20_000, 10)).toBeNull();
+    expect(silenceCheck(online.entry, NOW + 20_001, 10)?.entry.notReporting).toBe(true);
+    // ... and the factsheet still wins over it.
+    expect(silenceCheck({ ...online.entry, factsheet }, NOW + 4_001, 60)?.entry.notReporting).toBe(true);
   });
 });
 

@@ -60,7 +60,7 @@ describe('robot manufacturer', () => {
       clientId: 'acme-robotics-ACME-7',
     });
     clients.push(client);
-    const header = { headerId: 1, timestamp: new Date().toISOString(), version: '2.0.0' };
+    const header = { headerId: 1, timestamp: new Date().toISOString(), version: '2.0.0' as const };
     await client.publishAsync(
       vdaTopic('acme-robotics', 'ACME-7', 'connection'),
       JSON.stringify({ ...header, manufacturer: 'acme-robotics', serialNumber: 'ACME-7', connectionState: 'ONLINE' }),

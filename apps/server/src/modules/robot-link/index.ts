@@ -30,7 +30,7 @@ const withoutUserInfo = (url: string) => url.replace(/\/\/[^@/]*@/, '//');
  * MQTT session. Stop with `stop()`.
  */
 export async function startRobotLink(opts: {
-  config: Pick<Config, 'mqtt' | 'host' | 'secretKey' | 'mqttPublicUrl'>;
+  config: Pick<Config, 'mqtt' | 'host' | 'secretKey' | 'mqttPublicUrl'> & Partial<Pick<Config, 'robotStateIntervalS'>>;
   db: Kysely<Database>;
   log: FastifyBaseLogger;
   clock: Clock;
@@ -80,6 +80,7 @@ export async function startRobotLink(opts: {
     clock: opts.clock,
     transport,
     robotBrokerUrl,
+    defaultStateIntervalS: config.robotStateIntervalS,
     ...(b ? { disconnectRobot: (id: number) => b.disconnectRobot(id) } : {}),
   });
   const l = link;

@@ -271,12 +271,13 @@ export function takeCustomMessage(
 
 /**
  * The robot's state interval (ms): its factsheet's `protocolLimits.timing.defaultStateInterval`
- * (seconds), else ROBOT_DEFAULT_STATE_INTERVAL_S (VDA 5050's 30 s).
+ * (seconds), else `fallbackS`: the configured ROBOT_STATE_INTERVAL_S, by default
+ * ROBOT_DEFAULT_STATE_INTERVAL_S (VDA 5050's 30 s).
  */
-export function stateIntervalMs(e: Pick<RobotEntry, 'factsheet'>): number {
+export function stateIntervalMs(e: Pick<RobotEntry, 'factsheet'>, fallbackS = ROBOT_DEFAULT_STATE_INTERVAL_S): number {
   const timing = (e.factsheet?.protocolLimits as { timing?: { defaultStateInterval?: unknown } } | undefined)?.timing;
   const s = timing?.defaultStateInterval;
-  return (typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : ROBOT_DEFAULT_STATE_INTERVAL_S) * 1000;
+  return (typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : fallbackS) * 1000;
 }
 
 /**
@@ -284,9 +285,14 @@ export function stateIntervalMs(e: Pick<RobotEntry, 'factsheet'>): number {
  * `now` is marked "not reporting"; it stays online (online comes from its broker session and its
  * `connection` topic). null when nothing changes.
  */
-export function silenceCheck(current: Readonly<RobotEntry>, now: number): Extract<Intake, { ok: true }> | null {
+export function silenceCheck(
+  current: Readonly<RobotEntry>,
+  now: number,
+  fallbackIntervalS = ROBOT_DEFAULT_STATE_INTERVAL_S,
+): Extract<Intake, { ok: true }> | null {
   if (!current.online || current.notReporting) return null;
-  if (now - current.lastSeen <= ROBOT_NOT_REPORTING_INTERVALS * stateIntervalMs(current)) return null;
+  if (now - current.lastSeen <= ROBOT_NOT_REPORTING_INTERVALS * stateIntervalMs(current, fallbackIntervalS))
+    return null;
   const e = copyOf(current);
   e.notReporting = true;
   const ev = liveChange(e);

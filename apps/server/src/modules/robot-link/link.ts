@@ -59,6 +59,8 @@ export interface LinkOptions {
   robotBrokerUrl: string;
   /** Closes a robot's broker session (embedded broker only). */
   disconnectRobot?: (robotId: number) => void;
+  /** The state interval (s) of a robot whose factsheet announces none (ROBOT_STATE_INTERVAL_S; default 30). */
+  defaultStateIntervalS?: number;
 }
 
 export interface LinkStats {
@@ -214,7 +216,7 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
   function checkSilence() {
     const now = clock().getTime();
     for (const e of fleet.entries()) {
-      const result = silenceCheck(e, now);
+      const result = silenceCheck(e, now, opts.defaultStateIntervalS);
       if (result) apply(e, result);
     }
   }
