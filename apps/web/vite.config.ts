@@ -57,5 +57,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup.ts'],
+    // jsdom renders of whole screens take seconds on a busy 2-core machine; a test's time is never
+    // what it checks, so the limit only has to catch a test that hangs.
+    testTimeout: 30_000,
   },
 });
