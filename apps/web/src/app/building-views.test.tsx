@@ -33,7 +33,7 @@ describe('building views', { timeout: 20_000 }, () => {
 
     const renamed = {
       name: 'Marunouchi Tower East',
-      prefecture: 'Tokyo',
+      prefecture: '13',
       city: 'Chiyoda',
       address: '1-1',
       postalCode: '100-0005',

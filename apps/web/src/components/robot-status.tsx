@@ -9,6 +9,7 @@ import {
 } from '@portal/contract';
 import { memo, useCallback, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBuildingTimeZone } from '@/lib/building-time';
 import { useFormat } from '@/lib/format';
 
 /**
@@ -197,15 +198,25 @@ export function formatRelative(iso: string, nowMs: number, lang: string): string
   return rtf.format(0, 'second');
 }
 
-/** "12 seconds ago", updating every second; the full date and time as its title. */
-export const RelativeTime = memo(function RelativeTime({ value }: { value: string | null }) {
+/**
+ * "12 seconds ago", updating every second; the full date and time as its title, in the zone of the
+ * robot's building (the browser's without one).
+ */
+export const RelativeTime = memo(function RelativeTime({
+  value,
+  buildingId,
+}: {
+  value: string | null;
+  buildingId?: number | null;
+}) {
   const { t } = useTranslation();
   const format = useFormat();
+  const timeZone = useBuildingTimeZone(buildingId);
   const nowMs = useNow();
   if (!value) return <span>{t('robotCommon.never')}</span>;
   // Clocks differ a little: a time slightly in the future is "now".
   return (
-    <time dateTime={value} title={format.dateTime(value)}>
+    <time dateTime={value} title={format.dateTime(value, { timeZone })}>
       {formatRelative(value, Math.max(nowMs, new Date(value).getTime()), format.lang)}
     </time>
   );

@@ -30,7 +30,9 @@ describe('safeRedirect', () => {
 });
 
 describe('formatYmd', () => {
-  it('uses Tokyo time for Japanese', () => {
-    expect(formatYmd('2026-03-31T16:00:00.000Z', 'ja')).toBe('2026-04-01');
+  it('uses the zone asked for, the same in both languages', () => {
+    expect(formatYmd('2026-03-31T16:00:00.000Z', 'ja', { timeZone: 'Asia/Tokyo' })).toBe('2026-04-01');
+    expect(formatYmd('2026-03-31T16:00:00.000Z', 'en', { timeZone: 'Asia/Tokyo' })).toBe('2026-04-01');
+    expect(formatYmd('2026-03-31T16:00:00.000Z', 'ja', { timeZone: 'UTC' })).toBe('2026-03-31');
   });
 });

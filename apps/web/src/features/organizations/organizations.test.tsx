@@ -12,7 +12,7 @@ const org = (over: Partial<Organization> = {}): Organization =>
     name: 'Demo Corp',
     type: 0,
     level: 3,
-    prefecture: 'Tokyo',
+    prefecture: '13',
     city: 'Chiyoda',
     address: '1-1',
     postalCode: '100-0001',

@@ -1,11 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { buildingInputSchema, isSystemAdmin, type Building, type BuildingInput } from '@portal/contract';
+import {
+  buildingInputSchema,
+  DEFAULT_TIME_ZONE,
+  isSystemAdmin,
+  type Building,
+  type BuildingInput,
+} from '@portal/contract';
 import type { ReactNode } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FormShell, LockedFields, OptionalNumberInput, useFormKit } from '@/components/form-page';
+import { PrefectureSelect, TimeZoneSelect } from '@/components/place-fields';
 import { paths } from '@/config/paths';
 import { useCreateBuilding } from '../api/create-building';
 import { useOrganizationOptions } from '../api/get-organizations';
@@ -21,6 +28,7 @@ const FIELDS = [
   'longitude',
   'organizationId',
   'status',
+  'timeZone',
 ] as const;
 
 const valuesOf = (b: Building): BuildingInput => ({
@@ -33,6 +41,7 @@ const valuesOf = (b: Building): BuildingInput => ({
   longitude: b.longitude,
   organizationId: b.organizationId,
   status: b.status,
+  timeZone: b.timeZone,
 });
 
 interface BuildingFormProps {
@@ -79,6 +88,7 @@ export function BuildingForm({
           longitude: null,
           organizationId,
           status: 1,
+          timeZone: DEFAULT_TIME_ZONE,
         },
   });
   const kit = useFormKit(form, { fields: FIELDS, record: building, reload: onReload, toValues: valuesOf });
@@ -132,11 +142,20 @@ export function BuildingForm({
               error={err('postalCode')}
               {...form.register('postalCode')}
             />
-            <TextInput
-              label={t('buildings.form.prefecture')}
-              autoComplete="address-level1"
-              error={err('prefecture')}
-              {...form.register('prefecture')}
+            <Controller
+              control={form.control}
+              name="prefecture"
+              render={({ field }) => (
+                <PrefectureSelect
+                  label={t('buildings.form.prefecture')}
+                  name={field.name}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={err('prefecture')}
+                  data-testid="building-prefecture"
+                />
+              )}
             />
             <TextInput
               label={t('buildings.form.city')}
@@ -182,6 +201,21 @@ export function BuildingForm({
                 )}
               />
             )}
+            <Controller
+              control={form.control}
+              name="timeZone"
+              render={({ field }) => (
+                <TimeZoneSelect
+                  name={field.name}
+                  value={field.value ?? ''}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  description={t('places.timeZoneHint')}
+                  error={err('timeZone')}
+                  data-testid="building-time-zone"
+                />
+              )}
+            />
             <Controller
               control={form.control}
               name="status"

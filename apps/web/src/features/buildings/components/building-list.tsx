@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListSearch, ListTable, type Column } from '@/components/list-page';
+import { usePrefectureName } from '@/components/place-fields';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { parseSort, positiveInt, sortParam, useListParams } from '@/lib/list-params';
@@ -26,6 +27,7 @@ interface BuildingListProps {
 export function BuildingList({ sessionType, buildingFilter }: BuildingListProps) {
   const { t } = useTranslation();
   const format = useFormat();
+  const prefectureName = usePrefectureName();
   const { params, setParams } = useListParams(buildingListSchema);
   const sysadmin = isSystemAdmin(sessionType);
   const list = useBuildingsPage(params);
@@ -49,7 +51,7 @@ export function BuildingList({ sessionType, buildingFilter }: BuildingListProps)
     {
       id: 'location',
       header: t('buildings.columns.location'),
-      cell: ({ row: { original: b } }) => [b.prefecture, b.city].filter(Boolean).join(' '),
+      cell: ({ row: { original: b } }) => [prefectureName(b.prefecture), b.city].filter(Boolean).join(' '),
     },
     ...(sysadmin
       ? [

@@ -4,8 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
+import { TimeZoneNote } from '@/components/time-zone';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
+import { useBuildingTimeZone } from '@/lib/building-time';
 import { useErrorText } from '@/lib/i18n';
 import { useConsoleLog } from '../api/get-console-log';
 import { useRobotBySerial } from '../api/get-robot-by-serial';
@@ -44,6 +46,8 @@ function RobotConsoleView({ robot }: { robot: Robot }) {
   const errorText = useErrorText();
   const consoleQuery = useRobotConsole(robot.id);
   const log = useConsoleLog(robot.id);
+  // What the robot did happened in its building: the console's times are in the building's zone.
+  const timeZone = useBuildingTimeZone(robot.buildingId);
   const c = consoleQuery.data ?? null;
   const os = useOsUpdateProgress(
     c ? { online: c.online, updating: c.info.updating, osVersion: c.info.osVersion } : null,
@@ -66,6 +70,7 @@ function RobotConsoleView({ robot }: { robot: Robot }) {
         </Anchor>
       </Group>
       <ConsoleHeader robot={robot} console={c} updating={updating} />
+      <TimeZoneNote timeZone={timeZone} />
       {consoleQuery.isError && c === null ? (
         // Nothing to show of the robot yet: only the retry (the log below still polls).
         <QueryError error={consoleQuery.error} onRetry={() => void consoleQuery.refetch()} />
@@ -80,7 +85,7 @@ function RobotConsoleView({ robot }: { robot: Robot }) {
           )}
           <Grid>
             <Grid.Col span={{ base: 12, md: 7 }}>
-              <StatePanel state={c?.state ?? null} loading={consoleQuery.isPending} />
+              <StatePanel state={c?.state ?? null} loading={consoleQuery.isPending} timeZone={timeZone} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 5 }}>
               <Stack>
@@ -103,6 +108,7 @@ function RobotConsoleView({ robot }: { robot: Robot }) {
         missed={log.data?.missed ?? 0}
         error={log.isError ? log.error : null}
         onClear={log.clear}
+        timeZone={timeZone}
       />
     </Stack>
   );

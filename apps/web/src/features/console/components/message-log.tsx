@@ -14,6 +14,8 @@ interface MessageLogProps {
   /** The last poll failed (what is shown stays). */
   error: unknown;
   onClear: () => void;
+  /** The robot's building's zone (the page states it). */
+  timeZone?: string;
 }
 
 /** Distance from the bottom (px) still counted as "at the bottom". */
@@ -23,10 +25,10 @@ const BOTTOM_SLACK = 24;
  * The messages between the portal and the robot, newest last: filter by topic, direction and text;
  * the list follows new messages until the operator scrolls up, expands one or pauses it.
  */
-export function MessageLog({ entries, missed, error, onClear }: MessageLogProps) {
+export function MessageLog({ entries, missed, error, onClear, timeZone }: MessageLogProps) {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const format = useConsoleTime();
+  const format = useConsoleTime(timeZone);
   const [filter, setFilter] = useState<LogFilter>(noLogFilter);
   const [follow, setFollow] = useState(true);
   const viewport = useRef<HTMLDivElement>(null);

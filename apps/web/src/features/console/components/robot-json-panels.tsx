@@ -10,9 +10,18 @@ type Json = Record<string, unknown>;
 const pretty = (value: Json | null): string | null => (value === null ? null : JSON.stringify(value, null, 2));
 
 /** The last state message as received, refreshed with each console poll. */
-export function StatePanel({ state, loading }: { state: Json | null; loading: boolean }) {
+export function StatePanel({
+  state,
+  loading,
+  timeZone,
+}: {
+  state: Json | null;
+  loading: boolean;
+  /** The robot's building's zone. */
+  timeZone?: string;
+}) {
   const { t } = useTranslation();
-  const format = useConsoleTime();
+  const format = useConsoleTime(timeZone);
   // The poll answers the same object while the state did not change (query structural sharing).
   const text = useMemo(() => pretty(state), [state]);
   const timestamp = typeof state?.timestamp === 'string' ? state.timestamp : null;

@@ -4,6 +4,7 @@ import type { FloorMap } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBuildingTimeZone } from '@/lib/building-time';
 import { useFormat } from '@/lib/format';
 import { showNotification } from '@/lib/notify';
 import { queryKeys } from '@/lib/query-keys';
@@ -68,6 +69,8 @@ function initialState(map: FloorMap, canEdit: boolean, partial: boolean) {
 export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusWaypointId }: EditorWorkspaceProps) {
   const { t } = useTranslation();
   const f = useFormat();
+  // Saves and drafts are events of the floor's building: its zone (the short name after each time).
+  const timeZone = useBuildingTimeZone(map.buildingId);
   const [init] = useState(() => initialState(map, canEdit, partial));
   const store = init.store;
   const [live] = useState(() => new LiveSource());
@@ -277,7 +280,7 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
         <Alert color="yellow" py={6} data-testid="draft-notice">
           <Group gap="sm">
             <Text size="sm">
-              {t(`mapEditor.draft.${draftNotice.kind}`, { time: f.dateTime(draftNotice.draft.savedAt) })}
+              {t(`mapEditor.draft.${draftNotice.kind}`, { time: f.dateTime(draftNotice.draft.savedAt, { timeZone }) })}
             </Text>
             {draftNotice.kind === 'kept' && (
               <Button size="compact-xs" variant="light" onClick={() => restoreDraft(draftNotice.draft)}>
@@ -344,9 +347,11 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
         onOverwrite={() => saving.save(true)}
         onReload={reloadTheirs}
         onClose={saving.closeStale}
+        timeZone={timeZone}
       />
       <RevisionsDrawer
         floorId={map.floorId}
+        timeZone={timeZone}
         opened={revisionsOpen}
         current={revision}
         canRestore={canEdit}

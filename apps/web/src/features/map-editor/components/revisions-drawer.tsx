@@ -8,6 +8,8 @@ import { useMapRevisions } from '../api/get-map-revisions';
 
 interface RevisionsDrawerProps {
   floorId: number;
+  /** The building's zone. */
+  timeZone?: string;
   opened: boolean;
   current: number;
   canRestore: boolean;
@@ -19,7 +21,7 @@ interface RevisionsDrawerProps {
 
 /** The map's saved revisions: preview one read-only, or restore it as the newest. */
 export function RevisionsDrawer(props: RevisionsDrawerProps) {
-  const { floorId, opened, current, canRestore, restoring, onClose, onPreview, onRestore } = props;
+  const { floorId, timeZone, opened, current, canRestore, restoring, onClose, onPreview, onRestore } = props;
   const { t } = useTranslation();
   const f = useFormat();
   const list = useMapRevisions(floorId, opened);
@@ -54,7 +56,7 @@ export function RevisionsDrawer(props: RevisionsDrawerProps) {
                 )}
               </Group>
               <Text size="xs" c="dimmed">
-                {t('mapEditor.revisionList.by', { at: f.dateTime(r.savedAt), by: r.savedBy ?? '—' })}
+                {t('mapEditor.revisionList.by', { at: f.dateTime(r.savedAt, { timeZone }), by: r.savedBy ?? '—' })}
               </Text>
               <Text size="xs">{t('mapEditor.revisionList.counts', { waypoints: r.waypoints, edges: r.edges })}</Text>
               {r.note && (

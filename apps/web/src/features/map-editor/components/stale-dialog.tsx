@@ -9,10 +9,12 @@ interface StaleDialogProps {
   onOverwrite: () => void;
   onReload: () => void;
   onClose: () => void;
+  /** The building's zone. */
+  timeZone?: string;
 }
 
 /** 409 STALE_UPDATE: someone saved a newer revision; overwrite it, or load theirs keeping ours as a draft. */
-export function StaleDialog({ theirs, busy, onOverwrite, onReload, onClose }: StaleDialogProps) {
+export function StaleDialog({ theirs, busy, onOverwrite, onReload, onClose, timeZone }: StaleDialogProps) {
   const { t } = useTranslation();
   const f = useFormat();
   return (
@@ -23,7 +25,7 @@ export function StaleDialog({ theirs, busy, onOverwrite, onReload, onClose }: St
             {t('mapEditor.stale.body', {
               revision: theirs.revision,
               by: theirs.savedBy ?? t('mapEditor.stale.unknownUser'),
-              at: theirs.savedAt ? f.dateTime(theirs.savedAt) : '—',
+              at: theirs.savedAt ? f.dateTime(theirs.savedAt, { timeZone }) : '—',
             })}
           </Text>
           <Button color="red" onClick={onOverwrite} loading={busy} data-testid="stale-overwrite">

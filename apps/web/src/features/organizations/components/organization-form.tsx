@@ -10,6 +10,7 @@ import {
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PrefectureSelect } from '@/components/place-fields';
 import { FormShell, useFormKit } from '@/components/form-page';
 import { paths } from '@/config/paths';
 import { useCreateOrganization } from '../api/create-organization';
@@ -183,11 +184,20 @@ export function OrganizationForm({ organization, systemAdmin, onReload }: Organi
           data-testid="org-postal-code"
           {...form.register('postalCode')}
         />
-        <TextInput
-          label={t('people.org.prefecture')}
-          autoComplete="address-level1"
-          error={err('prefecture')}
-          {...form.register('prefecture')}
+        <Controller
+          control={form.control}
+          name="prefecture"
+          render={({ field }) => (
+            <PrefectureSelect
+              label={t('people.org.prefecture')}
+              name={field.name}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={err('prefecture')}
+              data-testid="org-prefecture"
+            />
+          )}
         />
         <TextInput
           label={t('people.org.city')}

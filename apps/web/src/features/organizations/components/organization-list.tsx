@@ -3,6 +3,7 @@ import { isSystemAdmin, type Organization } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListSearch, ListTable, type Column } from '@/components/list-page';
+import { usePrefectureName } from '@/components/place-fields';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { useListParams } from '@/lib/list-params';
@@ -14,6 +15,7 @@ import { ORGANIZATIONS_PER_PAGE, organizationListSchema } from '../list-params';
 export function OrganizationList() {
   const { t } = useTranslation();
   const format = useFormat();
+  const prefectureName = usePrefectureName();
   const session = useSession();
   const { params, setParams } = useListParams(organizationListSchema);
   const list = useOrganizations(params);
@@ -33,7 +35,7 @@ export function OrganizationList() {
     {
       id: 'prefecture',
       header: t('people.org.location'),
-      cell: ({ row: { original: o } }) => [o.prefecture, o.city].filter(Boolean).join(' '),
+      cell: ({ row: { original: o } }) => [prefectureName(o.prefecture), o.city].filter(Boolean).join(' '),
     },
     {
       id: 'status',

@@ -74,7 +74,8 @@ export const RobotCard = memo(function RobotCard({ robot, floorName }: RobotItem
         </Group>
         <IssueList issues={live.issues} compact />
         <Text size="xs" c="dimmed">
-          {t('robotCommon.lastCommunication')}: <RelativeTime value={live.lastCommunicationAt} buildingId={robot.buildingId} />
+          {t('robotCommon.lastCommunication')}:{' '}
+          <RelativeTime value={live.lastCommunicationAt} buildingId={robot.buildingId} />
         </Text>
       </Stack>
     </Paper>

@@ -21,6 +21,8 @@ const recordingColor: Record<RecordingState, string> = {
 
 interface ActionBarProps {
   robotId: number;
+  /** The robot's building: photo times are in its zone. */
+  buildingId?: number;
   capabilities: RobotCapabilities;
   recording: RecordingState;
   /** The camera shown now (the photo is taken with it). */
@@ -30,7 +32,7 @@ interface ActionBarProps {
 }
 
 /** The action menu of the operator screen: photo (and the latest photos), long-term recording, work plan. */
-export function ActionBar({ robotId, capabilities, recording, camera, actions, enabled }: ActionBarProps) {
+export function ActionBar({ robotId, buildingId, capabilities, recording, camera, actions, enabled }: ActionBarProps) {
   const { t } = useTranslation();
   const [photosOpen, setPhotosOpen] = useState(false);
   const [waitingPhoto, setWaitingPhoto] = useState(false);
@@ -153,7 +155,13 @@ export function ActionBar({ robotId, capabilities, recording, camera, actions, e
           </span>
         </Tooltip>
       )}
-      <PhotosDrawer robotId={robotId} opened={photosOpen} onClose={() => setPhotosOpen(false)} waiting={waitingPhoto} />
+      <PhotosDrawer
+        robotId={robotId}
+        buildingId={buildingId}
+        opened={photosOpen}
+        onClose={() => setPhotosOpen(false)}
+        waiting={waitingPhoto}
+      />
     </Group>
   );
 }

@@ -1,11 +1,14 @@
 import { Anchor, Drawer, Image, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { QueryError } from '@/components/query-error';
+import { useBuildingTimeZone } from '@/lib/building-time';
 import { useFormat } from '@/lib/format';
 import { useRobotPhotos } from '../api/get-robot-photos';
 
 interface PhotosDrawerProps {
   robotId: number;
+  /** The robot's building: times are in its zone (the short zone name after each). */
+  buildingId?: number;
   opened: boolean;
   onClose: () => void;
   /** Poll while a photo just taken is on its way from the robot. */
@@ -13,9 +16,10 @@ interface PhotosDrawerProps {
 }
 
 /** The robot's latest photos, newest first; a click opens the full picture. */
-export function PhotosDrawer({ robotId, opened, onClose, waiting }: PhotosDrawerProps) {
+export function PhotosDrawer({ robotId, buildingId, opened, onClose, waiting }: PhotosDrawerProps) {
   const { t } = useTranslation();
   const format = useFormat();
+  const timeZone = useBuildingTimeZone(buildingId);
   const photos = useRobotPhotos(robotId, { enabled: opened, refetchInterval: opened && waiting ? 2_000 : false });
   return (
     <Drawer
@@ -43,7 +47,7 @@ export function PhotosDrawer({ robotId, opened, onClose, waiting }: PhotosDrawer
         <SimpleGrid cols={2} spacing="sm" data-testid="teleop-photo-list">
           {photos.data.map((p) => {
             const camera = t(`teleopScreen.cameras.${p.camera}`);
-            const time = format.dateTime(p.takenAt);
+            const time = format.dateTime(p.takenAt, { timeZone });
             return (
               <Stack key={p.id} gap={2} data-testid="teleop-photo-item">
                 <Anchor href={p.url} target="_blank" rel="noreferrer">
