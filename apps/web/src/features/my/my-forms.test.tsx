@@ -1,5 +1,5 @@
 import { myOps, profileSchema, type Profile } from '@portal/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, on, noContent, reply, replyError } from '@/testing/mock-api';
@@ -55,6 +55,25 @@ describe('my forms', { timeout: 45_000 }, () => {
     await waitFor(() => expect(saves).toBe(2));
     const sent = calls.filter((c) => c.method === 'PATCH').map((c) => (c.body as { updatedAt: string }).updatedAt);
     expect(sent).toEqual(['2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z']);
+  });
+
+  it('choosing Japanese: the screen and the saved toast speak Japanese', async () => {
+    let stored = profile();
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      [on(myOps.getProfile)]: () => reply(profileSchema, stored),
+      [on(myOps.updateProfile)]: (call) => {
+        stored = profile({ ...(call.body as object), updatedAt: '2026-01-02T00:00:00.000Z' });
+        return reply(profileSchema, stored);
+      },
+    });
+    const { user } = renderApp('/my/profile', { session: makeSession() });
+    const form = (await screen.findByLabelText('Phone number', {}, slow)).closest('form')!;
+    await user.selectOptions(within(form).getByLabelText('Language'), 'ja');
+    await user.click(screen.getByTestId('profile-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(await screen.findByText('保存しました', {}, slow)).toBeInTheDocument();
+    expect(screen.queryByText('Saved')).toBeNull();
   });
 
   it('changing the password: a refused old password under its field, then done with the fields empty', async () => {

@@ -4,7 +4,8 @@ import { languageSchema, updateProfileBodySchema, type Profile, type UpdateProfi
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormShell, useFormKit } from '@/components/form-page';
-import { applyLanguage } from '@/lib/i18n';
+import { applyLanguage, i18n } from '@/lib/i18n';
+import { showNotification } from '@/lib/notify';
 import { useUpdateProfile } from '../api/update-profile';
 
 interface ProfileFormProps {
@@ -39,8 +40,13 @@ export function ProfileForm({ profile, onReload }: ProfileFormProps) {
     update.mutate(
       { ...body, updatedAt: kit.base?.updatedAt ?? profile.updatedAt },
       kit.saved<Profile>({
+        // The toast speaks the language just chosen: it waits for that language's texts.
+        successText: false,
         onSuccess: (saved) => {
-          if (saved.language) void applyLanguage(saved.language);
+          void (async () => {
+            if (saved.language) await applyLanguage(saved.language);
+            showNotification({ color: 'green', message: i18n.t('common.saved') });
+          })();
         },
       }),
     ),
