@@ -28,6 +28,7 @@ import { publicRoutes } from './modules/public/routes.ts';
 import { organizationRoutes } from './modules/organizations/routes.ts';
 import { operatorRoutes } from './modules/operators/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
+import { termRoutes } from './modules/terms/routes.ts';
 import { buildingRoutes } from './modules/buildings/routes.ts';
 import { floorRoutes } from './modules/floors/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(organizationRoutes, { ctx });
       await api.register(operatorRoutes, { ctx });
       await api.register(auditRoutes, { ctx });
+      await api.register(termRoutes, { ctx });
       await api.register(buildingRoutes, { ctx });
       await api.register(floorRoutes, { ctx });
       await api.register(fileRoutes, { ctx });

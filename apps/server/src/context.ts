@@ -46,6 +46,8 @@ export interface Principal {
   buildingId: number | null;
   type: number;
   language: 'ja' | 'en' | null;
+  /** The language of the operator's latest signed-in request (absent where not read). */
+  lastLanguage?: 'ja' | 'en' | null;
   email: string;
   firstName: string;
   lastName: string;

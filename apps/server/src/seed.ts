@@ -20,6 +20,7 @@ import type { FileStore } from './services/file-store.ts';
 import { addDays } from './lib/time.ts';
 import { newOperatorRow } from './modules/operators/new-operator.ts';
 import { seedRepo } from './seed-repo.ts';
+import { TEMPLATE_VERSION, TERM_TEMPLATES } from './modules/terms/templates.ts';
 
 /** The organization system administrators belong to (the portal's operator). */
 export const SYSTEM_ORGANIZATION = 'Portal Operations';
@@ -127,21 +128,8 @@ export async function isEmpty(db: Db): Promise<boolean> {
   return !(await seedRepo(db).anyOrganization());
 }
 
+/** The maintenance contract of the demo; the terms of service and privacy policy are the templates. */
 const TERMS = {
-  TOS: {
-    ja: ['利用規約', '本規約は、ロボットポータル（以下「本サービス」）の利用条件を定めるものです。'],
-    en: ['Terms of Service', 'These terms set out the conditions for using the Robot Portal (the "Service").'],
-  },
-  PP: {
-    ja: [
-      'プライバシーポリシー',
-      '本サービスは、ログインID、氏名、接続元IPアドレス、操作履歴を、サービスの提供と安全確保のために取り扱います。',
-    ],
-    en: [
-      'Privacy Policy',
-      'The Service processes your login ID, name, source IP address and operation history to provide the Service and keep it secure.',
-    ],
-  },
   MC: {
     ja: ['保守契約', '保守会社は、契約期間中、ロボットの点検、修理および遠隔保守を行います。'],
     en: [
@@ -237,20 +225,34 @@ export async function seedDemo(db: Db, now: Date): Promise<void> {
     }
 
     const docIds: number[] = [];
-    for (const kind of ['TOS', 'PP', 'MC'] as const) {
-      const t = TERMS[kind];
+    for (const kind of ['TOS', 'PP'] as const) {
+      const t = TERM_TEMPLATES[kind];
       docIds.push(
         await repo.insertTermDocument({
           kind,
-          version: '1.0',
-          title_ja: t.ja[0],
-          title_en: t.en[0],
-          body_ja: longBody(t.ja[1], 'ja'),
-          body_en: longBody(t.en[1], 'en'),
+          version: TEMPLATE_VERSION,
+          title_ja: t.titleJa,
+          title_en: t.titleEn,
+          body_ja: t.bodyJa,
+          body_en: t.bodyEn,
           published_at: at,
+          updated_at: at,
         }),
       );
     }
+    const mc = TERMS.MC;
+    docIds.push(
+      await repo.insertTermDocument({
+        kind: 'MC',
+        version: '1.0',
+        title_ja: mc.ja[0],
+        title_en: mc.en[0],
+        body_ja: longBody(mc.ja[1], 'ja'),
+        body_en: longBody(mc.en[1], 'en'),
+        published_at: at,
+        updated_at: at,
+      }),
+    );
 
     for (const a of DEMO_ACCOUNTS) {
       const sys = a.type === 9;

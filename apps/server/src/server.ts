@@ -12,6 +12,7 @@ import { systemClock } from './lib/time.ts';
 import { startRobotLink } from './modules/robot-link/index.ts';
 import { startSimulatedFleet, type SimulatedFleet } from './services/simulated-fleet.ts';
 import { DEMO_ACCOUNTS, ensureAdmin, isEmpty, seedDemo, seedDemoMaps } from './seed.ts';
+import { ensureDefaultTerms } from './modules/terms/terms-service.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -34,6 +35,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     const createdAdmin = config.admin ? await ensureAdmin(db.kysely, config.admin, now) : false;
     const seeded = empty && config.seedDemo;
     if (seeded) await seedDemo(db.kysely, now);
+    await ensureDefaultTerms(db.kysely, now);
 
     const audit = createAudit(db.kysely, systemClock);
     // The mailer needs a logger before the app exists; it gets the app's once built.

@@ -127,7 +127,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const silent = new Proxy({} as FastifyInstance['log'], { get: () => () => undefined });
   const robotLink = await startRobotLink({ config, db: db.kysely, log: silent, clock });
   await robotLink.link.ready;
-  const mailer = createMailer({ db: db.kysely, clock, log: silent, smtpUrl: null, from: 'test@localhost' });
+  const mailer = createMailer({ db: db.kysely, clock, log: silent, smtpUrl: config.smtpUrl, from: 'test@localhost' });
   app = await buildApp({
     ctx: {
       config,

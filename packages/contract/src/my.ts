@@ -110,6 +110,8 @@ export const auditLogSchema = z.object({
   action: z.string(),
   targetType: z.string().nullable(),
   targetId: z.string().nullable(),
+  /** The target's name (as it was when the entry was written, else as it is now); null when unknown. */
+  targetName: z.string().nullable(),
   ip: z.string().nullable(),
 });
 export type AuditLog = z.infer<typeof auditLogSchema>;
@@ -186,3 +188,7 @@ export const deliverySchema = z.object({
 export type Delivery = z.infer<typeof deliverySchema>;
 
 export const skywayKeySchema = z.object({ key: z.string() });
+
+// Audit action codes and the editable terms, exported with the account's schemas.
+export * from './audit-actions.ts';
+export * from './terms.ts';

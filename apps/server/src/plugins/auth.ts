@@ -3,6 +3,7 @@ import { isAdmin, isSystemAdmin } from '@portal/contract';
 import type { AppContext, Principal } from '../context.ts';
 import { forbidden, unauthenticated } from '../lib/errors.ts';
 import { sessionResolver } from '../modules/auth/resolve-session.ts';
+import { requestLanguage } from '../lib/language.ts';
 
 export const bearerToken = (header: string | undefined): string | null => {
   const m = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(header ?? '');
@@ -27,6 +28,7 @@ export const authPlugin = fp<{ ctx: AppContext }>(async (app, { ctx }) => {
     const principal = await resolveSession(token, request.ip, {
       pending: access === 'pending',
       allowDuringPasswordChange: config?.allowDuringPasswordChange === true,
+      language: requestLanguage(request.headers['accept-language']),
     });
     if (access === 'admin' && !isAdmin(principal.type)) throw forbidden();
     if (access === 'system' && !isSystemAdmin(principal.type)) throw forbidden();

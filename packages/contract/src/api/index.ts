@@ -10,6 +10,7 @@ export * from './ops/robot-features.ts';
 export * from './ops/auth.ts';
 export * from './ops/my.ts';
 export * from './ops/admin.ts';
+export * from './ops/terms.ts';
 export * from './ops/audit.ts';
 export * from './ops/public.ts';
 export * from './ops/maps.ts';

@@ -23,6 +23,7 @@ export function auditLogRepo(db: Kysely<Database>) {
             'audit_logs.action',
             'audit_logs.target_type',
             'audit_logs.target_id',
+            'audit_logs.target_name',
             'audit_logs.ip',
             'audit_logs.detail',
           ]),

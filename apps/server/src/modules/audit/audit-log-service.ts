@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 import { parseFilter } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD } from '../../lib/filter-spec.ts';
 import { auditLogRepo } from './audit-log-repo.ts';
+import { withTargetNames } from '../../services/audit.ts';
 import { assertAdministrator } from '../organizations/admin-rules.ts';
 
 /** Allow-list of `GET /audit-logs?filter=`. */
@@ -49,7 +50,7 @@ export function auditLogService({ db }: Pick<AppContext, 'db'>) {
         ]);
       }
       const { rows, total } = await repo.page(p.type === OperatorType.systemAdmin ? null : p.organizationId, f);
-      const items = rows.map((r) => ({
+      const items = (await withTargetNames(db, rows)).map((r) => ({
         id: r.id,
         at: r.at,
         operatorId: r.operator_id,
@@ -58,6 +59,7 @@ export function auditLogService({ db }: Pick<AppContext, 'db'>) {
         action: r.action,
         targetType: r.target_type,
         targetId: r.target_id,
+        targetName: r.target_name,
         ip: r.ip,
         detail: parseDetail(r.detail),
       }));

@@ -22,6 +22,7 @@ export function loginRepo(db: Kysely<Database>) {
           'o.email',
           'o.phone',
           'o.language',
+          'o.last_language as lastLanguage',
           'o.auth_mode as authMode',
           'o.status',
           'o.failed_login_count as failedLoginCount',

@@ -14,12 +14,16 @@ import { loginRepo, type LoginOperator } from './login-repo.ts';
 import { sessionRepo } from './session-repo.ts';
 import { checkContract, checkIpAllowList } from './access-rules.ts';
 import { authCodeMail, loginNotificationMail } from './mails.ts';
+import { mailLanguage } from '../../lib/language.ts';
+import type { AuditAction } from '@portal/contract';
 
 export const SESSION_DAYS = 30;
 
 export interface ClientInfo {
   ip: string;
   device: string;
+  /** The request's language (`Accept-Language`), for mails of accounts that never chose or used one. */
+  language?: 'ja' | 'en' | null;
 }
 
 const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Login failed. Check your email and password');
@@ -56,7 +60,7 @@ export function loginService(
   });
 
   /** An audit entry of a sign-in of this operator. */
-  const recordFor = (op: Operator, client: ClientInfo, action: string, detail: Record<string, unknown>) =>
+  const recordFor = (op: Operator, client: ClientInfo, action: AuditAction, detail: Record<string, unknown>) =>
     audit.record({
       operatorId: op.id,
       organizationId: op.organizationId,
@@ -68,7 +72,7 @@ export function loginService(
     });
 
   /** An audit entry of a sign-in with a login ID that matches no account. */
-  const recordUnknownId = (targetId: string, client: ClientInfo, action: string, reason: string) =>
+  const recordUnknownId = (targetId: string, client: ClientInfo, action: AuditAction, reason: string) =>
     audit.record({
       operatorId: null,
       organizationId: null,
@@ -140,7 +144,11 @@ export function loginService(
       to: op.email,
       purpose: 'login-notification',
       organizationId: op.organizationId,
-      ...loginNotificationMail(op.language, { at: now, ip: client.ip, device: client.device }),
+      ...loginNotificationMail(mailLanguage(op.language, op.lastLanguage, client.language), {
+        at: now,
+        ip: client.ip,
+        device: client.device,
+      }),
     });
   }
 
@@ -199,7 +207,7 @@ export function loginService(
           to: authMode === 'sms' ? op.phone : op.email,
           purpose: 'auth-code',
           organizationId: op.organizationId,
-          ...authCodeMail(op.language, code, AUTH_CODE_TTL_MINUTES),
+          ...authCodeMail(mailLanguage(op.language, op.lastLanguage, client.language), code, AUTH_CODE_TTL_MINUTES),
         });
         return { status: 202, body: { token, authMode, authCodeExpiredAt: codeExpires } };
       }

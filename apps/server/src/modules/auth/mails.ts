@@ -1,4 +1,4 @@
-/** Texts of the mails the sign-in sends, in the operator's language (English when never chosen). */
+/** Texts of the mails the sign-in sends, in the language `mailLanguage` (lib/language.ts) picks for the operator. */
 type Lang = string | null;
 
 const fmt = (d: Date, lang: Lang) =>

@@ -15,6 +15,8 @@ export interface ResolveOptions {
   pending?: boolean;
   /** The route stays reachable while the operator must change their password. */
   allowDuringPasswordChange?: boolean;
+  /** The request's UI language (`Accept-Language`): recorded as the operator's last used one. */
+  language?: 'ja' | 'en' | null;
 }
 
 /**
@@ -48,6 +50,11 @@ export function sessionResolver(db: Kysely<Database>, clock: Clock, cache?: Read
     if (facts.mustChangePassword === 1 && opts.allowDuringPasswordChange !== true) {
       throw new AppError('PASSWORD_CHANGE_REQUIRED', 'Change your password before continuing');
     }
+    if (opts.language && opts.language !== facts.lastLanguage) {
+      await sessions.setLastLanguage(facts.operatorId, opts.language);
+      // Like the touch below: the cached facts follow the write.
+      facts.lastLanguage = opts.language;
+    }
     if (now.getTime() - Date.parse(facts.lastUsedAt) > TOUCH_INTERVAL_MS) {
       await sessions.touch(facts.sessionId, now.toISOString());
       // The touch does not change the data version; keep the cached facts in step with it.
@@ -66,6 +73,7 @@ function toPrincipal(f: SessionFacts): Principal {
     buildingId: f.buildingId,
     type: f.type,
     language: f.language === 'ja' || f.language === 'en' ? f.language : null,
+    lastLanguage: f.lastLanguage === 'ja' || f.lastLanguage === 'en' ? f.lastLanguage : null,
     email: f.email,
     firstName: f.firstName,
     lastName: f.lastName,

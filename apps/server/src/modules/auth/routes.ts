@@ -4,10 +4,12 @@ import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { routes } from '../../lib/route.ts';
 import { loginService } from './login-service.ts';
+import { requestLanguage } from '../../lib/language.ts';
 
 const clientOf = (req: { ip: string; headers: Record<string, string | string[] | undefined> }) => ({
   ip: req.ip,
   device: String(req.headers['user-agent'] ?? '').slice(0, 255),
+  language: requestLanguage(req.headers['accept-language']),
 });
 
 /** Sign-in and sign-out. */

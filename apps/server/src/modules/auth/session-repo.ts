@@ -26,6 +26,7 @@ export function sessionRepo(db: Kysely<Database>) {
           'o.building_id as buildingId',
           'o.type',
           'o.language',
+          'o.last_language as lastLanguage',
           'o.email',
           'o.first_name as firstName',
           'o.last_name as lastName',
@@ -48,6 +49,10 @@ export function sessionRepo(db: Kysely<Database>) {
         .where('building_id', '=', buildingId)
         .execute();
       return rows.map((r) => r.address);
+    },
+    /** The UI language of the operator's latest signed-in request (mails of accounts without a chosen one). */
+    async setLastLanguage(operatorId: number, language: string): Promise<void> {
+      await db.updateTable('operators').set({ last_language: language }).where('id', '=', operatorId).execute();
     },
     touch(sessionId: number, at: string) {
       return db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', sessionId).execute();

@@ -167,8 +167,9 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
         const rows = buildingRepo(trx);
         const fileKeys = await rows.releaseFilesAndOperators(id);
         await purgeDeletedRobots(trx, { buildingId: id });
-        await rows.remove(id);
+        // Recorded before the row goes, so that the entry keeps the building's name.
         await record(p, ip, 'building.delete', { type: 'building', id }, undefined, trx);
+        await rows.remove(id);
         return fileKeys;
       });
       await Promise.all(keys.map((k) => fileStore.discard(k)));

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { canSeeBuilding } from '../../lib/scope.ts';
 import { buildingRepo } from './building-repo.ts';
+import type { AuditAction, AuditTargetType } from '@portal/contract';
 
 /** Other modules still import these from here; the one helper is lib/versioned.ts. */
 export { nextVersion, staleUpdate } from '../../lib/versioned.ts';
@@ -52,8 +53,8 @@ export function recorder(audit: AppContext['audit']) {
   return (
     p: Principal,
     ip: string,
-    action: string,
-    target: { type: string; id: number | string },
+    action: AuditAction,
+    target: { type: AuditTargetType; id: number | string },
     detail?: Record<string, unknown>,
     trx?: Kysely<Database>,
   ) =>

@@ -80,8 +80,9 @@ export function groupService({ db, clock, audit }: Ctx, kind: GroupKind) {
       requireManager(p);
       await find(p, id);
       await db.transaction().execute(async (trx) => {
-        await groupRepo(trx, table).remove(id);
+        // Recorded before the row goes, so that the entry keeps the group's name.
         await record(p, ip, `${kind}.delete`, { type: kind, id }, undefined, trx);
+        await groupRepo(trx, table).remove(id);
       });
     },
 

@@ -73,8 +73,9 @@ export function speechTextService({ db, clock, audit }: Ctx) {
       requireManager(p);
       await find(p, id);
       await db.transaction().execute(async (trx) => {
-        await speechTextRepo(trx).remove(id);
+        // Recorded before the row goes, so that the entry keeps the text.
         await record(p, ip, 'speech-text.delete', { type: 'speech-text', id }, undefined, trx);
+        await speechTextRepo(trx).remove(id);
       });
     },
   };

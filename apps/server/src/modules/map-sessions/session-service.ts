@@ -19,6 +19,7 @@ import { mapService } from '../maps/map-service.ts';
 import { robotRepo } from '../robots/robot-repo.ts';
 import type { MappingEvent, PoseEvent, RegistryEvent, RobotRef } from '../robot-link/types.ts';
 import { mapSessionEvents } from './events.ts';
+import type { AuditAction } from '@portal/contract';
 
 type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'audit' | 'config' | 'fileStore' | 'robotLink' | 'log'>;
 
@@ -279,7 +280,7 @@ export function mapSessionService(ctx: Ctx) {
     return s;
   }
 
-  const audited = (p: Principal, s: Session, ip: string, action: string, detail: Record<string, unknown> = {}) =>
+  const audited = (p: Principal, s: Session, ip: string, action: AuditAction, detail: Record<string, unknown> = {}) =>
     record(p, ip, action, { type: 'robot', id: s.ref.robotId }, { floorId: s.floorId, ...detail }).catch(
       (err: unknown) => log.error({ err, action }, 'map session audit entry not written'),
     );

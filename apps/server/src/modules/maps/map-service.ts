@@ -28,6 +28,7 @@ import { requireManager } from '../buildings/common.ts';
 import { floorService } from '../floors/floor-service.ts';
 import { isUniqueViolation } from '../organizations/admin-rules.ts';
 import { mapRepo, type RevisionRow } from './map-repo.ts';
+import type { AuditAction } from '@portal/contract';
 
 type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'audit' | 'config' | 'fileStore' | 'robotLink' | 'log'>;
 
@@ -100,7 +101,7 @@ export function stampWaypoints(
 interface Change<T> {
   document: MapDocument;
   note: string;
-  action: string;
+  action: AuditAction;
   detail: Record<string, unknown>;
   answer: T;
 }

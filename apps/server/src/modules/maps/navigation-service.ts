@@ -19,6 +19,7 @@ import { orderLabels } from '../robot-link/fleet-state.ts';
 import type { OrderStop } from '../robot-link/types.ts';
 import { requireControls, type ControlsLock } from '../teleop/controls.ts';
 import type { MapService } from './map-service.ts';
+import type { AuditAction } from '@portal/contract';
 
 type Ctx = Pick<AppContext, 'db' | 'audit' | 'robotLink'>;
 
@@ -141,7 +142,7 @@ export function navigationService(ctx: Ctx, maps: MapService, lock: ControlsLock
     robot: { id: number; organization_id: number },
     stops: OrderStop[],
     ip: string,
-    action: string,
+    action: AuditAction,
     detail: Record<string, unknown>,
     label: OrderLabel,
   ): Promise<string> {

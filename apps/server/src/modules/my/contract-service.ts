@@ -42,9 +42,11 @@ export function contractService(ctx: Pick<AppContext, 'db' | 'clock' | 'audit' |
 
   const contractRow = (organizationId: number) => repo.contract(organizationId);
 
-  async function latestDocuments(): Promise<Map<TermKind, { id: number; row: Record<string, string | number> }>> {
+  async function latestDocuments(): Promise<
+    Map<TermKind, { id: number; row: Record<string, string | number | null> }>
+  > {
     const rows = await repo.publishedDocuments(clock().toISOString());
-    const latest = new Map<TermKind, { id: number; row: Record<string, string | number> }>();
+    const latest = new Map<TermKind, { id: number; row: Record<string, string | number | null> }>();
     for (const r of rows) {
       const kind = r.kind as TermKind;
       if (!latest.has(kind)) latest.set(kind, { id: r.id, row: r });

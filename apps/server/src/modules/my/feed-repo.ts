@@ -36,7 +36,7 @@ export function feedRepo(db: Kysely<Database>) {
       const base = db.selectFrom('audit_logs').where('operator_id', '=', operatorId);
       const [rows, total] = await Promise.all([
         base
-          .select(['id', 'at', 'operator_id', 'action', 'target_type', 'target_id', 'ip'])
+          .select(['id', 'at', 'operator_id', 'action', 'target_type', 'target_id', 'target_name', 'ip'])
           .orderBy('at', 'desc')
           .orderBy('id', 'desc')
           .limit(limit)

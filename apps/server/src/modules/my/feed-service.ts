@@ -4,6 +4,7 @@ import { notFound } from '../../lib/errors.ts';
 import { camelRow } from '../../lib/naming.ts';
 import { toOffset } from '../../lib/pagination.ts';
 import { feedRepo } from './feed-repo.ts';
+import { withTargetNames } from '../../services/audit.ts';
 
 type Page = { page: number; perPage: number };
 
@@ -30,7 +31,7 @@ export function feedService({ db, clock }: Pick<AppContext, 'db' | 'clock'>) {
     async auditLogs(p: Principal, { page, perPage }: Page) {
       const { limit, offset } = toOffset(page, perPage);
       const { rows, total } = await repo.auditLogs(p.operatorId, limit, offset);
-      const items: AuditLog[] = rows.map((r) => camelRow(r));
+      const items: AuditLog[] = (await withTargetNames(db, rows)).map((r) => camelRow(r));
       return { items, total, page, perPage };
     },
 

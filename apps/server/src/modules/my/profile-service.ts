@@ -13,10 +13,11 @@ import { addMinutes } from '../../lib/time.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { devicesRepo } from './devices-repo.ts';
 import { profileRepo } from './profile-repo.ts';
+import { mailLanguage } from '../../lib/language.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit'> & Partial<Pick<AppContext, 'operatorEvents' | 'mailer'>>;
 
-/** The mail with the code that confirms a new email address, in the operator's language. */
+/** The mail with the code that confirms a new email address, in the operator's language (`mailLanguage`). */
 function emailChangeMail(lang: string | null, code: string, minutes: number) {
   return lang === 'ja'
     ? {
@@ -86,7 +87,7 @@ export function profileService({ db, clock, audit, operatorEvents, mailer }: Ctx
       to: email,
       purpose: 'email-change',
       organizationId: p.organizationId,
-      ...emailChangeMail(language, code, EMAIL_CHANGE_TTL_MINUTES),
+      ...emailChangeMail(mailLanguage(language, p.lastLanguage), code, EMAIL_CHANGE_TTL_MINUTES),
     });
   }
 

@@ -16,6 +16,7 @@ import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { assertAdministrator, duplicate, isUniqueViolation } from '../organizations/admin-rules.ts';
 import { operatorFilter, operatorRepo, toOperator } from './operator-repo.ts';
 import { newOperatorRow } from './new-operator.ts';
+import type { AuditAction } from '@portal/contract';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches'> & Partial<Pick<AppContext, 'operatorEvents'>>;
 
@@ -95,7 +96,7 @@ export function operatorService({ db, clock, audit, caches, operatorEvents }: Ct
 
   const record = (
     p: Principal,
-    action: string,
+    action: AuditAction,
     target: { id: number; organization_id: number },
     ip: string,
     detail?: Record<string, unknown>,

@@ -10,6 +10,7 @@ import { assertAdministrator } from './admin-rules.ts';
 import { notifTargetRepo, type NotifTargetRow } from './notif-target-repo.ts';
 import { organizationRepo } from './organization-repo.ts';
 import { scopedOrganization } from './organization-service.ts';
+import type { AuditAction } from '@portal/contract';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'config' | 'mailer'>;
 
@@ -133,7 +134,7 @@ export function notifTargetService(ctx: Ctx, deps: { outbound?: Outbound } = {})
   const record = (
     p: Principal,
     organizationId: number,
-    action: string,
+    action: AuditAction,
     id: number,
     ip: string,
     detail?: Record<string, unknown>,
@@ -225,9 +226,9 @@ export function notifTargetService(ctx: Ctx, deps: { outbound?: Outbound } = {})
 
     async remove(p: Principal, organizationId: number, id: number, ip: string): Promise<void> {
       assertAdministrator(p);
-      await target(p, organizationId, id);
+      const gone = await target(p, organizationId, id);
       if (!(await rows.remove(organizationId, id))) throw notFound('Notification target');
-      await record(p, organizationId, 'notif-target.delete', id, ip);
+      await record(p, organizationId, 'notif-target.delete', id, ip, { name: gone.room });
     },
 
     /** Sends a test message now and answers what happened (email: stored in the outbox for the mailer). */

@@ -33,6 +33,7 @@ import {
   type PoseNetworkColumns,
   type PoseNetworkRow,
 } from './pose-repo.ts';
+import type { AuditAction, AuditTargetType } from '@portal/contract';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches'>;
 
@@ -73,8 +74,8 @@ export function poseService({ db, clock, audit, caches }: Ctx) {
 
   const record = (
     p: Principal,
-    action: string,
-    target: { type: string; id: number; organizationId: number },
+    action: AuditAction,
+    target: { type: AuditTargetType; id: number; organizationId: number },
     ip: string,
     detail: Record<string, unknown>,
     trx: Kysely<Database>,

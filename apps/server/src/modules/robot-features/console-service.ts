@@ -10,6 +10,7 @@ import { AppError } from '../../lib/errors.ts';
 import { robotService } from '../robots/robot-service.ts';
 import { instantActionsOf } from './capabilities.ts';
 import { capabilityMissing, reachRobot, requireOnline } from './robot-access.ts';
+import type { AuditAction } from '@portal/contract';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches' | 'log' | 'robotLink'>;
 
@@ -27,7 +28,7 @@ export function consoleService(ctx: Ctx) {
   const record = (
     p: Principal,
     r: { id: number; organizationId: number },
-    action: string,
+    action: AuditAction,
     ip: string,
     detail: object,
   ) =>

@@ -27,6 +27,7 @@ import type { RegistryChange } from '../robot-link/types.ts';
 import { requireControls, type ControlsLock } from '../teleop/controls.ts';
 import { credentialsOf, mqttUsernameOf, newRobotPassword, ROBOT_MANUFACTURER } from './credentials.ts';
 import { robotFilter, robotRepo, settingHistoryFilter, toRobot, type RobotListRow } from './robot-repo.ts';
+import type { AuditAction, AuditTargetType } from '@portal/contract';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches' | 'log' | 'robotLink'>;
 
@@ -88,12 +89,12 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
 
   const record = (
     p: Principal,
-    action: string,
+    action: AuditAction,
     target: { id: number; organizationId: number | null },
     ip: string,
     detail?: Record<string, unknown>,
     trx: Kysely<Database> = db,
-    targetType = 'robot',
+    targetType: AuditTargetType = 'robot',
   ) =>
     audit.record(
       {
