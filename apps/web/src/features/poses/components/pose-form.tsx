@@ -1,22 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Box,
-  Button,
-  Group,
-  NativeSelect,
-  NumberInput,
-  Paper,
-  SimpleGrid,
-  Slider,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Box, Button, Group, NumberInput, Paper, SimpleGrid, Slider, Stack, Text, Title } from '@mantine/core';
 import {
   ARM_MODEL_SPECS,
-  ARM_MODELS,
-  ARM_TYPES,
   armCountOf,
   hasPeriscope,
   homeArms,
@@ -27,13 +12,12 @@ import {
   type PoseDef,
   type PoseDefInput,
 } from '@portal/contract';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Controller, useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { buildingFilterOptions } from '@/components/building-filter';
 import { FormShell, LockedFields, useFormKit } from '@/components/form-page';
 import { useCreatePoseDef } from '../api/create-pose-def';
+import { PoseHeadFields } from './pose-head-fields';
 import { useUpdatePoseDef } from '../api/update-pose-def';
 import { ArmDrawing } from './arm-drawing';
 import { usePoseMessage } from './use-pose-message';
@@ -110,7 +94,6 @@ export function PoseForm({
   });
   const base = kit.base;
   const { errors } = form.formState;
-  const buildings = useQuery(buildingFilterOptions());
   const armModel = (useWatch({ control: form.control, name: 'armModel' }) ?? 100) as ArmModel;
   const armType = (useWatch({ control: form.control, name: 'armType' }) ?? 1) as ArmTypeCode;
   const arms = useWatch({ control: form.control, name: 'arms' }) ?? [];
@@ -133,16 +116,6 @@ export function PoseForm({
     form.clearErrors(['arms', 'periscopeMm']);
   };
 
-  const buildingData = [
-    { value: '', label: t('poseCommon.wholeOrganization') },
-    ...(buildings.data ?? [])
-      .filter((b): b is typeof b & { id: number } => typeof b.id === 'number')
-      .map((b) => ({ value: String(b.id), label: b.name ?? `#${b.id}` })),
-  ];
-  const buildingId = useWatch({ control: form.control, name: 'buildingId' });
-  if (typeof buildingId === 'number' && !buildingData.some((b) => b.value === String(buildingId)))
-    buildingData.push({ value: String(buildingId), label: `#${buildingId}` });
-
   const armLabel = (a: number) =>
     armCountOf(armType) === 1 ? t('poseDefs.arm') : a === 0 ? t('poseDefs.leftArm') : t('poseDefs.rightArm');
 
@@ -164,69 +137,14 @@ export function PoseForm({
         <Stack>
           <SimpleGrid cols={{ base: 1, md: wide ? 3 : 2 }} spacing="lg">
             <Stack style={{ gridColumn: wide ? 'span 2' : undefined }}>
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput
-                  label={t('poseCommon.fields.name')}
-                  required
-                  maxLength={POSE_NAME_MAX}
-                  error={kit.err('name')}
-                  data-testid="pose-name"
-                  {...form.register('name')}
-                />
-                <Controller
-                  control={form.control}
-                  name="buildingId"
-                  render={({ field }) => (
-                    <NativeSelect
-                      label={t('poseCommon.fields.buildingId')}
-                      value={field.value === null || field.value === undefined ? '' : String(field.value)}
-                      onChange={(e) =>
-                        field.onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))
-                      }
-                      data={buildingData}
-                      error={kit.err('buildingId')}
-                      data-testid="pose-building"
-                    />
-                  )}
-                />
-                <Controller
-                  control={form.control}
-                  name="armModel"
-                  render={({ field }) => (
-                    <NativeSelect
-                      label={t('poseCommon.fields.armModel')}
-                      description={t('poseDefs.modelChangeHint')}
-                      required
-                      value={String(field.value ?? '')}
-                      onChange={(e) => {
-                        const m = ARM_MODELS.find((x) => String(x) === e.currentTarget.value) ?? 100;
-                        field.onChange(m);
-                        reshape(m, armType);
-                      }}
-                      data={ARM_MODELS.map((m) => ({ value: String(m), label: t(`poseCommon.armModels.${m}`) }))}
-                      data-testid="pose-arm-model"
-                    />
-                  )}
-                />
-                <Controller
-                  control={form.control}
-                  name="armType"
-                  render={({ field }) => (
-                    <NativeSelect
-                      label={t('poseCommon.fields.armType')}
-                      required
-                      value={String(field.value ?? '')}
-                      onChange={(e) => {
-                        const a = ARM_TYPES.find((x) => String(x) === e.currentTarget.value) ?? 1;
-                        field.onChange(a);
-                        reshape(armModel, a);
-                      }}
-                      data={ARM_TYPES.map((a) => ({ value: String(a), label: t(`poseCommon.armTypes.${a}`) }))}
-                      data-testid="pose-arm-type"
-                    />
-                  )}
-                />
-              </SimpleGrid>
+              <PoseHeadFields
+                form={form}
+                testIdPrefix="pose"
+                nameMax={POSE_NAME_MAX}
+                err={kit.err}
+                modelHint={t('poseDefs.modelChangeHint')}
+                onShape={reshape}
+              />
               {hasPeriscope(armType) && (
                 <Controller
                   control={form.control}

@@ -11,12 +11,9 @@ import {
   Switch,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import {
-  ARM_MODELS,
-  ARM_TYPES,
   planPoseTransition,
   POSE_NETWORK_NAME_MAX,
   poseNetworkInputSchema,
@@ -26,15 +23,14 @@ import {
   type PoseNetwork,
   type PoseNetworkInput,
 } from '@portal/contract';
-import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { Controller, useForm, useWatch, type DefaultValues } from 'react-hook-form';
+import { useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { buildingFilterOptions } from '@/components/building-filter';
 import { FormShell, LockedFields, useFormKit } from '@/components/form-page';
 import { useCreatePoseNetwork } from '../api/create-pose-network';
 import { usePoseOptions } from '../api/get-pose-defs';
 import { useUpdatePoseNetwork } from '../api/update-pose-network';
+import { PoseHeadFields } from './pose-head-fields';
 import { NetworkGraph } from './network-graph';
 import { TransitionChecker } from './transition-checker';
 import { usePoseMessage } from './use-pose-message';
@@ -107,12 +103,10 @@ export function PoseNetworkForm({ network, onReload, onCreated, readOnly, extraA
     both: true,
   });
   const [check, setCheck] = useState<{ from: number | null; to: number | null }>({ from: null, to: null });
-  const buildings = useQuery(buildingFilterOptions());
   const armModel = (useWatch({ control: form.control, name: 'armModel' }) ?? 100) as ArmModel;
   const armType = (useWatch({ control: form.control, name: 'armType' }) ?? 1) as ArmTypeCode;
   const nodes = (useWatch({ control: form.control, name: 'nodes' }) ?? []) as number[];
   const edges = (useWatch({ control: form.control, name: 'edges' }) ?? []) as PoseEdge[];
-  const buildingId = useWatch({ control: form.control, name: 'buildingId' });
   const options = usePoseOptions(armModel, armType);
 
   const names = new Map<number, string>(knownNames.map((n) => [n.id, n.name]));
@@ -148,14 +142,6 @@ export function PoseNetworkForm({ network, onReload, onCreated, readOnly, extraA
     draft.from !== draft.to &&
     !edges.some((e) => samePair(e, draft.from!, draft.to!));
 
-  const buildingData = [
-    { value: '', label: t('poseCommon.wholeOrganization') },
-    ...(buildings.data ?? [])
-      .filter((b): b is typeof b & { id: number } => typeof b.id === 'number')
-      .map((b) => ({ value: String(b.id), label: b.name ?? `#${b.id}` })),
-  ];
-  if (typeof buildingId === 'number' && !buildingData.some((b) => b.value === String(buildingId)))
-    buildingData.push({ value: String(buildingId), label: `#${buildingId}` });
   const poseOptions = [
     { value: '', label: t('poseCommon.choose') },
     ...nodeList.map((n) => ({ value: String(n.id), label: n.name })),
@@ -179,66 +165,13 @@ export function PoseNetworkForm({ network, onReload, onCreated, readOnly, extraA
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <LockedFields locked={readOnly}>
           <Stack>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label={t('poseCommon.fields.name')}
-                required
-                maxLength={POSE_NETWORK_NAME_MAX}
-                error={kit.err('name')}
-                data-testid="network-name"
-                {...form.register('name')}
-              />
-              <Controller
-                control={form.control}
-                name="buildingId"
-                render={({ field }) => (
-                  <NativeSelect
-                    label={t('poseCommon.fields.buildingId')}
-                    value={field.value === null || field.value === undefined ? '' : String(field.value)}
-                    onChange={(e) =>
-                      field.onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))
-                    }
-                    data={buildingData}
-                    error={kit.err('buildingId')}
-                    data-testid="network-building"
-                  />
-                )}
-              />
-              <Controller
-                control={form.control}
-                name="armModel"
-                render={({ field }) => (
-                  <NativeSelect
-                    label={t('poseCommon.fields.armModel')}
-                    required
-                    value={String(field.value ?? '')}
-                    onChange={(e) => {
-                      field.onChange(ARM_MODELS.find((x) => String(x) === e.currentTarget.value) ?? 100);
-                      reshape();
-                    }}
-                    data={ARM_MODELS.map((m) => ({ value: String(m), label: t(`poseCommon.armModels.${m}`) }))}
-                    data-testid="network-arm-model"
-                  />
-                )}
-              />
-              <Controller
-                control={form.control}
-                name="armType"
-                render={({ field }) => (
-                  <NativeSelect
-                    label={t('poseCommon.fields.armType')}
-                    required
-                    value={String(field.value ?? '')}
-                    onChange={(e) => {
-                      field.onChange(ARM_TYPES.find((x) => String(x) === e.currentTarget.value) ?? 1);
-                      reshape();
-                    }}
-                    data={ARM_TYPES.map((a) => ({ value: String(a), label: t(`poseCommon.armTypes.${a}`) }))}
-                    data-testid="network-arm-type"
-                  />
-                )}
-              />
-            </SimpleGrid>
+            <PoseHeadFields
+              form={form}
+              testIdPrefix="network"
+              nameMax={POSE_NETWORK_NAME_MAX}
+              err={kit.err}
+              onShape={reshape}
+            />
             {!readOnly && (
               <Text size="xs" c="dimmed">
                 {t('poseNetworks.modelChangeHint')}
