@@ -66,6 +66,10 @@ export function createRoutes(): RouteObject[] {
               path: paths.system.deliveries.path,
               lazy: withTexts('account', () => import('./routes/system/deliveries')),
             },
+            {
+              path: paths.system.termTexts.path,
+              lazy: withTexts('account', () => import('./routes/system/terms')),
+            },
             { path: paths.organization.list.path, lazy: () => import('./routes/organization/list') },
             { path: paths.organization.create.path, lazy: () => import('./routes/organization/create') },
             { path: paths.organization.detail.path, lazy: () => import('./routes/organization/detail') },

@@ -170,6 +170,7 @@ export const paths = {
       path: '/system/deliveries',
       getHref: (page?: number) => withQuery('/system/deliveries', { page: page && page > 1 ? page : undefined }),
     },
+    termTexts: { path: '/system/terms', getHref: () => '/system/terms' },
   },
 } as const;
 

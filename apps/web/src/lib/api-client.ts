@@ -1,4 +1,5 @@
-import { createApiClient, type ApiError, type Operation } from '@portal/contract';
+import { createApiClient, languageSchema, type ApiError, type Operation } from '@portal/contract';
+import i18n from 'i18next';
 import { apiBase } from '@/config/env';
 import { busyStore } from './busy';
 import { sessionStore } from './session';
@@ -26,13 +27,25 @@ function reportError(error: ApiError, skipAuthRedirect: boolean | undefined): vo
 }
 
 /**
+ * Every call says the screen's language as `Accept-Language`: the server keeps it as the language
+ * the account last used the portal in (the mails of accounts without a chosen language use it).
+ */
+function withUiLanguage(init: RequestInit | undefined): RequestInit | undefined {
+  const lang = languageSchema.safeParse(i18n.language);
+  if (!lang.success) return init;
+  const headers = new Headers(init?.headers);
+  headers.set('Accept-Language', lang.data);
+  return { ...init, headers };
+}
+
+/**
  * The typed client of the contract's operations (`client.call(ops.getBuilding, { params: { id } })`).
  * Writes show the loading overlay unless `quiet`; lost sessions and contract states go to their handlers.
  */
 export const client = createApiClient({
   baseUrl: () => apiBase(),
   token: () => sessionStore.get()?.token,
-  fetch: (...args) => fetch(...args),
+  fetch: (input, init) => fetch(input, withUiLanguage(init)),
   around: async (op: Operation, options, run) => {
     const write = op.method !== 'GET' && !options.quiet;
     if (write) busyStore.start();

@@ -128,6 +128,7 @@ export const en = {
     thresholds: 'Threshold rules',
     systemTop: 'System settings',
     deliveries: 'Mail and SMS log',
+    termTexts: 'Terms and policy',
   },
   location: {
     change: 'Change location',
@@ -325,6 +326,8 @@ export const en = {
     duplicate: 'This value appears more than once',
     unknownBuilding: 'No building with this position in the file',
     tooLong: 'Too long',
+    termsVersionUnchanged: 'A new version needs a new version number',
+    termsNothingToCorrect: 'There is no version to correct yet: publish one',
     invalid: 'Invalid value',
     codeMismatch: 'The code does not match',
     codeExpired: 'The code has expired or was already used. Save the new address again to get a new code.',

@@ -130,6 +130,7 @@ export const ja: Messages = {
     thresholds: 'しきい値ルール',
     systemTop: 'システム設定',
     deliveries: 'メール・SMS送信履歴',
+    termTexts: '規約・ポリシー',
   },
   location: {
     change: 'ロケーション変更',
@@ -326,6 +327,8 @@ export const ja: Messages = {
     duplicate: '同じ値が複数あります',
     unknownBuilding: 'ファイル内に該当する位置のビルがありません',
     tooLong: '長すぎます',
+    termsVersionUnchanged: '新しい版には新しい版番号を付けてください',
+    termsNothingToCorrect: '訂正できる版がまだありません。公開してください',
     invalid: '値が正しくありません',
     codeMismatch: 'コードが一致しません',
     codeExpired:

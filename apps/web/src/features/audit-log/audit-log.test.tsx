@@ -23,6 +23,7 @@ describe('audit log', () => {
             action: 'operator.lock',
             targetType: 'operator',
             targetId: '20',
+            targetName: 'Sato Jiro',
             ip: '127.0.0.1',
             detail: null,
           },
@@ -35,6 +36,7 @@ describe('audit log', () => {
             action: 'robot.dance',
             targetType: 'robot',
             targetId: '3',
+            targetName: null,
             ip: null,
             detail: null,
           },
@@ -46,12 +48,13 @@ describe('audit log', () => {
     const app = renderApp('/audit-log/list?page=2&operator=7&targetType=operator&from=2025-05-01&to=2025-05-31', {
       session: makeSession(2),
     });
-    expect(await screen.findByTestId('audit-table', {}, { timeout: 5000 })).toHaveTextContent('operator.lock');
-    expect(screen.getByText('Operator #20')).toBeInTheDocument();
-    // Known codes get their label; a code this version has no label for is shown as it is.
-    expect(screen.getByTestId('audit-table')).toHaveTextContent('Operator locked');
+    expect(await screen.findByTestId('audit-table', {}, { timeout: 5000 })).toHaveTextContent('Operator locked');
+    // Targets by name (recorded by the server), else by type and number.
+    expect(screen.getByRole('cell', { name: 'Operator: Sato Jiro' })).toBeInTheDocument();
+    // Known codes get their label, never the raw code; a code this version has no label for is shown as it is.
+    expect(screen.getByTestId('audit-table')).not.toHaveTextContent('operator.lock');
     expect(screen.getByRole('cell', { name: 'robot.dance' })).toBeInTheDocument();
-    expect(screen.getByRole('cell', { name: 'robot #3' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'Robot #3' })).toBeInTheDocument();
     const filter = JSON.parse(calls.find((c) => c.path === '/api/audit-logs')?.search.get('filter') ?? '{}') as unknown;
     expect(filter).toEqual({
       where: {

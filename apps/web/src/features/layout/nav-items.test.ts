@@ -18,7 +18,7 @@ describe('navigation menu', () => {
     expect(keys(OperatorType.systemAdmin)).toEqual([
       ['operations', ['robotControl', 'dashboard', 'robots']],
       ['administration', ['organizations', 'operators', 'auditLog', 'buildings', 'poses']],
-      ['system', ['deliveries']],
+      ['system', ['deliveries', 'termTexts']],
     ]);
   });
 

@@ -41,6 +41,7 @@ const administration: NavItem[] = [
 const system: NavItem[] = [
   { key: 'systemTop', href: paths.system.top.getHref() },
   { key: 'deliveries', href: paths.system.deliveries.getHref() },
+  { key: 'termTexts', href: paths.system.termTexts.getHref() },
 ];
 
 /** True when the entry leads to a screen not built yet (the "coming in a later release" placeholder). */

@@ -1,7 +1,16 @@
-/** Labels by code; the codes contain dots, so they are plain records rather than i18next keys. */
+import type { AuditAction, AuditTargetType } from '@portal/contract';
+
+/**
+ * Labels by code; the codes contain dots, so they are plain records rather than i18next keys. Typed
+ * by the contract's lists: a code the server may write without a label here is a type error.
+ */
 export type AuditLabels = {
-  actions: Record<string, string>;
-  targetTypes: Record<string, string>;
+  actions: Record<AuditAction, string>;
+  targetTypes: Record<AuditTargetType, string>;
+  /** Kinds of term documents (a term document is named "TOS 1.0": kind and version). */
+  termKinds: Record<'TOS' | 'PP' | 'MC', string>;
+  /** A target with its name: "Operator: Taro Yamada". */
+  target: (type: string, name: string) => string;
 };
 
 /**
@@ -19,11 +28,15 @@ export const auditEn: AuditLabels = {
     'password.change': 'Password changed',
     'profile.update': 'Profile updated',
     'profile.language': 'Language changed',
+    'profile.email-change.request': 'Email change requested',
+    'profile.email-change': 'Email address changed',
     'session.revoke': 'Device signed out',
     'session.revoke-others': 'Other devices signed out',
     'terms.agree': 'Terms agreed',
     'location.change': 'Current building changed',
     'init-data.import': 'Initial data imported',
+    'terms.update': 'Terms corrected',
+    'terms.publish': 'New terms version published',
     'organization.create': 'Organization created',
     'organization.update': 'Organization updated',
     'organization.delete': 'Organization deleted',
@@ -61,6 +74,35 @@ export const auditEn: AuditLabels = {
     'floor.delete': 'Floor deleted',
     'floor.map-image': 'Map image uploaded',
     'floor.map-image.delete': 'Map image removed',
+    'floor-map.save': 'Map saved',
+    'floor-map.restore': 'Map revision restored',
+    'floor-map.waypoint.create': 'Waypoint added',
+    'floor-map.waypoint.update': 'Waypoint updated',
+    'floor-map.waypoint.delete': 'Waypoint deleted',
+    'robot.create': 'Robot registered',
+    'robot.update': 'Robot updated',
+    'robot.delete': 'Robot deleted',
+    'robot.credentials': 'Robot credentials reissued',
+    'robot.pending.delete': 'Unregistered robot dismissed',
+    'robot.command': 'Command sent to robot',
+    'robot.action': 'Robot action sent',
+    'robot.console-action': 'Console action sent',
+    'robot.os-update': 'Robot OS update started',
+    'robot.goto': 'Robot sent to waypoint',
+    'robot.trial-run': 'Trial run started',
+    'robot.mapping.start': 'Mapping started',
+    'robot.mapping.stop': 'Mapping stopped',
+    'robot.route-recording.start': 'Route recording started',
+    'robot.route-recording.stop': 'Route recording stopped',
+    'robot.thermal-preset.create': 'Thermal camera preset added',
+    'robot.thermal-preset.update': 'Thermal camera preset updated',
+    'robot.thermal-preset.delete': 'Thermal camera preset deleted',
+    'poseDef.create': 'Pose definition created',
+    'poseDef.update': 'Pose definition updated',
+    'poseDef.delete': 'Pose definition deleted',
+    'poseNetwork.create': 'Pose network created',
+    'poseNetwork.update': 'Pose network updated',
+    'poseNetwork.delete': 'Pose network deleted',
   },
   targetTypes: {
     organization: 'Organization',
@@ -68,12 +110,19 @@ export const auditEn: AuditLabels = {
     operator: 'Operator',
     building: 'Building',
     floor: 'Floor',
+    'floor-map': 'Map',
+    robot: 'Robot',
+    'pending-robot': 'Unregistered robot',
     'robot-group': 'Robot group',
     'flow-group': 'Flow group',
     'speech-text': 'Speech text',
+    'pose-def': 'Pose definition',
+    'pose-network': 'Pose network',
     session: 'Session',
     email: 'Email',
     'login-id': 'Login ID',
     'term-document': 'Term document',
   },
+  termKinds: { TOS: 'Terms of service', PP: 'Privacy policy', MC: 'Maintenance contract' },
+  target: (type, name) => `${type}: ${name}`,
 };

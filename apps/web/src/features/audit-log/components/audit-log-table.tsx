@@ -1,8 +1,9 @@
-import { Button, Code, Group, NativeSelect, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, TextInput, Title } from '@mantine/core';
+import { AUDIT_TARGET_TYPES } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListTable, type Column } from '@/components/list-page';
-import { useAuditLabel } from '@/lib/audit-labels';
+import { useAuditLabel, useAuditTarget } from '@/lib/audit-labels';
 import { useFormat } from '@/lib/format';
 import { useListParams } from '@/lib/list-params';
 import { useAuditLogs } from '../api/get-audit-logs';
@@ -10,22 +11,6 @@ import { useOperatorOptions } from '../api/get-operator-options';
 import { AUDIT_LOG_PER_PAGE, auditLogSchema } from '../list-params';
 
 type AuditRow = NonNullable<ReturnType<typeof useAuditLogs>['data']>['items'][number];
-
-/** The target types the server writes, offered as a filter. */
-const TARGET_TYPES = [
-  'organization',
-  'notif-target',
-  'operator',
-  'building',
-  'floor',
-  'robot-group',
-  'flow-group',
-  'speech-text',
-  'session',
-  'email',
-  'login-id',
-  'term-document',
-] as const;
 
 /** The administrator's audit log: filters and paging live in the URL. */
 export function AuditLogTable() {
@@ -43,6 +28,7 @@ export function AuditLogTable() {
   const operators = useOperatorOptions();
 
   const auditLabel = useAuditLabel();
+  const auditTarget = useAuditTarget();
   const columns: Column<AuditRow>[] = [
     {
       id: 'at',
@@ -59,26 +45,12 @@ export function AuditLogTable() {
     {
       id: 'action',
       header: t('people.audit.action'),
-      cell: ({ row: { original: e } }) => (
-        <>
-          {auditLabel('actions', e.action)}
-          {auditLabel('actions', e.action) !== e.action && (
-            <Code fz="xs" ml={6}>
-              {e.action}
-            </Code>
-          )}
-        </>
-      ),
+      cell: ({ row: { original: e } }) => auditLabel('actions', e.action),
     },
     {
       id: 'target',
       header: t('people.audit.target'),
-      cell: ({ row: { original: e } }) => (
-        <>
-          {auditLabel('targetTypes', e.targetType)}
-          {e.targetId !== null && ` #${e.targetId}`}
-        </>
-      ),
+      cell: ({ row: { original: e } }) => auditTarget(e),
     },
     { id: 'ip', header: t('people.audit.ip'), cell: ({ row }) => row.original.ip ?? '' },
   ];
@@ -113,7 +85,7 @@ export function AuditLogTable() {
           onChange={(e) => set({ targetType: e.currentTarget.value })}
           data={[
             { value: '', label: t('people.audit.allTargetTypes') },
-            ...TARGET_TYPES.map((v) => ({ value: v, label: auditLabel('targetTypes', v) })),
+            ...AUDIT_TARGET_TYPES.map((v) => ({ value: v, label: auditLabel('targetTypes', v) })),
           ]}
           data-testid="audit-target-type"
         />

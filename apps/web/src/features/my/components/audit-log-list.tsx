@@ -2,7 +2,7 @@ import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ListTable, type Column } from '@/components/list-page';
 import { paths } from '@/config/paths';
-import { useAuditLabel } from '@/lib/audit-labels';
+import { useAuditLabel, useAuditTarget } from '@/lib/audit-labels';
 import { useFormat } from '@/lib/format';
 import { AUDIT_LOGS_PER_PAGE, useAuditLogs } from '../api/get-audit-logs';
 
@@ -13,6 +13,7 @@ export function AuditLogList({ page }: { page: number }) {
   const format = useFormat();
   const logs = useAuditLogs(page);
   const auditLabel = useAuditLabel();
+  const auditTarget = useAuditTarget();
   const columns: Column<AuditRow>[] = [
     { id: 'at', header: t('my.auditLogs.at'), cell: ({ row }) => format.dateTime(row.original.at) },
     {
@@ -23,12 +24,7 @@ export function AuditLogList({ page }: { page: number }) {
     {
       id: 'target',
       header: t('my.auditLogs.target'),
-      cell: ({ row: { original: l } }) => (
-        <>
-          {auditLabel('targetTypes', l.targetType)}
-          {l.targetId !== null && ` #${l.targetId}`}
-        </>
-      ),
+      cell: ({ row: { original: l } }) => auditTarget(l),
     },
     { id: 'ip', header: t('my.auditLogs.ip'), cell: ({ row }) => row.original.ip ?? '' },
   ];
