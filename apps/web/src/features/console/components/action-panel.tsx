@@ -1,9 +1,10 @@
-import { Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { CONSOLE_ACTIONS, type ConsoleAction } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useSendConsoleAction } from '../api/send-console-action';
+import { PanelTitle } from '@/components/panel-title';
 
 const colors: Partial<Record<ConsoleAction, string>> = { cancelOrder: 'red', startPause: 'orange' };
 
@@ -42,14 +43,7 @@ export function ActionPanel({ robot, online }: ActionPanelProps) {
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
-        <div>
-          <Title order={2} size="h4">
-            {t('consoleScreen.actions.title')}
-          </Title>
-          <Text size="xs" c="dimmed">
-            {t('consoleScreen.actions.description')}
-          </Text>
-        </div>
+        <PanelTitle title={t('consoleScreen.actions.title')} description={t('consoleScreen.actions.description')} />
         <Group gap="xs">
           {CONSOLE_ACTIONS.map((action) => (
             <Tooltip key={action} label={t(`consoleScreen.actions.hints.${action}`)} multiline w={260} withArrow>

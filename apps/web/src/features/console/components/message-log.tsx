@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import type { RobotLogEntry } from '@portal/contract';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { useConsoleTime } from '../format-time';
 import { CLIENT_LOG_LIMIT, filterLog, noLogFilter, type LogFilter } from '../log-buffer';
 import { LogFilters } from './log-filters';
 import { LogRow } from './log-row';
+import { PanelTitle } from '@/components/panel-title';
 
 interface MessageLogProps {
   entries: readonly RobotLogEntry[];
@@ -52,14 +53,10 @@ export function MessageLog({ entries, missed, error, onClear, timeZone }: Messag
     <Paper withBorder p="md">
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start">
-          <div>
-            <Title order={2} size="h4">
-              {t('consoleScreen.log.title')}
-            </Title>
-            <Text size="xs" c="dimmed">
-              {t('consoleScreen.log.description', { limit: CLIENT_LOG_LIMIT })}
-            </Text>
-          </div>
+          <PanelTitle
+            title={t('consoleScreen.log.title')}
+            description={t('consoleScreen.log.description', { limit: CLIENT_LOG_LIMIT })}
+          />
           <Group gap="xs">
             <Button
               size="xs"

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
 import { OS_UPDATE_MIN_BATTERY, type RobotConsole } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useStartOsUpdate } from '../api/start-os-update';
 import { osUpdateRunning, type OsUpdateProgress } from '../os-update-progress';
+import { PanelTitle } from '@/components/panel-title';
 
 interface OsUpdatePanelProps {
   robot: { id: number; name: string };
@@ -52,14 +53,10 @@ export function OsUpdatePanel({ robot, console: c, progress, onStarted, onDismis
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
-        <div>
-          <Title order={2} size="h4">
-            {t('consoleScreen.osUpdate.title')}
-          </Title>
-          <Text size="xs" c="dimmed">
-            {t('consoleScreen.osUpdate.description', { min: OS_UPDATE_MIN_BATTERY })}
-          </Text>
-        </div>
+        <PanelTitle
+          title={t('consoleScreen.osUpdate.title')}
+          description={t('consoleScreen.osUpdate.description', { min: OS_UPDATE_MIN_BATTERY })}
+        />
         <Group>
           <Button
             color="orange"

@@ -1,9 +1,10 @@
-import { Button, Collapse, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Collapse, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConsoleTime } from '../format-time';
 import { CopyJsonButton, JsonView } from './json-view';
+import { PanelTitle } from '@/components/panel-title';
 
 type Json = Record<string, unknown>;
 
@@ -29,14 +30,7 @@ export function StatePanel({
     <Paper withBorder p="md" h="100%">
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <div>
-            <Title order={2} size="h4">
-              {t('consoleScreen.state.title')}
-            </Title>
-            <Text size="xs" c="dimmed">
-              {t('consoleScreen.state.description')}
-            </Text>
-          </div>
+          <PanelTitle title={t('consoleScreen.state.title')} description={t('consoleScreen.state.description')} />
           {text !== null && (
             <CopyJsonButton text={text} what={t('consoleScreen.state.title')} testId="console-state-copy" />
           )}
@@ -69,14 +63,10 @@ export function FactsheetPanel({ factsheet, loading }: { factsheet: Json | null;
     <Paper withBorder p="md">
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start">
-          <div>
-            <Title order={2} size="h4">
-              {t('consoleScreen.factsheet.title')}
-            </Title>
-            <Text size="xs" c="dimmed">
-              {t('consoleScreen.factsheet.description')}
-            </Text>
-          </div>
+          <PanelTitle
+            title={t('consoleScreen.factsheet.title')}
+            description={t('consoleScreen.factsheet.description')}
+          />
           <Group gap="xs">
             {text !== null && (
               <CopyJsonButton text={text} what={t('consoleScreen.factsheet.title')} testId="console-factsheet-copy" />

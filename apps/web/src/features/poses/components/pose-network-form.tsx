@@ -34,6 +34,7 @@ import { PoseHeadFields } from './pose-head-fields';
 import { NetworkGraph } from './network-graph';
 import { TransitionChecker } from './transition-checker';
 import { usePoseMessage } from './use-pose-message';
+import { PanelTitle } from '@/components/panel-title';
 
 export type NetworkFormValues = PoseNetworkInput;
 const fields = ['name', 'buildingId', 'armModel', 'armType', 'nodes', 'edges'] as const;
@@ -179,12 +180,7 @@ export function PoseNetworkForm({ network, onReload, onCreated, readOnly, extraA
             )}
             <Paper withBorder p="sm">
               <Stack gap="xs">
-                <Title order={2} size="h5">
-                  {t('poseNetworks.poses')}
-                </Title>
-                <Text size="xs" c="dimmed">
-                  {t('poseNetworks.posesHint')}
-                </Text>
+                <PanelTitle title={t('poseNetworks.poses')} description={t('poseNetworks.posesHint')} size="h5" />
                 {errors.nodes && (
                   <Text c="red" size="sm">
                     {message(errors.nodes.message ?? errors.nodes.root?.message ?? 'validation.invalid')}
@@ -213,12 +209,11 @@ export function PoseNetworkForm({ network, onReload, onCreated, readOnly, extraA
             </Paper>
             <Paper withBorder p="sm">
               <Stack gap="xs">
-                <Title order={2} size="h5">
-                  {t('poseNetworks.transitions')}
-                </Title>
-                <Text size="xs" c="dimmed">
-                  {t('poseNetworks.transitionsHint')}
-                </Text>
+                <PanelTitle
+                  title={t('poseNetworks.transitions')}
+                  description={t('poseNetworks.transitionsHint')}
+                  size="h5"
+                />
                 {!readOnly && (
                   <Group align="flex-end" wrap="wrap">
                     <NativeSelect

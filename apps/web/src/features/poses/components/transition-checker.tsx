@@ -1,7 +1,8 @@
-import { Alert, Badge, Group, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { planPoseTransition, type PoseEdge } from '@portal/contract';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PanelTitle } from '@/components/panel-title';
 
 interface TransitionCheckerProps {
   nodes: ReadonlyArray<{ id: number; name: string }>;
@@ -27,12 +28,12 @@ export function TransitionChecker({ nodes, edges, from, to, onChange }: Transiti
   return (
     <Paper withBorder p="md" data-testid="transition-checker">
       <Stack gap="xs">
-        <Title order={2} size="h5">
-          {t('poseNetworks.check.title')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {t('poseNetworks.check.hint')}
-        </Text>
+        <PanelTitle
+          title={t('poseNetworks.check.title')}
+          description={t('poseNetworks.check.hint')}
+          size="h5"
+          descriptionSize="sm"
+        />
         <Group grow>
           <NativeSelect
             label={t('poseNetworks.check.from')}

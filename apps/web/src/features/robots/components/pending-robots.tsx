@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type Column } from '@/components/list-page';
@@ -8,6 +8,7 @@ import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useDismissPendingRobot } from '../api/dismiss-pending-robot';
 import { usePendingRobots } from '../api/get-pending-robots';
+import { PanelTitle } from '@/components/panel-title';
 
 /** Robots sign in as `robot-{serial}`: the serial to prefill when registering one. */
 export const serialOfUsername = (username: string): string =>
@@ -71,12 +72,11 @@ export function PendingRobots() {
   return (
     <Paper withBorder p="md" data-testid="pending-robots">
       <Stack gap="xs">
-        <Title order={2} size="h4">
-          {t('robotRegistry.pending.title')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {t('robotRegistry.pending.intro')}
-        </Text>
+        <PanelTitle
+          title={t('robotRegistry.pending.title')}
+          description={t('robotRegistry.pending.intro')}
+          descriptionSize="sm"
+        />
         <DataTable
           data={pending.data}
           columns={columns}
