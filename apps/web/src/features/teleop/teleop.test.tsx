@@ -18,6 +18,7 @@ import { FakeRealtime } from '@/testing/fake-realtime';
 import { renderApp } from '@/testing/render-app';
 import { fleetRobot, robotTeleop, teleopRobot } from './testing/fixtures';
 import { FakePeer } from './testing/fakes';
+import { ROOMY_QUERY, SIDE_BY_SIDE_QUERY, TABLET_LANDSCAPE_QUERY } from './components/tablet-layout';
 
 const slow = { timeout: 5000 };
 
@@ -438,5 +439,83 @@ describe('basic controller', () => {
     expect(await screen.findByTestId('teleop-blocked')).toBeInTheDocument();
     expect(screen.queryByTestId('teleop-pause-order')).not.toBeInTheDocument();
     expect(screen.getByTestId('teleop-top-row')).toContainElement(screen.getByTestId('teleop-robot-overlay'));
+  });
+});
+
+/** The window matches these media queries (and no other). */
+function mediaMatches(...matching: string[]) {
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string): MediaQueryList => ({
+    matches: matching.includes(query),
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
+}
+
+/** Opens a screen as the controller, connected, with driving blocked by the running patrol. */
+async function blockedByPatrol(path: string) {
+  mockApi(routes());
+  const app = renderApp(path, { session: makeSession(0), realtime });
+  const sock = await serverSocket();
+  const pc = await join(sock, 'controller', me);
+  act(() => {
+    pc.setState('connected');
+    pc.channel('control').open();
+    pc.channel('command').open();
+    pc.channel('command').receive(status({ blocked: 'orderRunning' }));
+  });
+  expect(await screen.findByTestId('teleop-blocked')).toBeInTheDocument();
+  return app;
+}
+
+describe('operator screens on a tablet', () => {
+  it('portrait (stacked): the drive pad and stop stand on their own below the video, beside speech and devices', async () => {
+    mediaMatches();
+    await blockedByPatrol('/app/tele-ope/drive/UGO-5');
+    expect(screen.getByTestId('teleop-screen')).toHaveAttribute('data-layout', 'stacked');
+    const drive = screen.getByTestId('teleop-drive');
+    expect(drive).toContainElement(screen.getByTestId('teleop-joystick'));
+    expect(drive).toContainElement(screen.getByTestId('teleop-stop'));
+    // Talking is in view at the same time: the tabs keep speech and devices, no drive tab.
+    expect(screen.queryByRole('tab', { name: 'Drive' })).not.toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Speech' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByTestId('teleop-talk')).toBeInTheDocument();
+    // The video is wide: the alerts sit over it, beside the robot's box.
+    expect(screen.getByTestId('teleop-top-row')).toContainElement(screen.getByTestId('teleop-blocked'));
+  });
+
+  it('landscape (side by side, 992-1199 px): the alerts stand above the narrow video, never over it', async () => {
+    mediaMatches(SIDE_BY_SIDE_QUERY);
+    await blockedByPatrol('/app/tele-ope/drive/UGO-5');
+    expect(screen.getByTestId('teleop-screen')).toHaveAttribute('data-layout', 'wide');
+    expect(screen.getByTestId('teleop-top-row')).not.toContainElement(screen.getByTestId('teleop-blocked'));
+    expect(screen.getByTestId('teleop-top-row')).toContainElement(screen.getByTestId('teleop-robot-overlay'));
+    expect(screen.getByRole('tab', { name: 'Drive' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByTestId('teleop-stop')).toBeEnabled();
+  });
+
+  it('desktop (1200 px and wider): the alerts stay over the video, as before', async () => {
+    mediaMatches(SIDE_BY_SIDE_QUERY, ROOMY_QUERY);
+    await blockedByPatrol('/app/tele-ope/drive/UGO-5');
+    expect(screen.getByTestId('teleop-screen')).toHaveAttribute('data-layout', 'wide');
+    expect(screen.getByTestId('teleop-top-row')).toContainElement(screen.getByTestId('teleop-blocked'));
+  });
+
+  it('basic controller in landscape: the alerts stand above the video beside the drive pad', async () => {
+    mediaMatches(TABLET_LANDSCAPE_QUERY);
+    await blockedByPatrol('/app/basic/UGO-5');
+    expect(screen.getByTestId('teleop-top-row')).not.toContainElement(screen.getByTestId('teleop-blocked'));
+    expect(screen.getByTestId('teleop-pause-order')).toBeEnabled();
+    expect(screen.getByTestId('teleop-drive')).toContainElement(screen.getByTestId('teleop-stop'));
+  });
+
+  it('basic controller in portrait: the alerts sit over the video', async () => {
+    mediaMatches();
+    await blockedByPatrol('/app/basic/UGO-5');
+    expect(screen.getByTestId('teleop-top-row')).toContainElement(screen.getByTestId('teleop-blocked'));
   });
 });
