@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
+import { prepareMap, type PrepareMapJob, type PreparedMap } from '../modules/maps/map-document-text.ts';
 import { occupancyGridPng } from './png.ts';
 
-/** The image worker (lib/image-worker.ts): PNG encoding of mapping grids and hashing, off the main thread. */
+/**
+ * The image worker (lib/image-worker.ts): PNG encoding of mapping grids, hashing, and the parsing,
+ * checking and writing of large map documents, off the main thread.
+ */
 export type ImageJobBody =
-  { kind: 'occupancyPng'; width: number; height: number; cells: Uint8Array } | { kind: 'sha256'; bytes: Uint8Array };
+  | { kind: 'occupancyPng'; width: number; height: number; cells: Uint8Array }
+  | { kind: 'sha256'; bytes: Uint8Array }
+  | ({ kind: 'prepareMap' } & PrepareMapJob);
 export type ImageJob = ImageJobBody & { id: number };
-export type ImageAnswer = { id: number; png?: Uint8Array; hash?: string; error?: string };
+export type ImageAnswer = { id: number; png?: Uint8Array; hash?: string; map?: PreparedMap; error?: string };
 
 parentPort?.on('message', (job: ImageJob) => {
   try {
@@ -14,6 +20,8 @@ parentPort?.on('message', (job: ImageJob) => {
       const png = occupancyGridPng(job.width, job.height, job.cells);
       const out = new Uint8Array(png.buffer, png.byteOffset, png.byteLength).slice();
       parentPort!.postMessage({ id: job.id, png: out } satisfies ImageAnswer, [out.buffer]);
+    } else if (job.kind === 'prepareMap') {
+      parentPort!.postMessage({ id: job.id, map: prepareMap(job) } satisfies ImageAnswer);
     } else {
       parentPort!.postMessage({
         id: job.id,

@@ -1,16 +1,21 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { PrepareMapJob, PreparedMap } from '../modules/maps/map-document-text.ts';
 import type { ImageAnswer, ImageJobBody } from './image-worker-thread.ts';
 
 /**
  * CPU-heavy image work off the main thread (issue 11): a mapping grid of 4000 × 4000 cells takes
  * about a second to turn into a PNG, which on the main thread would stall every request, socket and
- * robot message meanwhile. One worker thread, started on first use and not keeping the process
- * alive; jobs queue there in order.
+ * robot message meanwhile. Large map documents are parsed, checked and written there too (a 9 MB
+ * document took seconds of the main thread). One worker thread, started on first use and not keeping
+ * the process alive; jobs queue there in order.
  */
 let worker: Worker | null = null;
 let next = 0;
 const waiting = new Map<number, { ok: (a: ImageAnswer) => void; fail: (err: Error) => void }>();
+/** Jobs sent, by kind (tests see that a service hands its work to the worker). */
+const sent = new Map<ImageJobBody['kind'], number>();
+export const imageWorkerJobs = (kind: ImageJobBody['kind']): number => sent.get(kind) ?? 0;
 
 function start(): Worker {
   // The thread's module is TypeScript: a small bootstrap loads it through tsx (as `npm start` runs the
@@ -38,6 +43,7 @@ function start(): Worker {
 function run(job: ImageJobBody, transfer: ArrayBuffer[] = []): Promise<ImageAnswer> {
   worker ??= start();
   const id = ++next;
+  sent.set(job.kind, (sent.get(job.kind) ?? 0) + 1);
   return new Promise((ok, fail) => {
     waiting.set(id, { ok, fail });
     worker!.postMessage({ ...job, id }, transfer);
@@ -54,6 +60,18 @@ export async function occupancyPngOffThread(width: number, height: number, cells
 /** SHA-256 (hex) of bytes on the worker thread. */
 export async function sha256OffThread(bytes: Uint8Array): Promise<string> {
   return (await run({ kind: 'sha256', bytes })).hash!;
+}
+
+/**
+ * `prepareMap` (modules/maps/map-document-text.ts) on the worker thread: a map document's JSON text
+ * parsed, checked against the contract and the map rules, stamped and written back as text. Bytes
+ * that fill their own buffer are transferred: the caller must not use them afterwards.
+ */
+export async function prepareMapOffThread(job: PrepareMapJob): Promise<PreparedMap> {
+  // A body's bytes that fill their own buffer (a request body of megabytes) are moved, not copied.
+  const t = job.text;
+  const own = typeof t !== 'string' && t.byteOffset === 0 && t.byteLength === t.buffer.byteLength;
+  return (await run({ kind: 'prepareMap', ...job }, own ? [t.buffer as ArrayBuffer] : [])).map!;
 }
 
 /** Stops the worker (server shutdown, tests); the next job starts a new one. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/time.ts';
+import { sha256OffThread } from '../lib/image-worker.ts';
 import { fileRepo, type FileRow } from './file-repo.ts';
 
 /** A stored file's row in `files`; the bytes live in the store under the same key. */
@@ -22,6 +23,12 @@ export type FileStore = ReturnType<typeof createFileStore>;
 
 /** Keys are 128 random bits in hex: unguessable and safe as a file name. */
 export const FILE_KEY_PATTERN = /^[0-9a-f]{32}$/;
+
+/** Files from this size on are hashed on the worker thread (a map image of megabytes; issue 11). */
+const HASH_OFF_THREAD_BYTES = 1024 * 1024;
+
+const sha256Of = (bytes: Buffer): Promise<string> | string =>
+  bytes.length >= HASH_OFF_THREAD_BYTES ? sha256OffThread(bytes) : createHash('sha256').update(bytes).digest('hex');
 
 /**
  * Stored files (map images now; photos, exports, recordings later): bytes under `dir`
@@ -48,7 +55,7 @@ export function createFileStore({ dir, db, clock }: { dir: string; db: Kysely<Da
         buildingId: file.buildingId,
         contentType: file.contentType,
         size: file.bytes.length,
-        sha256: createHash('sha256').update(file.bytes).digest('hex'),
+        sha256: await sha256Of(file.bytes),
         purpose: file.purpose,
         createdAt: clock().toISOString(),
       };

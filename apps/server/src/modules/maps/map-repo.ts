@@ -25,6 +25,13 @@ export interface NewRevision {
   savedAt: string;
 }
 
+export type NewRevisionText = Omit<NewRevision, 'document'> & {
+  /** The document's JSON text, as stored and answered. */
+  documentText: string;
+  waypoints: number;
+  edges: number;
+};
+
 /** SQL of floor map revisions. Callers check the floor's scope first (the floor row carries it). */
 export function mapRepo(db: Kysely<Database>, dialect: Dialect) {
   const revisions = (trx: Kysely<Database>, floorId: number) =>
@@ -47,6 +54,25 @@ export function mapRepo(db: Kysely<Database>, dialect: Dialect) {
     return { ...rest, savedBy: last_name === null ? null : `${last_name} ${first_name ?? ''}`.trim() };
   };
 
+  /** `insert` of a document already written as text (prepared on the worker thread). */
+  async function insertText(r: NewRevisionText, trx: Kysely<Database> = db): Promise<void> {
+    await trx
+      .insertInto('floor_map_revisions')
+      .values({
+        organization_id: r.organizationId,
+        building_id: r.buildingId,
+        floor_id: r.floorId,
+        revision: r.revision,
+        document: r.documentText,
+        waypoint_count: r.waypoints,
+        edge_count: r.edges,
+        note: r.note,
+        saved_by: r.savedBy,
+        saved_at: r.savedAt,
+      })
+      .execute();
+  }
+
   return {
     /**
      * Within a write's transaction: writers of one floor queue on its row (PostgreSQL; SQLite runs
@@ -68,11 +94,31 @@ export function mapRepo(db: Kysely<Database>, dialect: Dialect) {
       return row ? named(row) : undefined;
     },
 
+    /** The current revision's number and save time, without its document (a write's check). */
+    async head(
+      floorId: number,
+      trx: Kysely<Database> = db,
+    ): Promise<{ revision: number; savedAt: string } | undefined> {
+      return trx
+        .selectFrom('floor_map_revisions')
+        .where('floor_id', '=', floorId)
+        .select(['revision', 'saved_at as savedAt'])
+        .orderBy('revision', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
     async revision(floorId: number, revision: number): Promise<RevisionRow | undefined> {
       const row = await revisions(db, floorId)
         .select('m.document')
         .where('m.revision', '=', revision)
         .executeTakeFirst();
+      return row ? named(row) : undefined;
+    },
+
+    /** One revision without its document (the answer of a save, whose document is in hand). */
+    async summary(floorId: number, revision: number): Promise<Omit<RevisionRow, 'document'> | undefined> {
+      const row = await revisions(db, floorId).where('m.revision', '=', revision).executeTakeFirst();
       return row ? named(row) : undefined;
     },
 
@@ -84,21 +130,18 @@ export function mapRepo(db: Kysely<Database>, dialect: Dialect) {
 
     /** Fails with a unique violation when that revision exists (someone saved at the same time). */
     async insert(r: NewRevision, trx: Kysely<Database> = db): Promise<void> {
-      await trx
-        .insertInto('floor_map_revisions')
-        .values({
-          organization_id: r.organizationId,
-          building_id: r.buildingId,
-          floor_id: r.floorId,
-          revision: r.revision,
-          document: JSON.stringify(r.document),
-          waypoint_count: r.document.waypoints.length,
-          edge_count: r.document.edges.length,
-          note: r.note,
-          saved_by: r.savedBy,
-          saved_at: r.savedAt,
-        })
-        .execute();
+      const { document, ...rest } = r;
+      await insertText(
+        {
+          ...rest,
+          documentText: JSON.stringify(document),
+          waypoints: document.waypoints.length,
+          edges: document.edges.length,
+        },
+        trx,
+      );
     },
+
+    insertText,
   };
 }

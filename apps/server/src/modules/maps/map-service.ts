@@ -1,10 +1,10 @@
 import {
   emptyMapDocument,
   floorMapId,
+  floorMapSchema,
   MAP_CHANGED_ACTION,
   MAP_REVISIONS_MAX,
   mapBounds,
-  mapDocumentProblems,
   OperatorType,
   pointProblems,
   waypointUsage,
@@ -23,12 +23,18 @@ import {
 } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { nextVersion, staleUpdate } from '../../lib/versioned.ts';
+import { staleUpdate } from '../../lib/versioned.ts';
+import { isDeepStrictEqual } from 'node:util';
 import { requireManager } from '../buildings/common.ts';
 import { floorService } from '../floors/floor-service.ts';
 import { isUniqueViolation } from '../organizations/admin-rules.ts';
 import { mapRepo, type RevisionRow } from './map-repo.ts';
+import { prepareMapOffThread } from '../../lib/image-worker.ts';
+import { CHECK_RESPONSES } from '../../lib/serializer.ts';
+import { stampWaypoints, versionOf, type PreparedMap } from './map-document-text.ts';
 import type { AuditAction } from '@portal/contract';
+
+export { stampWaypoints } from './map-document-text.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'audit' | 'config' | 'fileStore' | 'robotLink' | 'log'>;
 
@@ -68,35 +74,6 @@ const staleMap = () =>
     { path: 'baseRevision', message: 'validation.staleMap' },
   ]);
 
-const sameWaypoint = (a: Waypoint, b: Waypoint) =>
-  a.name === b.name && a.x === b.x && a.y === b.y && a.theta === b.theta && a.type === b.type;
-
-/** A waypoint's version: its own stamp, or (saved before stamps existed) its revision's time. */
-const versionOf = (w: Waypoint, savedAt: string | undefined): string | undefined => w.updatedAt ?? savedAt;
-
-/**
- * Stamps the waypoints of a new revision with their versions: an unchanged waypoint keeps the version
- * it had in the current revision, a new or changed one gets a version later than that (`nextVersion`),
- * whatever a client sent. So a waypoint edit based on an older version is found stale (lost updates).
- */
-export function stampWaypoints(
-  previous: MapDocument,
-  previousSavedAt: string | undefined,
-  next: MapDocument,
-  now: Date,
-): MapDocument {
-  const before = new Map(previous.waypoints.map((w) => [w.id, w]));
-  return {
-    ...next,
-    waypoints: next.waypoints.map((w) => {
-      const old = before.get(w.id);
-      const oldVersion = old ? versionOf(old, previousSavedAt) : undefined;
-      const updatedAt = old && sameWaypoint(old, w) && oldVersion ? oldVersion : nextVersion(now, oldVersion);
-      return { ...w, updatedAt };
-    }),
-  };
-}
-
 /** What a write makes of the current document: the new document, its note, and the audit entry. */
 interface Change<T> {
   document: MapDocument;
@@ -130,6 +107,31 @@ export function mapService(ctx: Ctx) {
       image: imageOf(floor),
       document: parse(row),
     };
+  }
+
+  /**
+   * The answer of GET (and of a save or restore) as JSON text, with the stored document text as it is:
+   * parsing a document of megabytes and writing it again took seconds of the main thread. The stored
+   * text was written from a checked document (`prepareMap`), so it is what the schema would write.
+   * Outside production the answer is still checked against the schema, as every other answer is.
+   */
+  function floorMapJson(floor: FloorDetail, row: RevisionRow | undefined): string {
+    const head: Omit<FloorMap, 'document'> = {
+      floorId: floor.id,
+      buildingId: floor.buildingId,
+      revision: row?.revision ?? 0,
+      savedAt: row?.savedAt ?? null,
+      savedBy: row?.savedBy ?? null,
+      image: imageOf(floor),
+    };
+    const text = `${JSON.stringify(head).slice(0, -1)},"document":${row ? row.document : JSON.stringify(emptyMapDocument())}}`;
+    if (CHECK_RESPONSES) {
+      const value: unknown = JSON.parse(text);
+      if (!isDeepStrictEqual(floorMapSchema.parse(value), value)) {
+        throw new Error(`The stored map of floor ${floor.id} is not what the schema writes`);
+      }
+    }
+    return text;
   }
 
   /** After the commit: each robot online on the floor hears of the new revision. Failures are only logged. */
@@ -212,15 +214,111 @@ export function mapService(ctx: Ctx) {
     }
   }
 
-  const current = async (floorId: number) => parse(await repo.current(floorId));
+  /**
+   * A whole-document write (save, restore) with its heavy part on the worker thread: the current
+   * revision is read, the new document parsed, checked and stamped against it off the main thread
+   * (`prepareMap`), and stored as that text when the current revision is still the one it was
+   * prepared against; else it is prepared again (which may then find the save stale).
+   */
+  async function writeDocument(
+    p: Principal,
+    floor: FloorDetail,
+    ip: string,
+    source: { kind: 'body' | 'document'; text: Uint8Array | string },
+    describe: (
+      prepared: Extract<PreparedMap, { ok: true }>,
+      current: number,
+    ) => { note: string; action: AuditAction; detail: Record<string, unknown> },
+  ): Promise<{ revision: number; documentText: string }> {
+    // The bytes go to the worker (moved, not copied); a second attempt starts from the prepared text.
+    let text = source.text;
+    for (let attempt = 1; ; attempt++) {
+      const row = await repo.current(floor.id);
+      const base = row?.revision ?? 0;
+      const now = clock();
+      const prepared = await prepareMapOffThread({
+        source: source.kind,
+        text,
+        bounds: boundsOf(floor),
+        previous: row?.document ?? null,
+        previousSavedAt: row?.savedAt ?? null,
+        now: now.getTime(),
+      });
+      if (!prepared.ok) throw notPrepared(prepared);
+      text =
+        source.kind === 'document'
+          ? prepared.documentText
+          : `{"baseRevision":${prepared.baseRevision},"overwrite":${prepared.overwrite},"note":${JSON.stringify(prepared.note)},"document":${prepared.documentText}}`;
+      const c = describe(prepared, base);
+      let revision: number | null;
+      try {
+        revision = await db.transaction().execute(async (trx) => {
+          if (!(await repo.lockFloor(floor.id, trx))) throw notFound('Floor');
+          // Someone saved since the document was prepared: prepare it again against theirs.
+          if (((await repo.head(floor.id, trx))?.revision ?? 0) !== base) return null;
+          const next = base + 1;
+          await repo.insertText(
+            {
+              organizationId: floor.organizationId,
+              buildingId: floor.buildingId,
+              floorId: floor.id,
+              revision: next,
+              documentText: prepared.documentText,
+              waypoints: prepared.waypoints,
+              edges: prepared.edges,
+              note: c.note,
+              savedBy: p.operatorId,
+              savedAt: now.toISOString(),
+            },
+            trx,
+          );
+          await audit.record(
+            {
+              operatorId: p.operatorId,
+              organizationId: floor.organizationId,
+              action: c.action,
+              targetType: 'floor-map',
+              targetId: floor.id,
+              ip,
+              detail: { revision: next, ...c.detail },
+            },
+            trx,
+          );
+          return next;
+        });
+      } catch (err) {
+        if (!isUniqueViolation(err) || attempt >= WRITE_ATTEMPTS) throw err;
+        continue;
+      }
+      if (revision === null) {
+        if (attempt >= WRITE_ATTEMPTS) throw staleMap();
+        continue;
+      }
+      await tellRobots(floor, revision).catch((err: unknown) =>
+        log.error({ err, floorId: floor.id }, 'robots not told of the new map revision'),
+      );
+      return { revision, documentText: prepared.documentText };
+    }
+  }
 
-  function checkDocument(floor: FloorDetail, doc: MapDocument): void {
-    const problems = mapDocumentProblems(doc, boundsOf(floor));
-    if (problems.length > 0) invalidDocument(problems);
+  /** The answer of a write: the new revision's details with the document text in hand (not read again). */
+  async function writtenJson(floor: FloorDetail, written: { revision: number; documentText: string }) {
+    const summary = await repo.summary(floor.id, written.revision);
+    if (!summary) throw notFound('Map revision');
+    return floorMapJson(floor, { ...summary, document: written.documentText });
   }
-  function invalidDocument(problems: ErrorDetail[]): never {
-    throw invalid(problems.map((d) => ({ ...d, path: `document.${d.path}` })));
+
+  /** A document the worker refused, as the 400 the same problem always gave. */
+  function notPrepared(prepared: Exclude<PreparedMap, { ok: true }>): AppError {
+    if (prepared.kind === 'json') {
+      return new AppError('VALIDATION_FAILED', "Body is not valid JSON but content-type is set to 'application/json'");
+    }
+    if (prepared.kind === 'schema')
+      return new AppError('VALIDATION_FAILED', 'The request is not valid', prepared.details);
+    return invalid(prepared.details.map((d) => ({ ...d, path: `document.${d.path}` })));
   }
+
+  const current = async (floorId: number) => parse(await repo.current(floorId));
 
   function checkWaypoint(floor: FloorDetail, w: WaypointInput): void {
     const problems = pointProblems(w, boundsOf(floor));
@@ -244,67 +342,79 @@ export function mapService(ctx: Ctx) {
     return { ...w, updatedAt: w.updatedAt ?? '' };
   };
 
+  /**
+   * Saves the body of PUT /floors/{id}/map, given as its JSON bytes: parsed and checked against the
+   * contract (`saveFloorMapBodySchema`) and the map rules on the worker thread. Answers the saved
+   * revision as JSON text.
+   */
+  async function saveText(p: Principal, floorId: number, body: Uint8Array | string, ip: string): Promise<string> {
+    requireManager(p);
+    const floor = await floors.get(p, floorId);
+    const written = await writeDocument(p, floor, ip, { kind: 'body', text: body }, (saved, current) => {
+      if (saved.baseRevision < current && !saved.overwrite) throw staleMap();
+      return {
+        note: saved.note,
+        action: 'floor-map.save',
+        detail: {
+          baseRevision: saved.baseRevision,
+          ...(saved.overwrite && saved.baseRevision < current ? { overwritten: current } : {}),
+          waypoints: saved.waypoints,
+          edges: saved.edges,
+        },
+      };
+    });
+    return writtenJson(floor, written);
+  }
+
   return {
     /** The floor (scope checked: another tenant's floor is "not found"). */
     floor: (p: Principal, floorId: number) => floors.get(p, floorId),
     current,
     toFloorMap,
 
+    /** The current revision (GET answers it as text: `getText`). */
     async get(p: Principal, floorId: number): Promise<FloorMap> {
       const floor = await floors.get(p, floorId);
       return toFloorMap(floor, await repo.current(floorId));
     },
 
-    async save(p: Principal, floorId: number, body: SaveFloorMapBody, ip: string): Promise<FloorMap> {
-      requireManager(p);
+    /** The current revision as JSON text (`floorMapJson`). */
+    async getText(p: Principal, floorId: number): Promise<string> {
       const floor = await floors.get(p, floorId);
-      checkDocument(floor, body.document);
-      const saved = await write(p, floor, ip, (cur) => {
-        if (body.baseRevision < cur.revision && !body.overwrite) throw staleMap();
-        return {
-          document: body.document,
-          note: body.note,
-          action: 'floor-map.save',
-          detail: {
-            baseRevision: body.baseRevision,
-            ...(body.overwrite && body.baseRevision < cur.revision ? { overwritten: cur.revision } : {}),
-            waypoints: body.document.waypoints.length,
-            edges: body.document.edges.length,
-          },
-          answer: null,
-        };
-      });
-      return toFloorMap(floor, await repo.revision(floorId, saved.revision));
+      return floorMapJson(floor, await repo.current(floorId));
     },
+
+    /** `saveText` of a body the server made itself (a recorded route), answered as an object. */
+    async save(p: Principal, floorId: number, body: SaveFloorMapBody, ip: string): Promise<FloorMap> {
+      return JSON.parse(await saveText(p, floorId, JSON.stringify(body), ip)) as FloorMap;
+    },
+
+    saveText,
 
     async revisions(p: Principal, floorId: number, limit: number): Promise<MapRevisionSummary[]> {
       await floors.get(p, floorId);
       return repo.list(floorId, Math.min(limit, MAP_REVISIONS_MAX));
     },
 
-    async revision(p: Principal, floorId: number, revision: number): Promise<FloorMap> {
+    async revisionText(p: Principal, floorId: number, revision: number): Promise<string> {
       const floor = await floors.get(p, floorId);
       const row = await repo.revision(floorId, revision);
       if (!row) throw notFound('Map revision');
-      return toFloorMap(floor, row);
+      return floorMapJson(floor, row);
     },
 
     /** The document of an older revision becomes the newest (checked against today's image). */
-    async restore(p: Principal, floorId: number, revision: number, ip: string): Promise<FloorMap> {
+    async restoreText(p: Principal, floorId: number, revision: number, ip: string): Promise<string> {
       requireManager(p);
       const floor = await floors.get(p, floorId);
       const row = await repo.revision(floorId, revision);
       if (!row) throw notFound('Map revision');
-      const document = parse(row);
-      checkDocument(floor, document);
-      const saved = await write(p, floor, ip, () => ({
-        document,
+      const saved = await writeDocument(p, floor, ip, { kind: 'document', text: row.document }, () => ({
         note: `restored from ${revision}`,
         action: 'floor-map.restore',
         detail: { restoredFrom: revision },
-        answer: null,
       }));
-      return toFloorMap(floor, await repo.revision(floorId, saved.revision));
+      return writtenJson(floor, saved);
     },
 
     // ------------------------------------------------------------ waypoints (id-level edits)
