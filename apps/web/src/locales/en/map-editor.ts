@@ -138,6 +138,13 @@ export const mapEditorEn = {
       closePreview: 'Back to editing',
       empty: 'No revisions yet.',
     },
+    warnings: {
+      title: 'Warnings ({{count}})',
+      hint: 'Checked against the dark pixels of the map image. Saving is still possible.',
+      waypointOnObstacle: 'Waypoint "{{name}}" is on an obstacle',
+      edgeCrossesObstacle: 'The edge {{from}} – {{to}} crosses an obstacle',
+      marker: 'On an obstacle of the map image',
+    },
     trial: {
       title: 'Trial run',
       robot: 'Robot on this floor',
@@ -146,6 +153,21 @@ export const mapEditorEn = {
       started: '{{robot}} started the route "{{route}}"',
       noRobots: 'No robot is on this floor right now.',
       noRoutes: 'Create a route first.',
+      progress: {
+        title: '{{robot}}, route "{{route}}"',
+        sent: 'Sent, waiting for the robot to answer',
+        accepted: 'Accepted by the robot, driving the route',
+        rejected: 'Refused by the robot: {{reason}}',
+        finished: 'Finished or cancelled',
+        replaced: 'Another order was sent to the robot since',
+      },
+      refusal: {
+        noRouteError: 'the route does not start where the robot stands, or it has no way there',
+        validationError: 'the robot found the order invalid',
+        orderError: 'the robot cannot carry out the order',
+        orderUpdateError: 'the robot is still on another order',
+        other: '{{type}}',
+      },
     },
     session: {
       tab: 'Mapping & recording',

@@ -137,6 +137,13 @@ export const mapEditorJa: MapEditorMessages = {
       closePreview: '編集に戻る',
       empty: '履歴はまだありません。',
     },
+    warnings: {
+      title: '警告（{{count}} 件）',
+      hint: 'マップ画像の暗いピクセル（障害物）と照合しています。このまま保存もできます。',
+      waypointOnObstacle: 'ウェイポイント「{{name}}」が障害物の上にあります',
+      edgeCrossesObstacle: 'エッジ {{from}} – {{to}} が障害物を横切っています',
+      marker: 'マップ画像の障害物の上にあります',
+    },
     trial: {
       title: '試走',
       robot: 'このフロアのロボット',
@@ -145,6 +152,21 @@ export const mapEditorJa: MapEditorMessages = {
       started: '{{robot}} がルート「{{route}}」の走行を始めました',
       noRobots: '現在このフロアにいるロボットはありません。',
       noRoutes: '先にルートを作成してください。',
+      progress: {
+        title: '{{robot}}・ルート「{{route}}」',
+        sent: '送信済み（ロボットの応答待ち）',
+        accepted: 'ロボットが受け付け、ルートを走行中です',
+        rejected: 'ロボットが拒否しました：{{reason}}',
+        finished: '完了またはキャンセル',
+        replaced: 'その後、別の指示がロボットに送られました',
+      },
+      refusal: {
+        noRouteError: 'ルートの出発点がロボットの現在位置ではないか、そこへの経路がありません',
+        validationError: 'ロボットが指示を不正と判断しました',
+        orderError: 'ロボットは指示を実行できません',
+        orderUpdateError: 'ロボットは別の指示を実行中です',
+        other: '{{type}}',
+      },
     },
     session: {
       tab: 'マップ作成・ルート記録',

@@ -18,6 +18,8 @@ import {
   type DrawView,
 } from './draw';
 import { DocumentCache } from './doc-cache';
+import { drawWarnings } from './draw-warnings';
+import { useMapWarnings } from './warning-source';
 import type { LiveSource } from './live-source';
 import { attachInput } from './pointer-input';
 
@@ -69,6 +71,13 @@ export function MapCanvas({ store, image, live, overlay, label, onReady }: MapCa
   const [loaded, setLoaded] = useState<{ url: string; img: HTMLImageElement } | null>(null);
   const bitmap = loaded && loaded.url === image?.url ? loaded.img : null;
   const docCache = useRef<DocumentCache | null>(null);
+  // Warnings against the image's obstacles, marked over the document (issue 12 item 10).
+  const warnings = useMapWarnings(store, image);
+  const warningsRef = useRef(warnings);
+  useEffect(() => {
+    warningsRef.current = warnings;
+    mapLayer.current?.batchDraw();
+  }, [warnings]);
   useEffect(() => {
     // It asks for a redraw of the map layer when a zoom has settled.
     const cache = new DocumentCache(() => mapLayer.current?.batchDraw());
@@ -202,6 +211,7 @@ export function MapCanvas({ store, image, live, overlay, label, onReady }: MapCa
                 const cache = docCache.current;
                 if (!cache || !cache.draw(ctx, v, deps, drawDocument)) drawDocument(ctx, v);
                 drawPreview(ctx, store.preview, v.camera.zoom);
+                drawWarnings(ctx, warningsRef.current, v.camera.zoom);
               }}
             />
           </Layer>

@@ -219,6 +219,7 @@ export function EditorWorkspace({ map, floorName, canEdit, beta, partial, focusW
       store={shown}
       tab={tab}
       onTab={setTab}
+      image={map.image}
       footer={
         <RobotTools
           store={store}

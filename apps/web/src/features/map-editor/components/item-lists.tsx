@@ -53,7 +53,7 @@ function focus(store: EditorStore, item: SelectionItem, additive: boolean) {
   if (p && !additive) store.centerOn(p, store.camera.zoom);
 }
 
-export function WaypointList({ store }: { store: EditorStore }) {
+export function WaypointList({ store, warned }: { store: EditorStore; warned?: ReadonlySet<number> }) {
   const { t } = useTranslation();
   const [q, setQ] = useState('');
   const needle = q.trim().toLowerCase();
@@ -88,6 +88,19 @@ export function WaypointList({ store }: { store: EditorStore }) {
               <Text size="sm" truncate>
                 {w.name}
               </Text>
+              {warned?.has(w.id) && (
+                <Text
+                  size="xs"
+                  fw={700}
+                  c="orange"
+                  title={t('mapEditor.warnings.marker')}
+                  aria-label={t('mapEditor.warnings.marker')}
+                  data-testid={`waypoint-warning-${w.id}`}
+                  style={{ flex: 'none' }}
+                >
+                  !
+                </Text>
+              )}
               <Text size="xs" c="dimmed" ml="auto" style={{ flex: 'none' }}>
                 {t(`mapEditor.waypointTypes.${w.type}`)}
               </Text>

@@ -1,7 +1,10 @@
 import { ScrollArea, Tabs } from '@mantine/core';
+import type { MapImage } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
+import { useMapWarnings } from '../canvas/warning-source';
 import type { EditorStore } from '../model/store';
 import { NoGoList, PartialMapList, RouteList, WaypointList } from './item-lists';
+import { MapWarnings, warnedIds } from './map-warnings';
 import { PropertiesPanel } from './properties-panel';
 import { useStoreChannel } from './use-store';
 
@@ -14,12 +17,15 @@ interface SidePanelProps {
   onTab: (tab: PanelTab) => void;
   /** Extra content under the tabs (the trial run). */
   footer?: React.ReactNode;
+  /** The floor's map image: warnings of waypoints and edges on its obstacles. */
+  image?: MapImage | null;
 }
 
 /** Properties of the selection and the lists of the map's items. */
-export function SidePanel({ store, tab, onTab, footer }: SidePanelProps) {
+export function SidePanel({ store, tab, onTab, footer, image = null }: SidePanelProps) {
   const { t } = useTranslation();
   useStoreChannel(store, 'model');
+  const warned = warnedIds(useMapWarnings(store, image));
   return (
     <Tabs
       value={tab}
@@ -35,12 +41,13 @@ export function SidePanel({ store, tab, onTab, footer }: SidePanelProps) {
           </Tabs.Tab>
         ))}
       </Tabs.List>
+      <MapWarnings store={store} image={image} />
       <ScrollArea style={{ flex: 1, minHeight: 0 }} type="auto" p="xs">
         <Tabs.Panel value="properties">
           <PropertiesPanel store={store} />
         </Tabs.Panel>
         <Tabs.Panel value="waypoints">
-          <WaypointList store={store} />
+          <WaypointList store={store} warned={warned.waypoints} />
         </Tabs.Panel>
         <Tabs.Panel value="routes">
           <RouteList store={store} />

@@ -1,5 +1,5 @@
 import { Button, Select, Stack, Text, Title } from '@mantine/core';
-import { fleetTopic } from '@portal/contract';
+import { fleetTopic, type SentOrder } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '@/lib/i18n';
@@ -23,6 +23,8 @@ export function TrialRun({ store, floorId, buildingId }: TrialRunProps) {
   const fleet = useFleet(fleetTopic(buildingId), { poses: false });
   const robots = [...fleet.robots.values()].filter((r) => robotFloor(r) === floorId);
   const [robotId, setRobotId] = useState<string | null>(null);
+  /** The trial run this panel started last: its progress follows the robot's live state. */
+  const [started, setStarted] = useState<StartedRun | null>(null);
   const start = useStartTrialRun();
   const routes = store.doc.routes;
   const routeId = store.selectedRouteId;
@@ -34,11 +36,13 @@ export function TrialRun({ store, floorId, buildingId }: TrialRunProps) {
     start.mutate(
       { robotId: robot.id, floorId, routeId: route.id },
       {
-        onSuccess: () =>
+        onSuccess: (order) => {
+          setStarted({ orderId: order.orderId, robotId: robot.id, robot: robot.name, route: route.name });
           showNotification({
             color: 'teal',
             message: t('mapEditor.trial.started', { robot: robot.name, route: route.name }),
-          }),
+          });
+        },
         // The server's own reason (busy, offline, no path, another floor...), never a guess from the code.
         onError: (e) => showNotification({ color: 'red', message: errorText(e) }),
       },
@@ -84,6 +88,55 @@ export function TrialRun({ store, floorId, buildingId }: TrialRunProps) {
       <Button size="xs" disabled={!robotId || routeId === null} loading={start.isPending} onClick={run}>
         {t('mapEditor.trial.start')}
       </Button>
+      {started && <TrialProgress run={started} lastOrder={fleet.robots.get(started.robotId)?.live.lastOrder ?? null} />}
+    </Stack>
+  );
+}
+
+interface StartedRun {
+  orderId: string;
+  robotId: number;
+  robot: string;
+  route: string;
+}
+
+/** The robot's errors for an order it refused that have their own words (else its type and description). */
+const REFUSALS = ['noRouteError', 'validationError', 'orderError', 'orderUpdateError'] as const;
+
+/** What became of the order: the robot's `lastOrder` while it is this order, else `sent` or superseded. */
+export function trialProgress(
+  run: Pick<StartedRun, 'orderId'>,
+  lastOrder: SentOrder | null,
+): SentOrder['status'] | 'replaced' {
+  if (!lastOrder) return 'sent';
+  return lastOrder.orderId === run.orderId ? lastOrder.status : 'replaced';
+}
+
+/**
+ * The trial run's progress (issue 11 item 10): sent, accepted, refused by the robot with its reason
+ * in words, finished; from the live fleet state the server keeps for each order it sends.
+ */
+function TrialProgress({ run, lastOrder }: { run: StartedRun; lastOrder: SentOrder | null }) {
+  const { t } = useTranslation();
+  const status = trialProgress(run, lastOrder);
+  let text: string;
+  if (status === 'rejected') {
+    const type = lastOrder?.error?.type ?? '';
+    const reason = (REFUSALS as readonly string[]).includes(type)
+      ? t(`mapEditor.trial.refusal.${type as (typeof REFUSALS)[number]}`)
+      : t('mapEditor.trial.refusal.other', {
+          type: [type, lastOrder?.error?.description].filter(Boolean).join(': ') || '?',
+        });
+    text = t('mapEditor.trial.progress.rejected', { reason });
+  } else text = t(`mapEditor.trial.progress.${status}`);
+  return (
+    <Stack gap={0} data-testid="trial-progress" data-status={status} role="status">
+      <Text size="xs" c="dimmed">
+        {t('mapEditor.trial.progress.title', { robot: run.robot, route: run.route })}
+      </Text>
+      <Text size="xs" c={status === 'rejected' ? 'red' : status === 'finished' ? 'teal' : undefined}>
+        {text}
+      </Text>
     </Stack>
   );
 }
