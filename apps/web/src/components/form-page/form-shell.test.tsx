@@ -351,3 +351,57 @@ describe('inline form shell', () => {
     expect(screen.queryByTestId('form-cancel')).not.toBeInTheDocument();
   });
 });
+
+describe('FormShell creating or editing', () => {
+  function CreateOrEdit({ record }: { record?: Thing }) {
+    const form = useForm<Values>({ defaultValues: record ? valuesOf(record) : { name: '' } });
+    const kit = useFormKit(form, { fields: ['name'], record, toValues: valuesOf });
+    const mutation = useMutation({ mutationFn: () => Promise.resolve(null) });
+    return (
+      <FormShell
+        kit={kit}
+        onSubmit={form.handleSubmit(() => undefined)}
+        mutation={mutation}
+        label="thing"
+        createLabel="Register"
+        createCancelTo="/elsewhere"
+      >
+        <TextInput label="Name" {...form.register('name')} />
+      </FormShell>
+    );
+  }
+  const renderAt = (record?: Thing) => {
+    const router = createMemoryRouter(
+      [
+        { path: '/thing', element: <CreateOrEdit record={record} /> },
+        { path: '/elsewhere', element: <p>elsewhere page</p> },
+      ],
+      { initialEntries: ['/thing'] },
+    );
+    render(
+      <MantineProvider>
+        <QueryClientProvider client={new QueryClient()}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+  };
+
+  it('while creating: the create label, and Cancel goes where the form says', async () => {
+    renderAt();
+    expect(screen.getByRole('button', { name: 'Register' })).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('form-cancel'));
+    expect(await screen.findByText('elsewhere page')).toBeInTheDocument();
+  });
+
+  it('on an edit: Save, and Cancel puts back the stored values instead of leaving', async () => {
+    renderAt({ id: 1, name: 'Alpha', updatedAt: 'v1' });
+    expect(screen.queryByRole('button', { name: 'Register' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+    expect(screen.getByTestId('form-cancel')).toBeDisabled();
+    await userEvent.type(screen.getByLabelText('Name'), 'x');
+    await userEvent.click(screen.getByTestId('form-cancel'));
+    expect(screen.getByLabelText('Name')).toHaveValue('Alpha');
+    expect(screen.queryByText('elsewhere page')).toBeNull();
+  });
+});

@@ -18,6 +18,10 @@ interface FormShellProps<T extends FieldValues> {
   submitLabel?: string;
   /** Where Cancel goes (the list, the record's page); without it Cancel puts back the stored values. */
   cancelTo?: string;
+  /** A form that creates or edits: the save button's text while it creates (no stored record, `kit.base`). */
+  createLabel?: string;
+  /** A form that creates or edits: where Cancel goes while it creates (on an edit it puts back the stored values). */
+  createCancelTo?: string;
   /** Cancel's text (`Cancel` unless named, e.g. "Back to list" with `cancelTo`). */
   cancelLabel?: string;
   /** The form's accessible name. */
@@ -52,7 +56,9 @@ export function FormShell<T extends FieldValues>({
   onSubmit,
   mutation,
   submitLabel,
-  cancelTo,
+  cancelTo: cancelToGiven,
+  createLabel,
+  createCancelTo,
   cancelLabel,
   label,
   testId,
@@ -68,6 +74,8 @@ export function FormShell<T extends FieldValues>({
   const errorText = useErrorText();
   const navigate = useNavigate();
   const { isDirty } = kit.form.formState;
+  const creating = kit.base === undefined;
+  const cancelTo = cancelToGiven ?? (creating ? createCancelTo : undefined);
   useLeaveGuard(isDirty && !readOnly);
 
   const failure = mutation.error;
@@ -81,7 +89,7 @@ export function FormShell<T extends FieldValues>({
       : null;
   const save = (
     <Button type="submit" loading={mutation.isPending} data-testid={submitTestId}>
-      {submitLabel ?? t('common.save')}
+      {submitLabel ?? (creating ? createLabel : undefined) ?? t('common.save')}
     </Button>
   );
 

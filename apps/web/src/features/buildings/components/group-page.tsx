@@ -81,7 +81,7 @@ function GroupForm({ kind, buildingId, group, canManage, onReload, startActions 
       label={t('buildings.groups.name')}
       submitTestId="group-save"
       readOnly={!canManage}
-      cancelTo={group ? undefined : paths.building.detail.getHref(buildingId, tabOf(kind))}
+      createCancelTo={paths.building.detail.getHref(buildingId, tabOf(kind))}
       startActions={startActions}
       maw="none"
     >

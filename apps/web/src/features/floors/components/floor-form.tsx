@@ -73,7 +73,7 @@ export function FloorForm({ buildingId, floor, onReload, readOnly, startActions 
       mutation={mutation}
       label={t('floors.editTitle')}
       submitTestId="floor-save"
-      cancelTo={floor ? undefined : paths.building.detail.getHref(buildingId, 'floors')}
+      createCancelTo={paths.building.detail.getHref(buildingId ?? floor.buildingId, 'floors')}
       readOnly={readOnly}
       startActions={startActions}
       maw="none"

@@ -158,8 +158,8 @@ export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) 
       label={t('people.op.listTitle')}
       testId="operator-form"
       submitTestId="operator-save"
-      submitLabel={operator ? t('common.save') : t('people.create')}
-      cancelTo={operator ? undefined : paths.operator.list.getHref()}
+      createLabel={t('people.create')}
+      createCancelTo={paths.operator.list.getHref()}
     >
       <TextInput
         label={t('people.op.loginId')}

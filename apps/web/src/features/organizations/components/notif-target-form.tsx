@@ -122,8 +122,8 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
       label={t('people.notif.title')}
       testId="notif-target-form"
       submitTestId="notif-save"
-      submitLabel={target ? t('common.save') : t('people.create')}
-      cancelTo={target ? undefined : paths.organization.detail.getHref(organizationId)}
+      createLabel={t('people.create')}
+      createCancelTo={paths.organization.detail.getHref(organizationId)}
       maw={640}
     >
       <Group grow align="flex-start">

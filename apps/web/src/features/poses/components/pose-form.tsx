@@ -127,8 +127,8 @@ export function PoseForm({
       label={t('poseDefs.listTitle')}
       testId="pose-form"
       submitTestId="pose-save"
-      submitLabel={base ? t('common.save') : t('poseDefs.create')}
-      cancelTo={base ? undefined : cancelTo}
+      createLabel={t('poseDefs.create')}
+      createCancelTo={cancelTo}
       readOnly={readOnly}
       startActions={extraActions}
       maw="none"

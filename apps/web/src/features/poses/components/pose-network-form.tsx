@@ -157,8 +157,8 @@ export function PoseNetworkForm({ network, onReload, onCreated, readOnly, extraA
       label={t('poseNetworks.listTitle')}
       testId="network-form"
       submitTestId="network-save"
-      submitLabel={base ? t('common.save') : t('poseNetworks.create')}
-      cancelTo={base ? undefined : cancelTo}
+      createLabel={t('poseNetworks.create')}
+      createCancelTo={cancelTo}
       readOnly={readOnly}
       startActions={extraActions}
       maw="none"

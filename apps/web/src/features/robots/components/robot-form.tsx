@@ -155,8 +155,8 @@ export function RobotForm({ robot, onReload, initial, onCreated, readOnly, extra
       label={t('robotRegistry.tabs.settings')}
       testId="robot-form"
       submitTestId="robot-save"
-      submitLabel={base ? t('common.save') : t('robotRegistry.register')}
-      cancelTo={base ? undefined : paths.robot.list.getHref()}
+      createLabel={t('robotRegistry.register')}
+      createCancelTo={paths.robot.list.getHref()}
       readOnly={readOnly}
       startActions={extraActions}
       maw="none"
