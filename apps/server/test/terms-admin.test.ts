@@ -188,6 +188,27 @@ describe('terms of service and privacy policy', () => {
     );
   });
 
+  it('replaces the placeholder text of earlier demo seeds by the template, in place', async () => {
+    const intro = 'These terms set out the conditions for using the Robot Portal (the "Service").';
+    const placeholder = [
+      intro,
+      ...Array.from(
+        { length: 12 },
+        (_, i) =>
+          `Article ${i + 1}\n${intro} The user complies with the applicable laws and these terms and operates the robots safely.`,
+      ),
+    ].join('\n\n');
+    const { PP } = await texts();
+    await t.db.kysely.updateTable('term_documents').set({ body_en: placeholder }).where('id', '=', PP!.id).execute();
+    expect(await ensureDefaultTerms(t.db.kysely, new Date())).toEqual(['PP']);
+    const after = (await texts()).PP!;
+    expect(after.id).toBe(PP!.id);
+    expect(after.version).toBe(PP!.version);
+    expect(after.bodyEn).toBe(TERM_TEMPLATES.PP.bodyEn);
+    expect(after.agreedCount).toBe(PP!.agreedCount);
+    expect(await ensureDefaultTerms(t.db.kysely, new Date())).toEqual([]);
+  });
+
   it('inserts the templates where a database has no terms, once', async () => {
     await t.db.kysely.deleteFrom('term_agreements').execute();
     await t.db.kysely.deleteFrom('term_documents').where('kind', '=', 'TOS').execute();

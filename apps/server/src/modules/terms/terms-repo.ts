@@ -49,7 +49,7 @@ export function termsRepo(db: Kysely<Database>) {
       base: string | null,
       v: Partial<Pick<TermDocumentTable, 'title_ja' | 'title_en' | 'body_ja' | 'body_en'>> & {
         updated_at: string;
-        updated_by: number;
+        updated_by: number | null;
       },
     ): Promise<number> {
       const r = await db

@@ -10,16 +10,43 @@ import { TEMPLATE_VERSION, TERM_TEMPLATES } from './templates.ts';
 const EDITABLE: readonly EditableTermKind[] = ['TOS', 'PP'];
 
 /**
+ * The placeholder the demo seed of earlier versions wrote (one English sentence repeated under
+ * twelve "Article n" headings): recognized so that such a text is replaced by the template.
+ */
+export function isSeedPlaceholder(bodyEn: string): boolean {
+  const repeated = bodyEn.split(
+    'The user complies with the applicable laws and these terms and operates the robots safely.',
+  );
+  return repeated.length === 13 && bodyEn.includes('\n\nArticle 12\n');
+}
+
+/**
  * Inserts the template terms of service and privacy policy (version 1.0) for each kind that has no
- * document yet: every portal starts with a text its system administrators can then replace.
+ * document yet: every portal starts with a text its system administrators can then replace. A
+ * current version that is still the old demo seed's placeholder is corrected in place to the
+ * template (agreements stay: the placeholder was demo data, not a text anyone relied on). Answers
+ * the kinds written.
  */
 export async function ensureDefaultTerms(db: Kysely<Database>, now: Date): Promise<EditableTermKind[]> {
   const repo = termsRepo(db);
   const added: EditableTermKind[] = [];
   for (const kind of EDITABLE) {
-    if (await repo.anyOfKind(kind)) continue;
     const t = TERM_TEMPLATES[kind];
     const at = now.toISOString();
+    const current = await repo.current(kind, at);
+    if (current && isSeedPlaceholder(current.body_en)) {
+      await repo.updateVersioned(current.id, current.updated_at, {
+        title_ja: t.titleJa,
+        title_en: t.titleEn,
+        body_ja: t.bodyJa,
+        body_en: t.bodyEn,
+        updated_at: nextVersion(now, current.updated_at ?? current.published_at),
+        updated_by: null,
+      });
+      added.push(kind);
+      continue;
+    }
+    if (await repo.anyOfKind(kind)) continue;
     await repo.insert({
       kind,
       version: TEMPLATE_VERSION,
