@@ -1,7 +1,7 @@
 /**
  * The IPC messages between `bench/fleet.ts` and its simulator process (`bench/lib/fleet-sim.ts`).
  */
-import type { RobotModel } from '@portal/contract';
+import type { KnownRobotModel } from '@portal/contract';
 
 /** One registered robot, as the simulator needs it. */
 export interface SimRobotSpec {
@@ -12,7 +12,7 @@ export interface SimRobotSpec {
   password: string;
   manufacturer: string;
   serialNumber: string;
-  model: RobotModel;
+  model: KnownRobotModel;
   mapId: string;
   x: number;
   y: number;
