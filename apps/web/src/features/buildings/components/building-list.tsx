@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, NativeSelect, Stack, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NativeSelect, Stack } from '@mantine/core';
 import { isSystemAdmin } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { useBuildingsPage } from '../api/get-buildings-page';
 import { useOrganizationOptions } from '../api/get-organizations';
 import { canManageBuildings } from '../can-manage';
 import { BUILDINGS_PER_PAGE, buildingListSchema, buildingSortColumns, defaultBuildingSort } from '../list-params';
+import { PageHeader } from '@/components/page-header';
 
 type BuildingRow = NonNullable<ReturnType<typeof useBuildingsPage>['data']>['items'][number];
 
@@ -91,16 +92,13 @@ export function BuildingList({ sessionType, buildingFilter }: BuildingListProps)
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('buildings.listTitle')}
-        </Title>
+      <PageHeader title={t('buildings.listTitle')}>
         {canManageBuildings(sessionType) && (
           <Button component={Link} to={paths.building.create.getHref()} data-testid="building-create">
             {t('buildings.create')}
           </Button>
         )}
-      </Group>
+      </PageHeader>
       <Group align="flex-end" wrap="wrap">
         <ListSearch
           value={params.q}

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Stack, Title } from '@mantine/core';
+import { Alert, Badge, Button, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ListTable, type Column } from '@/components/list-page';
 import { useFormat } from '@/lib/format';
@@ -7,6 +7,7 @@ import { useDevices } from '../api/get-devices';
 import { useRevokeDevice } from '../api/revoke-device';
 import { useRevokeOtherDevices } from '../api/revoke-other-devices';
 import { showNotification } from '@/lib/notify';
+import { PageHeader } from '@/components/page-header';
 
 type DeviceRow = NonNullable<ReturnType<typeof useDevices>['data']>[number];
 
@@ -57,10 +58,7 @@ export function DevicesList() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('my.devices.title')}
-        </Title>
+      <PageHeader title={t('my.devices.title')}>
         <Button
           variant="light"
           color="red"
@@ -70,7 +68,7 @@ export function DevicesList() {
         >
           {t('my.devices.revokeOthers')}
         </Button>
-      </Group>
+      </PageHeader>
       {mutationError && (
         <Alert color="red" role="alert">
           {errorText(mutationError)}

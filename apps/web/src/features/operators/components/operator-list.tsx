@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, NativeSelect, Stack, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NativeSelect, Stack } from '@mantine/core';
 import { operatorTypeSchema, type Operator } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { useListParams } from '@/lib/list-params';
 import { useOperators } from '../api/get-operators';
 import { OPERATORS_PER_PAGE, operatorListSchema } from '../list-params';
 import { isLocked } from './operator-actions';
+import { PageHeader } from '@/components/page-header';
 
 interface OperatorListProps {
   /** System administrators see every organization, so the list shows each operator's. */
@@ -100,14 +101,11 @@ export function OperatorList({ showOrganization, buildingFilter }: OperatorListP
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('people.op.listTitle')}
-        </Title>
+      <PageHeader title={t('people.op.listTitle')}>
         <Button component={Link} to={paths.operator.create.getHref()} data-testid="operator-create">
           {t('people.create')}
         </Button>
-      </Group>
+      </PageHeader>
       <Group align="flex-end" wrap="wrap">
         <ListSearch
           value={params.q}

@@ -11,6 +11,7 @@ import { ConfirmButton } from '@/components/confirm-button';
 import { DeleteError } from './delete-error';
 import { NotifTargetForm } from './notif-target-form';
 import { TestNotifButton } from './test-notif-button';
+import { PageHeader } from '@/components/page-header';
 
 function BackLink({ organizationId }: { organizationId: number }) {
   const { t } = useTranslation();
@@ -45,10 +46,7 @@ export function NotifTargetEditPage({ organizationId, id }: { organizationId: nu
   return (
     <Stack>
       <BackLink organizationId={organizationId} />
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('people.notif.editTitle')}
-        </Title>
+      <PageHeader title={t('people.notif.editTitle')}>
         <Group>
           <TestNotifButton organizationId={organizationId} target={n} />
           <ConfirmButton
@@ -69,7 +67,7 @@ export function NotifTargetEditPage({ organizationId, id }: { organizationId: nu
             }
           />
         </Group>
-      </Group>
+      </PageHeader>
       {remove.isError && <DeleteError error={remove.error} />}
       <NotifTargetForm
         organizationId={organizationId}

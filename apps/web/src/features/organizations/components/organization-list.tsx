@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Stack, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Stack } from '@mantine/core';
 import { isSystemAdmin, type Organization } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -10,6 +10,7 @@ import { useListParams } from '@/lib/list-params';
 import { useSession } from '@/lib/session';
 import { useOrganizations } from '../api/get-organizations';
 import { ORGANIZATIONS_PER_PAGE, organizationListSchema } from '../list-params';
+import { PageHeader } from '@/components/page-header';
 
 /** Organizations with server-side paging, sorting and name search; all of it lives in the URL. */
 export function OrganizationList() {
@@ -56,16 +57,13 @@ export function OrganizationList() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('people.org.listTitle')}
-        </Title>
+      <PageHeader title={t('people.org.listTitle')}>
         {session && isSystemAdmin(session.type) && (
           <Button component={Link} to={paths.organization.create.getHref()} data-testid="organization-create">
             {t('people.create')}
           </Button>
         )}
-      </Group>
+      </PageHeader>
       <ListSearch
         value={params.q}
         onSearch={(q) => setParams({ q })}

@@ -1,4 +1,4 @@
-import { Anchor, Group, Stack, Title } from '@mantine/core';
+import { Anchor, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
@@ -11,6 +11,7 @@ import { ConfirmButton } from '@/components/confirm-button';
 import { DeleteError } from './delete-error';
 import { NotifTargetList } from './notif-target-list';
 import { OrganizationForm } from './organization-form';
+import { PageHeader } from '@/components/page-header';
 
 interface OrganizationPageProps {
   id: number;
@@ -34,10 +35,7 @@ export function OrganizationPage({ id, systemAdmin }: OrganizationPageProps) {
       <Anchor component={Link} to={paths.organization.list.getHref()} size="sm">
         ← {t('people.back')}
       </Anchor>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('people.org.editTitle', { name: org.name })}
-        </Title>
+      <PageHeader title={t('people.org.editTitle', { name: org.name })}>
         {systemAdmin && (
           <ConfirmButton
             label={t('people.delete')}
@@ -54,7 +52,7 @@ export function OrganizationPage({ id, systemAdmin }: OrganizationPageProps) {
             }
           />
         )}
-      </Group>
+      </PageHeader>
       {remove.isError && <DeleteError error={remove.error} />}
       <OrganizationForm
         organization={org}

@@ -1,10 +1,11 @@
-import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListTable, type Column } from '@/components/list-page';
 import { POSES_PER_PAGE, type PoseListParams } from '../list-params';
 import { PoseListFilters } from './pose-list-filters';
+import { PageHeader } from '@/components/page-header';
 
 interface PoseListPageProps<T extends { id: number }> {
   canManage: boolean;
@@ -27,10 +28,7 @@ export function PoseListPage<T extends { id: number }>(props: PoseListPageProps<
   const { canManage, section, prefix, params, onChange, list } = props;
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t(`${section}.listTitle`)}
-        </Title>
+      <PageHeader title={t(`${section}.listTitle`)}>
         <Group>
           <Button component={Link} to={props.other.href} variant="subtle">
             {t(`${props.other.section}.listTitle`)}
@@ -41,7 +39,7 @@ export function PoseListPage<T extends { id: number }>(props: PoseListPageProps<
             </Button>
           )}
         </Group>
-      </Group>
+      </PageHeader>
       {!canManage && (
         <Text c="dimmed" size="sm">
           {t('poseCommon.readOnly')}

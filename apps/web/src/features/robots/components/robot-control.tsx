@@ -9,7 +9,6 @@ import {
   Stack,
   Text,
   TextInput,
-  Title,
   VisuallyHidden,
 } from '@mantine/core';
 import { fleetTopic, type FleetRobot } from '@portal/contract';
@@ -32,6 +31,7 @@ import {
 import { RobotCard, RobotRow, rowStyle } from './robot-card';
 import { useFloorNames } from './use-floor-names';
 import { modelChoices } from '../model-label';
+import { PageHeader } from '@/components/page-header';
 
 const VIEW_KEY = 'portal.robotControl.view';
 type View = 'grid' | 'list';
@@ -235,10 +235,7 @@ export function RobotControlView({ robots, buildingFilter }: RobotControlViewPro
 
   return (
     <Stack gap="sm">
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('robotControl.title')}
-        </Title>
+      <PageHeader title={t('robotControl.title')}>
         <SegmentedControl
           aria-label={t('robotControl.view')}
           value={view}
@@ -253,7 +250,7 @@ export function RobotControlView({ robots, buildingFilter }: RobotControlViewPro
           ]}
           data-testid="robot-view-toggle"
         />
-      </Group>
+      </PageHeader>
       <Group align="flex-end" wrap="wrap" gap="sm">
         <TextInput
           type="search"

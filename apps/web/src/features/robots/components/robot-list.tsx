@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, NativeSelect, Stack, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NativeSelect, Stack } from '@mantine/core';
 import { ROBOT_MODELS, robotStatusCodeSchema, RobotStatusCode, type Robot } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { useRobotGroups } from '../api/get-groups';
 import { useRobots } from '../api/get-robots';
 import { robotListSchema, ROBOTS_PER_PAGE } from '../list-params';
 import { modelChoices, modelLabel } from '../model-label';
+import { PageHeader } from '@/components/page-header';
 
 const statusCodes = Object.values(RobotStatusCode);
 const statusColor: Record<number, string> = { 0: 'red', 1: 'green', 2: 'yellow', 9: 'grape' };
@@ -79,16 +80,13 @@ export function RobotList({ canManage, buildingFilter, pending }: RobotListProps
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('robotRegistry.listTitle')}
-        </Title>
+      <PageHeader title={t('robotRegistry.listTitle')}>
         {canManage && (
           <Button component={Link} to={paths.robot.create.getHref()} data-testid="robot-create">
             {t('robotRegistry.register')}
           </Button>
         )}
-      </Group>
+      </PageHeader>
       {pending}
       <Group align="flex-end" wrap="wrap">
         <ListSearch
