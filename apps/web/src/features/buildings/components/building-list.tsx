@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, NativeSelect, Stack } from '@mantine/core';
+import { Anchor, Badge, Group, NativeSelect, Stack } from '@mantine/core';
 import { isSystemAdmin } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -92,13 +92,16 @@ export function BuildingList({ sessionType, buildingFilter }: BuildingListProps)
 
   return (
     <Stack>
-      <PageHeader title={t('buildings.listTitle')}>
-        {canManageBuildings(sessionType) && (
-          <Button component={Link} to={paths.building.create.getHref()} data-testid="building-create">
-            {t('buildings.create')}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader
+        title={t('buildings.listTitle')}
+        create={
+          canManageBuildings(sessionType) && {
+            to: paths.building.create.getHref(),
+            label: t('buildings.create'),
+            testId: 'building-create',
+          }
+        }
+      />
       <Group align="flex-end" wrap="wrap">
         <ListSearch
           value={params.q}

@@ -101,11 +101,10 @@ export function OperatorList({ showOrganization, buildingFilter }: OperatorListP
 
   return (
     <Stack>
-      <PageHeader title={t('people.op.listTitle')}>
-        <Button component={Link} to={paths.operator.create.getHref()} data-testid="operator-create">
-          {t('people.create')}
-        </Button>
-      </PageHeader>
+      <PageHeader
+        title={t('people.op.listTitle')}
+        create={{ to: paths.operator.create.getHref(), label: t('people.create'), testId: 'operator-create' }}
+      />
       <Group align="flex-end" wrap="wrap">
         <ListSearch
           value={params.q}

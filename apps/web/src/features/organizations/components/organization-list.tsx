@@ -57,13 +57,17 @@ export function OrganizationList() {
 
   return (
     <Stack>
-      <PageHeader title={t('people.org.listTitle')}>
-        {session && isSystemAdmin(session.type) && (
-          <Button component={Link} to={paths.organization.create.getHref()} data-testid="organization-create">
-            {t('people.create')}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader
+        title={t('people.org.listTitle')}
+        create={
+          !!session &&
+          isSystemAdmin(session.type) && {
+            to: paths.organization.create.getHref(),
+            label: t('people.create'),
+            testId: 'organization-create',
+          }
+        }
+      />
       <ListSearch
         value={params.q}
         onSearch={(q) => setParams({ q })}

@@ -80,13 +80,12 @@ export function RobotList({ canManage, buildingFilter, pending }: RobotListProps
 
   return (
     <Stack>
-      <PageHeader title={t('robotRegistry.listTitle')}>
-        {canManage && (
-          <Button component={Link} to={paths.robot.create.getHref()} data-testid="robot-create">
-            {t('robotRegistry.register')}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader
+        title={t('robotRegistry.listTitle')}
+        create={
+          canManage && { to: paths.robot.create.getHref(), label: t('robotRegistry.register'), testId: 'robot-create' }
+        }
+      />
       {pending}
       <Group align="flex-end" wrap="wrap">
         <ListSearch
