@@ -1,18 +1,7 @@
-import type { CameraId, ThermalColorMap } from '@portal/contract';
-import { encodePng, FrameRenderer } from './video/index.ts';
-import type { World } from './world.ts';
+import { encodePng, FrameRenderer, type CameraView } from './video/index.ts';
 
-/** What a photo shows: the camera's view from the robot's pose (video/render.ts CameraView). */
-export interface PhotoView {
-  camera: CameraId;
-  pose: { x: number; y: number; theta: number };
-  world: World;
-  gimbal: { pan: number; tilt: number };
-  eyeHeight: number;
-  thermal: { colorMap: ThermalColorMap; rangeMin: number; rangeMax: number };
-  robotName: string;
-  now: number;
-}
+/** What a photo shows: the camera's view from the robot's pose, without the video's small label. */
+export type PhotoView = Omit<CameraView, 'label'>;
 
 /** Size of a still (720p, the robots' high quality). */
 export const PHOTO_WIDTH = 1280;

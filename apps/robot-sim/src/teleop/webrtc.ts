@@ -12,6 +12,7 @@ import {
   type VideoMode,
 } from '@portal/contract';
 import { Worker } from 'node:worker_threads';
+import type { CameraView } from '../video/render.ts';
 import type { RenderReply, RenderRequest } from '../video/render-worker.ts';
 import type { World } from '../world.ts';
 import type { TeleopController } from './controller.ts';
@@ -25,14 +26,7 @@ export interface TeleopHost {
   reply(message: TeleopReplyMessage): void;
   cameras(): CameraId[];
   /** The camera view's inputs as they are now (pose, world, gimbal, periscope, thermal settings). */
-  view(): {
-    pose: { x: number; y: number; theta: number };
-    world: World;
-    gimbal: { pan: number; tilt: number };
-    eyeHeight: number;
-    thermal: { colorMap: ThermalColorMap; rangeMin: number; rangeMax: number };
-    robotName: string;
-  };
+  view(): Omit<CameraView, 'camera' | 'now' | 'label'>;
   /** Why manual driving is refused now (reported to the browser), or null. */
   blocked(): string | null;
   /** Operator audio arrived (push-to-talk): RMS level 0..1 of a 10 ms frame. */
