@@ -291,6 +291,37 @@ test('4: a trial run on a busy robot shows the server’s reason: the robot is b
   await expect(page.locator('.mantine-Notification-root')).not.toContainText(lang === 'ja' ? '経路' : 'No path');
 });
 
+test("5: the terms and policy are template texts in ja and en, on the system administrator's screen; the audit log speaks in words", async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  for (const lang of ['ja', 'en'] as const) {
+    const context = await newContext(browser, lang, 1366, 860);
+    try {
+      const page = await context.newPage();
+      await signIn(page, DEMO.sysAdmin);
+      await page.goto('/system/terms');
+      const form = page.getByTestId('term-form-TOS');
+      await expect(form).toBeVisible({ timeout: 20_000 });
+      // Each language has its own text, marked as a template for the operator's legal text.
+      await expect(form.locator('textarea').nth(0)).toHaveValue(/^【ご注意：ひな形です】/);
+      await expect(form.locator('textarea').nth(1)).toHaveValue(/^\[Note: this is a template\]/);
+      await keepScreenshot(page, testInfo, `system-terms-${lang}-1366`);
+
+      await page.goto('/audit-log/list');
+      const table = page.getByTestId('audit-table');
+      await expect(table.locator('tbody tr').first()).toBeVisible({ timeout: 20_000 });
+      // Actions by their label, never their code (terms.agree, operator.create, floor-map.save...).
+      expect(await table.innerText()).not.toMatch(
+        /\b(terms|operator|robot|floor-map|building|organization|auth)\.[a-z]/,
+      );
+      await keepScreenshot(page, testInfo, `audit-log-${lang}-1366`);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('6: a watch-only viewer is offered no pause and cannot pause someone else’s robot', async ({ browser }) => {
   test.setTimeout(150_000);
   const { admin, building, floor } = await demoBuilding();
