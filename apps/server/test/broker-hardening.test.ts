@@ -177,6 +177,38 @@ describe('broker hardening: packet size and CONNECT timeout', () => {
     expect(heard).toEqual([1024]);
   });
 
+  it('keeps retained messages only on the topics VDA 5050 retains (connection, factsheet): at most two per robot', async () => {
+    const robotClient = await rawClient(url, { username: 'robot-SIZE-1', password: 'pw', clientId: 'ugo-SIZE-1' });
+    const topic = (name: 'state' | 'factsheet' | 'connection' | 'visualization') => vdaTopic('ugo', 'SIZE-1', name);
+    await robotClient.publishAsync(topic('state'), 'state-1', { qos: 1, retain: true });
+    await robotClient.publishAsync(topic('factsheet'), 'factsheet-1', { qos: 1, retain: true });
+    await robotClient.publishAsync(topic('connection'), 'connection-1', { qos: 1, retain: true });
+    // A late subscriber (the portal after a restart) gets the retained ones, then a fresh message.
+    const portal = await rawClient(url, { username: 'portal', password: 'portal-secret', clientId: 'portal-late' });
+    const got: Array<[string, boolean]> = [];
+    const fresh = new Promise<void>((ok) =>
+      portal.on('message', (t, payload, packet) => {
+        got.push([String(payload), packet.retain]);
+        if (t === topic('visualization')) ok();
+      }),
+    );
+    await portal.subscribeAsync([topic('state'), topic('factsheet'), topic('connection'), topic('visualization')], {
+      qos: 1,
+    });
+    // The barrier: a message published after the subscription arrives after every retained one.
+    await robotClient.publishAsync(topic('visualization'), 'visualization-1', { qos: 1 });
+    await fresh;
+    expect(
+      got
+        .filter(([, retained]) => retained)
+        .map(([text]) => text)
+        .sort(),
+    ).toEqual(['connection-1', 'factsheet-1']);
+    expect(got.map(([text]) => text)).not.toContain('state-1');
+    portal.end(true);
+    robotClient.end(true);
+  });
+
   /** A raw TCP connection to the broker and a promise of its close. */
   function rawSocket(port = broker.port!): Promise<{ socket: Socket; closed: Promise<void> }> {
     return new Promise((ok, fail) => {
