@@ -341,6 +341,18 @@ describe('registering a robot', () => {
       input({ serialNo: robot.serialNo, buildingId: other.buildingId, floorId: other.floorId, groupId: null }),
     );
     expect(elsewhere.statusCode).toBe(409);
+    // Another organization's administrator is not told that the serial is registered (enumeration).
+    const otherOrg = await call(
+      'POST',
+      '/robots',
+      auth.otherAdmin,
+      input({ serialNo: robot.serialNo, buildingId: other.buildingId, floorId: other.floorId, groupId: null }),
+    );
+    expect(otherOrg.statusCode).toBe(400);
+    expect(errorOf(otherOrg)).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ path: 'serialNo', message: 'validation.serialUnavailable' }],
+    });
     expect((await call('DELETE', `/robots/${robot.id}`, auth.orgAdmin)).statusCode).toBe(204);
     const reused = await createRobot({ serialNo: robot.serialNo });
     expect(reused.robot.id).not.toBe(robot.id);

@@ -333,6 +333,7 @@ export const en = {
     codeExpired: 'The code has expired or was already used. Save the new address again to get a new code.',
     codeAttemptsExceeded: 'Too many wrong codes. Save the new address again to get a new code.',
     loginIdUnavailable: 'This login ID cannot be used. Choose another one.',
+    serialUnavailable: 'This serial number cannot be used. Check it on the robot.',
     imageDimensions: 'The image is too large: at most 16384 pixels per side and 100 megapixels',
   },
   errors: {

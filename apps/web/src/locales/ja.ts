@@ -336,6 +336,7 @@ export const ja: Messages = {
     codeAttemptsExceeded:
       'コードの誤りが多すぎます。新しいアドレスをもう一度保存して新しいコードを受け取ってください。',
     loginIdUnavailable: 'このログインIDは使用できません。別のIDを指定してください。',
+    serialUnavailable: 'このシリアル番号は使用できません。ロボット本体の表示を確認してください。',
     imageDimensions: '画像が大きすぎます（一辺 16384 ピクセル以下、合計 1 億画素以下にしてください）',
   },
   errors: {

@@ -110,14 +110,14 @@ export function robotRepo(db: Kysely<Database>) {
       return joined(p).where('robots.serial_no', '=', serialNo).executeTakeFirst();
     },
     /** The live robot with this serial, if any (serials are unique among live robots). */
-    serialTaken(serialNo: string) {
+    /** The organization of the live robot holding this serial, if one does. */
+    serialHolder(serialNo: string): Promise<{ organization_id: number } | undefined> {
       return db
         .selectFrom('robots')
-        .select('id')
+        .select('organization_id')
         .where('serial_no', '=', serialNo)
         .where('deleted_at', 'is', null)
-        .executeTakeFirst()
-        .then((r) => !!r);
+        .executeTakeFirst();
     },
 
     // ---- placement: the building, floor and group a robot is registered in

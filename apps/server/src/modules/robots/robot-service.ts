@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   isDataAdmin,
+  isSystemAdmin,
   robotSchema,
   robotSettingChangeSchema,
   type CreatedRobot,
@@ -152,12 +153,31 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
     notes: body.notes,
   });
 
-  const guardSerial = async <T>(work: () => Promise<T>): Promise<T> => {
+  /**
+   * Serials are unique across organizations (they name broker topics). Only a robot the caller can
+   * see is called a duplicate (409): a system administrator sees every robot, an organization
+   * administrator those of their organization. A serial held in another organization is answered
+   * like any unusable serial (400, `validation.serialUnavailable`), so that the other tenant's robot
+   * is not confirmed (the rule of login IDs, docs/api-robots.md).
+   */
+  const serialUnavailable = () =>
+    new AppError('VALIDATION_FAILED', 'This serial number cannot be used', [
+      { path: 'serialNo', message: 'validation.serialUnavailable' },
+    ]);
+  async function assertSerialUsable(p: Principal, serialNo: string): Promise<void> {
+    const holder = await repo.serialHolder(serialNo);
+    if (!holder) return;
+    const visible = isSystemAdmin(p.type) || holder.organization_id === p.organizationId;
+    throw visible ? duplicate('serialNo', 'A robot with this serial number') : serialUnavailable();
+  }
+  const guardSerial = async <T>(p: Principal, serialNo: string, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicate('serialNo', 'A robot with this serial number');
-      throw err;
+      if (!isUniqueViolation(err)) throw err;
+      // Taken by a parallel request: answered by the same rule, now that the holder exists.
+      await assertSerialUsable(p, serialNo);
+      throw serialUnavailable();
     }
   };
 
@@ -192,11 +212,11 @@ export function robotService({ db, clock, audit, caches, log, robotLink }: Ctx) 
     async create(p: Principal, body: RobotInput & { manufacturer?: string }, ip: string): Promise<CreatedRobot> {
       requireRobotManager(p);
       const { organizationId } = await placement(p, body);
-      if (await repo.serialTaken(body.serialNo)) throw duplicate('serialNo', 'A robot with this serial number');
+      await assertSerialUsable(p, body.serialNo);
       const username = mqttUsernameOf(body.serialNo);
       const { password, hash } = newRobotPassword();
       const now = clock().toISOString();
-      const id = await guardSerial(() =>
+      const id = await guardSerial(p, body.serialNo, () =>
         db.transaction().execute(async (trx) => {
           // A robot that knocked before it was registered is no longer pending.
           const robotId = await robotRepo(trx).insert({
