@@ -1,14 +1,19 @@
 import { ActionIcon, Button, Group, NativeSelect, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   THERMAL_COLOR_MAPS,
   THERMAL_PRESET_LIMIT,
   thermalColorMapSchema,
   thermalPresetInputSchema,
   type ThermalColorMap,
+  type ThermalPresetInput,
+  type ThermalPresetSaveResult,
 } from '@portal/contract';
-import { useState, type FormEvent } from 'react';
+import type { BaseSyntheticEvent } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useErrorText, useMessageText } from '@/lib/i18n';
+import { FormShell, useFormKit } from '@/components/form-page';
+import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useDeleteThermalPreset } from '../api/delete-thermal-preset';
 import { useThermalPresets } from '../api/get-thermal-presets';
@@ -23,65 +28,56 @@ interface ThermalPresetsProps {
   enabled: boolean;
 }
 
-type Field = 'name' | 'rangeMin' | 'rangeMax';
+const fields = ['name', 'colorMap', 'rangeMin', 'rangeMax'] as const;
 
 /** Named thermal settings (colour map and temperature range): apply, save the current one, delete. */
 export function ThermalPresets({ robotId, colorMap, actions, enabled }: ThermalPresetsProps) {
   const { t } = useTranslation();
-  const messageText = useMessageText();
   const errorText = useErrorText();
   const presets = useThermalPresets(robotId);
   const save = useSaveThermalPreset(robotId);
   const remove = useDeleteThermalPreset(robotId);
-  const [name, setName] = useState('');
-  const [map, setMap] = useState<ThermalColorMap | null>(null);
-  const [rangeMin, setRangeMin] = useState<number | string>(20);
-  const [rangeMax, setRangeMax] = useState<number | string>(40);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const chosenMap = map ?? colorMap ?? 'normal';
+  // The colour map starts unset: the camera's current one is shown (and saved) until another is chosen.
+  const form = useForm<ThermalPresetInput>({
+    resolver: zodResolver(thermalPresetInputSchema),
+    defaultValues: { name: '', rangeMin: 20, rangeMax: 40 },
+  });
+  const kit = useFormKit(form, { fields });
+  const chosenMap = useWatch({ control: form.control, name: 'colorMap' }) ?? colorMap ?? 'normal';
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const parsed = thermalPresetInputSchema.safeParse({
-      name,
-      colorMap: chosenMap,
-      rangeMin: typeof rangeMin === 'number' ? rangeMin : Number.NaN,
-      rangeMax: typeof rangeMax === 'number' ? rangeMax : Number.NaN,
-    });
-    if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if ((field === 'name' || field === 'rangeMin' || field === 'rangeMax') && !next[field])
-          next[field] = messageText(issue.message);
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    save.mutate(parsed.data, {
-      onSuccess: (result) => {
-        setName('');
-        const saved = result.preset.name;
-        showNotification({
-          color: 'teal',
-          message: result.overwritten
-            ? t('teleopScreen.thermal.overwritten', { name: saved })
-            : t('teleopScreen.thermal.saved', { name: saved }),
-        });
-        if (result.deleted.length > 0)
+  const submitPreset = form.handleSubmit((values) =>
+    save.mutate(
+      values,
+      kit.saved<ThermalPresetSaveResult>({
+        successText: false,
+        onSuccess: (result) => {
+          form.reset({ ...form.getValues(), name: '' });
+          const saved = result.preset.name;
           showNotification({
-            color: 'orange',
-            autoClose: 8000,
-            message: t('teleopScreen.thermal.deletedOldest', {
-              limit: THERMAL_PRESET_LIMIT,
-              names: result.deleted.join('”, “'),
-            }),
+            color: 'teal',
+            message: result.overwritten
+              ? t('teleopScreen.thermal.overwritten', { name: saved })
+              : t('teleopScreen.thermal.saved', { name: saved }),
           });
-      },
-      onError: (err) => showNotification({ color: 'red', message: errorText(err) }),
-    });
+          if (result.deleted.length > 0)
+            showNotification({
+              color: 'orange',
+              autoClose: 8000,
+              message: t('teleopScreen.thermal.deletedOldest', {
+                limit: THERMAL_PRESET_LIMIT,
+                names: result.deleted.join('”, “'),
+              }),
+            });
+        },
+      }),
+    ),
+  );
+  const onSubmit = (e?: BaseSyntheticEvent) => {
+    if (form.getValues('colorMap') === undefined) form.setValue('colorMap', chosenMap);
+    return submitPreset(e);
   };
+  /** A number field: '' (cleared) stays a number the schema refuses, not 0. */
+  const asNumber = (v: number | string) => (typeof v === 'number' ? v : Number.NaN);
 
   return (
     <Stack gap="xs" data-testid="teleop-thermal-presets">
@@ -136,54 +132,74 @@ export function ThermalPresets({ robotId, colorMap, actions, enabled }: ThermalP
           </Group>
         </Group>
       ))}
-      <form onSubmit={submit} noValidate>
-        <Stack gap={6}>
-          <TextInput
-            size="xs"
-            label={t('teleopScreen.thermal.name')}
-            value={name}
-            maxLength={40}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={errors.name}
+      <FormShell
+        kit={kit}
+        onSubmit={onSubmit}
+        mutation={save}
+        label={t('teleopScreen.thermal.title')}
+        testId="thermal-preset-form"
+        submitTestId="thermal-preset-save"
+        submitLabel={t('teleopScreen.thermal.save')}
+        maw="none"
+      >
+        <TextInput
+          size="xs"
+          label={t('teleopScreen.thermal.name')}
+          maxLength={40}
+          error={kit.err('name')}
+          data-testid="thermal-preset-name"
+          {...form.register('name')}
+        />
+        <NativeSelect
+          size="xs"
+          label={t('teleopScreen.colorMap')}
+          value={chosenMap}
+          onChange={(e) => {
+            const m = thermalColorMapSchema.safeParse(e.currentTarget.value);
+            if (m.success) form.setValue('colorMap', m.data, { shouldDirty: true });
+          }}
+          data={THERMAL_COLOR_MAPS.map((c) => ({ value: c, label: t(`teleopScreen.colorMaps.${c}`) }))}
+        />
+        <Group grow gap="xs" align="flex-start">
+          <Controller
+            control={form.control}
+            name="rangeMin"
+            render={({ field }) => (
+              <NumberInput
+                size="xs"
+                label={t('teleopScreen.thermal.rangeMin')}
+                value={Number.isNaN(field.value) ? '' : field.value}
+                onChange={(v) => field.onChange(asNumber(v))}
+                onBlur={field.onBlur}
+                min={-40}
+                max={500}
+                error={kit.err('rangeMin')}
+                data-testid="thermal-preset-min"
+              />
+            )}
           />
-          <NativeSelect
-            size="xs"
-            label={t('teleopScreen.colorMap')}
-            value={chosenMap}
-            onChange={(e) => {
-              const m = thermalColorMapSchema.safeParse(e.currentTarget.value);
-              if (m.success) setMap(m.data);
-            }}
-            data={THERMAL_COLOR_MAPS.map((c) => ({ value: c, label: t(`teleopScreen.colorMaps.${c}`) }))}
+          <Controller
+            control={form.control}
+            name="rangeMax"
+            render={({ field }) => (
+              <NumberInput
+                size="xs"
+                label={t('teleopScreen.thermal.rangeMax')}
+                value={Number.isNaN(field.value) ? '' : field.value}
+                onChange={(v) => field.onChange(asNumber(v))}
+                onBlur={field.onBlur}
+                min={-40}
+                max={500}
+                error={kit.err('rangeMax')}
+                data-testid="thermal-preset-max"
+              />
+            )}
           />
-          <Group grow gap="xs" align="flex-start">
-            <NumberInput
-              size="xs"
-              label={t('teleopScreen.thermal.rangeMin')}
-              value={rangeMin}
-              onChange={setRangeMin}
-              min={-40}
-              max={500}
-              error={errors.rangeMin}
-            />
-            <NumberInput
-              size="xs"
-              label={t('teleopScreen.thermal.rangeMax')}
-              value={rangeMax}
-              onChange={setRangeMax}
-              min={-40}
-              max={500}
-              error={errors.rangeMax}
-            />
-          </Group>
-          <Button size="xs" type="submit" variant="light" loading={save.isPending}>
-            {t('teleopScreen.thermal.save')}
-          </Button>
-          <Text size="xs" c="dimmed">
-            {t('teleopScreen.thermal.hint', { limit: THERMAL_PRESET_LIMIT })}
-          </Text>
-        </Stack>
-      </form>
+        </Group>
+        <Text size="xs" c="dimmed">
+          {t('teleopScreen.thermal.hint', { limit: THERMAL_PRESET_LIMIT })}
+        </Text>
+      </FormShell>
     </Stack>
   );
 }
