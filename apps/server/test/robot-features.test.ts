@@ -600,9 +600,7 @@ describe('photos', () => {
     await full.sim.publishRaw('photo', photoMessage(full.sim, actionId, 'v2', png));
     // The two copies are handled concurrently: the one without the attribution may store the row first,
     // and the other then attributes it; wait for the attributed row.
-    const row = await until(async () =>
-      (await rows()).find((r) => r.action_id === actionId && r.operator_id !== null),
-    );
+    const row = await until(async () => (await rows()).find((r) => r.action_id === actionId && r.operator_id !== null));
     expect(row).toMatchObject({ camera: 'v2', operator_id: ids.general, building_id: demoBuildingId });
 
     const list = await call('GET', `/robots/${full.robot.id}/photos`, auth.general);
