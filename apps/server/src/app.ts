@@ -40,6 +40,9 @@ import { realtimeRoutes } from './modules/realtime/routes.ts';
 import { brokerHookRoutes } from './modules/broker-hooks/routes.ts';
 import { createTeleopService } from './modules/teleop/teleop-service.ts';
 import { robotFeatureRoutes } from './modules/robot-features/routes.ts';
+import { activityService } from './modules/activity/activity-service.ts';
+import { recordControl } from './modules/activity/activity-watcher.ts';
+import { activityRoutes } from './modules/activity/routes.ts';
 import fastifyWebsocket from '@fastify/websocket';
 import { createOperatorEvents } from './modules/realtime/operator-events.ts';
 
@@ -126,7 +129,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(fastifyMultipart, { limits: { fileSize: MAP_IMAGE_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
 
   // Teleoperation sessions: signalling on the WebSocket, the controls lock read by the feature routes.
-  const teleop = createTeleopService({ robotLink: ctx.robotLink, log: app.log, iceServers: config.iceServers });
+  // The robot activity log: teleop control changes are written by the server holding the session.
+  const activity = activityService(ctx);
+  const teleop = createTeleopService({
+    robotLink: ctx.robotLink,
+    log: app.log,
+    iceServers: config.iceServers,
+    onControl: recordControl(activity, app.log),
+  });
   app.addHook('onClose', async () => teleop.close());
   await app.register(
     async (api) => {
@@ -148,6 +158,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(poseRoutes, { ctx });
       await api.register(realtimeRoutes, { ctx, teleop });
       await api.register(robotFeatureRoutes, { ctx, teleop });
+      await api.register(activityRoutes, { ctx, activity });
       await api.register(brokerHookRoutes, { ctx });
     },
     { prefix: config.apiBase },

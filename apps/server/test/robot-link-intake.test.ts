@@ -108,9 +108,14 @@ describe('robot message intake', () => {
     if (!online.ok) throw new Error('refused');
     const off = takeVdaMessage(online.entry, 'connection', bytes({ ...header(), connectionState: 'OFFLINE' }), NOW);
     expect(off).toMatchObject({ ok: true, dirty: true, entry: { online: false } });
+    // How the robot went away comes first (the activity log tells offline from connection broken).
+    if (!off.ok) throw new Error('refused');
+    expect(off.events.map((e) => e.type)).toEqual(['connection', 'live']);
+    expect(off.events[0]).toMatchObject({ type: 'connection', event: { state: 'OFFLINE' } });
     const gone = sessionEnded(online.entry);
     expect(gone?.entry.online).toBe(false);
-    expect(gone?.events.map((e) => e.type)).toEqual(['live']);
+    expect(gone?.events.map((e) => e.type)).toEqual(['connection', 'live']);
+    expect(gone?.events[0]).toMatchObject({ type: 'connection', event: { state: 'SESSION_ENDED' } });
     expect(sessionEnded(gone!.entry)).toBeNull();
   });
 

@@ -18,3 +18,4 @@ export * from './mapping.ts';
 export * from './demo-world.ts';
 export * from './teleop.ts';
 export * from './api/index.ts';
+export * from './activity.ts';

@@ -16,3 +16,4 @@ export * from './ops/public.ts';
 export * from './ops/maps.ts';
 export * from './ops/map-sessions.ts';
 export * from './ops/poses.ts';
+export * from './ops/activity.ts';

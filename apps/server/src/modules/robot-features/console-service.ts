@@ -10,6 +10,7 @@ import { AppError } from '../../lib/errors.ts';
 import { robotService } from '../robots/robot-service.ts';
 import { instantActionsOf } from './capabilities.ts';
 import { capabilityMissing, reachRobot, requireOnline } from './robot-access.ts';
+import { activityService } from '../activity/activity-service.ts';
 import type { AuditAction } from '@portal/contract';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches' | 'log' | 'robotLink'>;
@@ -24,6 +25,7 @@ const plain = (v: object | null): Record<string, unknown> | null => (v ? { ...(v
 export function consoleService(ctx: Ctx) {
   const { robotLink: link, audit } = ctx;
   const robots = robotService(ctx);
+  const activity = activityService(ctx);
 
   const record = (
     p: Principal,
@@ -83,6 +85,16 @@ export function consoleService(ctx: Ctx) {
       if (r.info.updating) throw new AppError('CONFLICT', 'An OS update is already running');
       const actionId = await link.instantAction(id, OS_UPDATE_ACTION, {});
       await record(p, r, 'robot.os-update', ip, { actionId, battery, osVersion: r.info.osVersion });
+      await activity.record({
+        robotId: id,
+        kind: 'osUpdate',
+        code: 'requested',
+        params: {
+          operatorId: p.operatorId,
+          operatorName: `${p.lastName} ${p.firstName}`.trim(),
+          from: r.info.osVersion,
+        },
+      });
       return { actionId };
     },
   };

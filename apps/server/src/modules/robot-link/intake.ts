@@ -17,7 +17,15 @@ import {
   type VdaVisualization,
 } from '@portal/contract';
 import { holdsOrder, liveOf, positionOf, significantKey, type RobotEntry, type SentOrderTrack } from './fleet-state.ts';
-import type { LiveEvent, MappingEvent, PhotoEvent, PoseEvent, RobotRef, TeleopReplyEvent } from './types.ts';
+import type {
+  ConnectionEvent,
+  LiveEvent,
+  MappingEvent,
+  PhotoEvent,
+  PoseEvent,
+  RobotRef,
+  TeleopReplyEvent,
+} from './types.ts';
 
 /**
  * Message intake: what one robot message does to the robot's live state, as a pure function. A
@@ -31,7 +39,8 @@ export type LinkEvent =
   | { type: 'pose'; event: PoseEvent }
   | { type: 'mapping'; event: MappingEvent }
   | { type: 'teleopReply'; event: TeleopReplyEvent }
-  | { type: 'photo'; event: PhotoEvent };
+  | { type: 'photo'; event: PhotoEvent }
+  | { type: 'connection'; event: ConnectionEvent };
 
 export type Intake =
   | {
@@ -207,6 +216,8 @@ export function takeVdaMessage(current: Readonly<RobotEntry>, topic: VdaTopic, p
     }
     case 'connection': {
       const c = parsed.data as VdaConnection;
+      // Before the live event, so a listener knows how the robot went offline (activity log).
+      events.push({ type: 'connection', event: { ...refOf(e), state: c.connectionState, timestamp: c.timestamp } });
       // A retained ONLINE from long ago says nothing: only fresh news of the link counts.
       if (c.connectionState === 'ONLINE') {
         heard(e, version, now);
@@ -306,5 +317,6 @@ export function sessionEnded(current: Readonly<RobotEntry>): Extract<Intake, { o
   e.online = false;
   e.notReporting = false;
   const ev = liveChange(e);
-  return { ok: true, entry: e, events: ev ? [ev] : [], dirty: true };
+  const ended: LinkEvent = { type: 'connection', event: { ...refOf(e), state: 'SESSION_ENDED', timestamp: null } };
+  return { ok: true, entry: e, events: ev ? [ended, ev] : [ended], dirty: true };
 }

@@ -418,7 +418,16 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
     },
     watchLog: (robotId, after) => messageLog.watch(robotId, after),
     on(
-      event: 'live' | 'pose' | 'registry' | 'mapping' | 'teleopReply' | 'photo' | 'teleopShared' | 'operatorChanged',
+      event:
+        | 'live'
+        | 'pose'
+        | 'registry'
+        | 'mapping'
+        | 'teleopReply'
+        | 'photo'
+        | 'connection'
+        | 'teleopShared'
+        | 'operatorChanged',
       listener: (e: never) => void,
     ) {
       const l = listener as (...args: unknown[]) => void;

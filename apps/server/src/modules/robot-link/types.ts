@@ -102,6 +102,11 @@ export interface RobotLink {
   on(event: 'teleopReply', listener: (e: TeleopReplyEvent) => void): () => void;
   /** A valid `photo` message (the answer to a takePhoto action). */
   on(event: 'photo', listener: (e: PhotoEvent) => void): () => void;
+  /**
+   * News of the robot's link, before the live event it causes: a `connection` message (ONLINE,
+   * OFFLINE, CONNECTIONBROKEN: the broker's last will) or the end of its broker sessions (SESSION_ENDED).
+   */
+  on(event: 'connection', listener: (e: ConnectionEvent) => void): () => void;
   /** Another server instance's teleop lock message (unchecked: the teleop service parses it). */
   on(event: 'teleopShared', listener: (e: { origin: string; message: unknown }) => void): () => void;
   /** Another server instance's "operator changed" (modules/realtime). */
@@ -127,6 +132,11 @@ export interface MappingEvent extends RobotRef {
 }
 export interface TeleopReplyEvent extends RobotRef {
   message: TeleopReplyMessage;
+}
+export interface ConnectionEvent extends RobotRef {
+  state: 'ONLINE' | 'OFFLINE' | 'CONNECTIONBROKEN' | 'SESSION_ENDED';
+  /** The message's timestamp (null for SESSION_ENDED). */
+  timestamp: string | null;
 }
 export interface PhotoEvent extends RobotRef {
   message: RobotPhotoMessage;

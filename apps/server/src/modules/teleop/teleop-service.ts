@@ -89,6 +89,16 @@ export function createTeleopService(deps: {
   robotLink: TeleopLink;
   log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>;
   iceServers: IceServer[];
+  /**
+   * A local session took or gave up a robot's controls (the robot's activity log): each server
+   * tells only of its own sessions, so a change is told once across servers.
+   */
+  onControl?: (c: {
+    robotId: number;
+    operator: TeleopOperator;
+    event: 'start' | 'end';
+    reason: 'granted' | 'takeover' | 'released' | 'left' | 'takenOver';
+  }) => void;
 }) {
   const { robotLink: link, log } = deps;
   const sessions = new Map<string, Session>();
@@ -127,6 +137,12 @@ export function createTeleopService(deps: {
     const at = nextAt();
     claimedAt.set(s.robotId, at);
     void share({ kind: 'claim', robotId: s.robotId, sessionId: s.id, operator: s.operator, at, takeover });
+    deps.onControl?.({
+      robotId: s.robotId,
+      operator: s.operator,
+      event: 'start',
+      reason: takeover ? 'takeover' : 'granted',
+    });
   }
   /** A local controller gives the controls up (released, left, demoted). */
   function drop(s: Session, reason: 'released' | 'left' | null): void {
@@ -134,6 +150,7 @@ export function createTeleopService(deps: {
     controllers.delete(s.robotId);
     claimedAt.delete(s.robotId);
     if (reason) void share({ kind: 'release', robotId: s.robotId, sessionId: s.id, reason });
+    deps.onControl?.({ robotId: s.robotId, operator: s.operator, event: 'end', reason: reason ?? 'takenOver' });
   }
 
   const error = (c: TeleopClient, code: string, message: string, ref: { robotId?: number; sessionId?: string }) =>
