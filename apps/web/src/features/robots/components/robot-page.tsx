@@ -14,6 +14,7 @@ import { useDeleteRobot } from '../api/delete-robot';
 import { useRobot } from '../api/get-robot';
 import { useRotateCredentials } from '../api/rotate-credentials';
 import { CredentialsModal } from './credentials-modal';
+import { ActivityLog } from './activity-log';
 import { LivePanel } from './live-panel';
 import { RobotForm } from './robot-form';
 import { modelLabel } from '../model-label';
@@ -53,6 +54,7 @@ export function RobotPage({ id, canManage }: RobotPageProps) {
         </Group>
       </Group>
       <LivePanel robot={r} />
+      <ActivityLog robotId={r.id} buildingId={r.buildingId} />
       <RobotSettings robot={r} canManage={canManage} onReload={async () => (await robot.refetch()).data} />
     </Stack>
   );
