@@ -36,6 +36,7 @@ import { robotRoutes } from './modules/robots/routes.ts';
 import { mapRoutes } from './modules/maps/routes.ts';
 import { mapSessionRoutes } from './modules/map-sessions/routes.ts';
 import { poseRoutes } from './modules/poses/routes.ts';
+import { flowRoutes } from './modules/flows/routes.ts';
 import { realtimeRoutes } from './modules/realtime/routes.ts';
 import { brokerHookRoutes } from './modules/broker-hooks/routes.ts';
 import { createTeleopService } from './modules/teleop/teleop-service.ts';
@@ -156,6 +157,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(mapRoutes, { ctx, teleop });
       await api.register(mapSessionRoutes, { ctx });
       await api.register(poseRoutes, { ctx });
+      await api.register(flowRoutes, { ctx });
       await api.register(realtimeRoutes, { ctx, teleop });
       await api.register(robotFeatureRoutes, { ctx, teleop });
       await api.register(activityRoutes, { ctx, activity });

@@ -95,6 +95,16 @@ export const AUDIT_ACTIONS = [
   'poseNetwork.create',
   'poseNetwork.update',
   'poseNetwork.delete',
+  // Flows and the command library
+  'command.create',
+  'command.update',
+  'command.delete',
+  'flow.create',
+  'flow.update',
+  'flow.delete',
+  'flow.enable',
+  'flow.disable',
+  'flow.reorder',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -113,6 +123,8 @@ export const AUDIT_TARGET_TYPES = [
   'speech-text',
   'pose-def',
   'pose-network',
+  'command',
+  'flow',
   'session',
   'email',
   'login-id',

@@ -40,6 +40,7 @@ export const errorCodes = [
   'RECORDING_NOT_STARTED',
   'OS_UPDATE_LOW_BATTERY',
   'TELEOP_LOCKED',
+  'FLOW_EDIT_RESTRICTED',
   'INTERNAL',
 ] as const;
 export const errorCodeSchema = z.enum(errorCodes);
@@ -86,6 +87,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   OS_UPDATE_LOW_BATTERY: 409,
   /** Another operator has the controls. */
   TELEOP_LOCKED: 409,
+  /** A general operator whose flow editing is restricted (spec section 6): ask the organization administrator. */
+  FLOW_EDIT_RESTRICTED: 403,
   INTERNAL: 500,
 };
 

@@ -17,5 +17,6 @@ export * from './poses.ts';
 export * from './mapping.ts';
 export * from './demo-world.ts';
 export * from './teleop.ts';
+export * from './flows/index.ts';
 export * from './api/index.ts';
 export * from './activity.ts';

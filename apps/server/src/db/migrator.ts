@@ -14,6 +14,7 @@ import * as m012 from './migrations/012-open-robot-models.ts';
 import * as m013 from './migrations/013-prefecture-codes.ts';
 import * as m014 from './migrations/014-building-time-zone.ts';
 import * as m015 from './migrations/015-term-texts-languages-audit-names.ts';
+import * as m016 from './migrations/016-flows.ts';
 import * as m017 from './migrations/017-robot-activity.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
@@ -40,6 +41,7 @@ const migrations: Migration[] = [
   { name: '013-prefecture-codes', up: m013.up },
   { name: '014-building-time-zone', up: m014.up },
   { name: '015-term-texts-languages-audit-names', up: m015.up },
+  { name: '016-flows', up: m016.up },
   { name: '017-robot-activity', up: m017.up },
 ];
 

@@ -6,6 +6,7 @@ import type { Messages } from '@/locales/en';
 import type { BuildingScreensMessages } from '@/locales/en/building-screens';
 import type { MapEditorMessages } from '@/locales/en/map-editor';
 import type { PosesMessages } from '@/locales/en/poses';
+import type { FlowsMessages } from '@/locales/en/flows';
 import type { RobotsMessages } from '@/locales/en/robots';
 import type { TeleopMessages } from '@/locales/en/teleop';
 import type { ConsoleMessages } from '@/locales/en/console';
@@ -73,6 +74,7 @@ export type SectionMessages = RobotsMessages &
   BuildingScreensMessages &
   MapEditorMessages &
   PosesMessages &
+  FlowsMessages &
   TeleopMessages &
   ConsoleMessages &
   AccountMessages;
@@ -84,10 +86,11 @@ export interface AllMessages
     BuildingScreensMessages,
     MapEditorMessages,
     PosesMessages,
+    FlowsMessages,
     TeleopMessages,
     ConsoleMessages,
     AccountMessages {}
-export type SectionName = 'robots' | 'buildings' | 'mapEditor' | 'poses' | 'teleop' | 'console' | 'account';
+export type SectionName = 'robots' | 'buildings' | 'mapEditor' | 'poses' | 'flows' | 'teleop' | 'console' | 'account';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
   robots: {
     en: () => import('@/locales/en/robots').then((m) => m.robotsEn),
@@ -104,6 +107,10 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   poses: {
     en: () => import('@/locales/en/poses').then((m) => m.posesEn),
     ja: () => import('@/locales/ja/poses').then((m) => m.posesJa),
+  },
+  flows: {
+    en: () => import('@/locales/en/flows').then((m) => m.flowsEn),
+    ja: () => import('@/locales/ja/flows').then((m) => m.flowsJa),
   },
   teleop: {
     en: () => import('@/locales/en/teleop').then((m) => m.teleopEn),

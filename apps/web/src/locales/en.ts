@@ -299,6 +299,7 @@ export const en = {
     max500: 'Enter at most 500 characters',
     max1000: 'Enter at most 1000 characters',
     max24: 'Enter at most 24 characters',
+    max64: 'Enter at most 64 characters',
     notFound: 'Not found, or not yours to use',
     notInBuilding: 'Choose one that belongs to the selected building',
     serialImmutable: 'The serial number cannot be changed after registration',
@@ -372,6 +373,8 @@ export const en = {
     RECORDING_NOT_STARTED: 'Recording has not started.',
     OS_UPDATE_LOW_BATTERY: 'Battery must be at least 20% for OS update.',
     TELEOP_LOCKED: 'Another operator is operating this robot.',
+    FLOW_EDIT_RESTRICTED:
+      'Your flow editing is restricted. Ask your organization administrator to register, update or delete flows.',
     INTERNAL: 'Something went wrong on the server. Try again later.',
   },
 };

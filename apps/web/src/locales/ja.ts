@@ -300,6 +300,7 @@ export const ja: Messages = {
     max500: '500文字以内で入力してください',
     max1000: '1000文字以内で入力してください',
     max24: '24文字以内で入力してください',
+    max64: '64文字以内で入力してください',
     notFound: '見つからないか、使用する権限がありません',
     notInBuilding: '選択したビルのものを選んでください',
     serialImmutable: 'シリアル番号は登録後に変更できません',
@@ -375,6 +376,7 @@ export const ja: Messages = {
     RECORDING_NOT_STARTED: '録画は開始されていません。',
     OS_UPDATE_LOW_BATTERY: 'OSアップデートにはバッテリー残量20%以上が必要です。',
     TELEOP_LOCKED: '他のオペレーターがこのロボットを操作中です。',
+    FLOW_EDIT_RESTRICTED: 'フローの編集が制限されています。フローの登録・更新・削除は組織管理者に依頼してください。',
     INTERNAL: 'サーバーでエラーが発生しました。しばらくしてから再度お試しください。',
   },
 };

@@ -10,6 +10,8 @@ import { buildingScreensJa } from './ja/building-screens';
 import { robotsJa } from './ja/robots';
 import { posesEn } from './en/poses';
 import { posesJa } from './ja/poses';
+import { flowsEn } from './en/flows';
+import { flowsJa } from './ja/flows';
 import { teleopEn } from './en/teleop';
 import { teleopJa } from './ja/teleop';
 import { consoleEn } from './en/console';
@@ -36,6 +38,7 @@ const sections = {
   robots: { en: robotsEn, ja: robotsJa },
   buildings: { en: buildingScreensEn, ja: buildingScreensJa },
   poses: { en: posesEn, ja: posesJa },
+  flows: { en: flowsEn, ja: flowsJa },
   teleop: { en: teleopEn, ja: teleopJa },
   console: { en: consoleEn, ja: consoleJa },
   account: { en: accountEn, ja: accountJa },

@@ -16,4 +16,6 @@ export * from './ops/public.ts';
 export * from './ops/maps.ts';
 export * from './ops/map-sessions.ts';
 export * from './ops/poses.ts';
+export * from './ops/commands.ts';
+export * from './ops/flows.ts';
 export * from './ops/activity.ts';
