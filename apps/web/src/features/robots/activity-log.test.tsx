@@ -131,7 +131,7 @@ describe('robot activity log', { timeout: 30_000 }, () => {
   it('renders each entry in words from its code and parameters, with its level, in the building’s zone', async () => {
     mockApi(routes(() => page(entries, 5)));
     renderApp('/robot/55', { session: makeSession(2), realtime });
-    const section = await screen.findByTestId('robot-activity', {}, slow);
+    const section = await screen.findByTestId('robot-activity-log', {}, slow);
     const table = await within(section).findByTestId('activity-table', {}, slow);
     const texts = () =>
       within(table)
@@ -160,7 +160,7 @@ describe('robot activity log', { timeout: 30_000 }, () => {
     await i18n.changeLanguage('ja');
     mockApi(routes(() => page(entries, 5)));
     renderApp('/robot/55', { session: makeSession(2), realtime });
-    const section = await screen.findByTestId('robot-activity', {}, slow);
+    const section = await screen.findByTestId('robot-activity-log', {}, slow);
     const table = await within(section).findByTestId('activity-table', {}, slow);
     const texts = () =>
       within(table)
@@ -187,7 +187,7 @@ describe('robot activity log', { timeout: 30_000 }, () => {
   it('sends the level, kind and date filters and the page as the API’s filter, newest first', async () => {
     const { calls } = mockApi(routes(() => page(entries, 45)));
     const app = renderApp('/robot/55', { session: makeSession(2), realtime });
-    const section = await screen.findByTestId('robot-activity', {}, slow);
+    const section = await screen.findByTestId('robot-activity-log', {}, slow);
     await within(section).findByText('45 entries', {}, slow);
     expect(filters(calls).at(-1)).toEqual({ order: 'at DESC', limit: 20, skip: 0 });
 
@@ -226,7 +226,7 @@ describe('robot activity log', { timeout: 30_000 }, () => {
   it('says when nothing is recorded and when nothing matches the filters', async () => {
     mockApi(routes(() => page([], 0)));
     const app = renderApp('/robot/55', { session: makeSession(2), realtime });
-    const section = await screen.findByTestId('robot-activity', {}, slow);
+    const section = await screen.findByTestId('robot-activity-log', {}, slow);
     expect(await within(section).findByTestId('activity-empty', {}, slow)).toHaveTextContent(
       'Nothing has been recorded for this robot yet.',
     );
@@ -239,7 +239,7 @@ describe('robot activity log', { timeout: 30_000 }, () => {
   it('shows an error with a retry when the log cannot be read', async () => {
     mockApi(routes(() => json(500, { error: { statusCode: 500, code: 'INTERNAL', message: 'boom' } })));
     renderApp('/robot/55', { session: makeSession(2), realtime });
-    const section = await screen.findByTestId('robot-activity', {}, slow);
+    const section = await screen.findByTestId('robot-activity-log', {}, slow);
     expect(await within(section).findByRole('button', { name: /retry/i }, slow)).toBeInTheDocument();
   });
 });

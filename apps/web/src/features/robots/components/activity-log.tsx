@@ -110,7 +110,13 @@ export function ActivityLog({ robotId, buildingId }: { robotId: number; building
   ];
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby="robot-activity-title" data-testid="robot-activity">
+    <Paper
+      withBorder
+      p="md"
+      component="section"
+      aria-labelledby="robot-activity-title"
+      data-testid="robot-activity-log"
+    >
       <Stack>
         <div>
           <Title order={2} size="h4" id="robot-activity-title">
