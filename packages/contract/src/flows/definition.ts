@@ -19,7 +19,7 @@ export const FLOW_DEFINITION_VERSION = 1;
 export const FLOW_LIMITS = {
   /** Steps in a definition, counting the steps inside loops. */
   totalSteps: 500,
-  /** Loops inside loops: a loop at depth 4 may not hold another loop. */
+  /** Loops one inside another: at most 4 (a fifth loop inside them is refused). */
   loopDepth: 4,
   /** Steps directly in one list (the top level or one loop). */
   stepsPerList: 200,
