@@ -23,6 +23,7 @@ let speechId: number;
 let otherBuildingId: number;
 let otherFloorId: number;
 let generalOperatorId: number;
+let orgId: number;
 
 const otherData: InitData = {
   organization: { name: 'Other Flows Org', type: 0, labOption: false },
@@ -118,6 +119,7 @@ beforeAll(async () => {
     .where('name', '=', 'Demo Tower')
     .executeTakeFirstOrThrow();
   buildingId = b.id;
+  orgId = b.organization_id;
   const floors = await db
     .selectFrom('floors')
     .select(['id', 'name'])
@@ -472,5 +474,33 @@ describe('flows', () => {
     expect((await call('GET', `/flows/${flow.id}`, auth.orgAdmin)).json<Flow>().flowGroupId).toBeNull();
     expect((await call('DELETE', `/floors/${floorId}`, auth.orgAdmin)).statusCode).toBe(204);
     expect((await call('GET', `/flows/${flow.id}`, auth.orgAdmin)).statusCode).toBe(404);
+  });
+
+  it('keeps a building with flows from being deleted (its flows are counted like its robots)', async () => {
+    const b = await call('POST', '/buildings', auth.orgAdmin, {
+      name: uniq('Flow Doomed'),
+      prefecture: '',
+      city: '',
+      address: '',
+      postalCode: '',
+      latitude: null,
+      longitude: null,
+      organizationId: orgId,
+      status: 1,
+    });
+    expect(b.statusCode, b.body).toBe(201);
+    const id = b.json<{ id: number }>().id;
+    const fl = await call('POST', `/buildings/${id}/floors`, auth.orgAdmin, { ...floorBody, name: '1F', index: 1 });
+    const flow = await createFlow({
+      buildingId: id,
+      floorId: fl.json<{ id: number }>().id,
+      flowGroupId: null,
+      definition: steps(),
+    });
+    const refusedDelete = await call('DELETE', `/buildings/${id}`, auth.orgAdmin);
+    expect(refusedDelete.statusCode).toBe(409);
+    expect(errorOf(refusedDelete).details).toEqual([{ path: 'flows', message: 'validation.inUse', code: '1' }]);
+    expect((await call('DELETE', `/flows/${flow.id}`, auth.orgAdmin)).statusCode).toBe(204);
+    expect((await call('DELETE', `/buildings/${id}`, auth.orgAdmin)).statusCode).toBe(204);
   });
 });

@@ -8,6 +8,7 @@ import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
 import { camelRow } from '../../lib/naming.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { liveRobotCount, purgeDeletedRobots } from './placement-repo.ts';
+import { flowCountOfBuilding } from '../flows/flow-repo.ts';
 import { buildingFilter, buildingRepo, type BuildingRow } from './building-repo.ts';
 import { buildingInScope, nullIfEmpty, recorder, requireManager } from './common.ts';
 
@@ -17,13 +18,15 @@ type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'fileStore'>;
 export type BuildingUsage = Record<string, number>;
 
 /**
- * What still belongs to the building: operators and robots (not deleted); devices and the like add
- * their count here when those capabilities arrive.
+ * What still belongs to the building: operators and robots (not deleted), flows (their library
+ * commands are the organization's, so they cannot move along); devices and the like add their count
+ * here when those capabilities arrive.
  */
 export async function usageOf(db: Kysely<Database>, buildingId: number): Promise<BuildingUsage> {
   return {
     operators: await buildingRepo(db).liveOperatorCount(buildingId),
     robots: await liveRobotCount(db, { buildingId }),
+    flows: await flowCountOfBuilding(db, buildingId),
   };
 }
 

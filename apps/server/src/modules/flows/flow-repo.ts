@@ -49,6 +49,16 @@ function mapIds(text: string): { waypoints: Set<number>; routes: Set<number> } {
   return { waypoints: ids(doc.waypoints), routes: ids(doc.routes) };
 }
 
+/** The flows of a building (what keeps it from being deleted or moved to another organization). */
+export async function flowCountOfBuilding(db: Kysely<Database>, buildingId: number): Promise<number> {
+  const row = await db
+    .selectFrom('flows')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('building_id', '=', buildingId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** SQL of flows. Reads are within the caller's scope unless said otherwise; writes take their transaction. */
 export function flowRepo(db: Kysely<Database>) {
   const scoped = (p: TenantScope, trx: Kysely<Database> = db) =>
