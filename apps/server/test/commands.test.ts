@@ -168,6 +168,14 @@ describe('commands', () => {
         .execute();
       expect(rows, action).toHaveLength(1);
     }
+    // The update names the command (looked up from its row: the entry's detail lists only the fields).
+    const named = await t.db.kysely
+      .selectFrom('audit_logs')
+      .select('target_name')
+      .where('action', '=', 'command.update')
+      .where('target_id', '=', String(c.id))
+      .executeTakeFirstOrThrow();
+    expect(named.target_name).toBe('Renamed');
   });
 
   it('keeps system commands and the alpha and development scopes to system administrators', async () => {

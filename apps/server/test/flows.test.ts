@@ -247,6 +247,8 @@ describe('flows', () => {
     expect((await call('GET', `/flows/${flow.id}`, auth.orgAdmin)).statusCode).toBe(404);
     for (const action of ['flow.create', 'flow.update', 'flow.delete'])
       expect(await auditOf(action, flow.id)).toHaveLength(1);
+    // The audit log names the flow, also once it is gone.
+    expect((await auditOf('flow.delete', flow.id))[0]?.target_name).toBe('Renamed');
   });
 
   it('checks the names of the definition against the building: the floor map, floors, speech texts', async () => {

@@ -81,6 +81,12 @@ async function targetNames(db: Kysely<Database>, type: string, ids: readonly str
     case 'pose-network':
       set(await db.selectFrom('pose_networks').select(['id', 'name']).where('id', 'in', n).execute());
       break;
+    case 'command':
+      set(await db.selectFrom('commands').select(['id', 'name']).where('id', 'in', n).execute());
+      break;
+    case 'flow':
+      set(await db.selectFrom('flows').select(['id', 'name']).where('id', 'in', n).execute());
+      break;
     case 'term-document':
       set(
         await db
