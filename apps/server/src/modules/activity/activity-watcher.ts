@@ -82,7 +82,7 @@ export function startActivityWatcher(deps: {
     const how = mine.lastConnection;
     enqueue(robotId, async () => {
       if (mine.online !== online) {
-        const wrote = await change({
+        await change({
           robotId,
           mark: 'connection',
           next: online ? 'online' : 'offline',
@@ -97,7 +97,6 @@ export function startActivityWatcher(deps: {
                 : 'offline',
           }),
         });
-        void wrote;
         mine.online = online;
       }
       // Conditions from the state count only while online (a drop while offline is never reported later).
@@ -175,7 +174,7 @@ export function startActivityWatcher(deps: {
       });
       mine.errors.set(type, err);
     }
-    for (const [type, err] of [...mine.errors]) {
+    for (const type of [...mine.errors.keys()]) {
       if (now.has(type)) continue;
       await change({
         robotId,
@@ -186,7 +185,6 @@ export function startActivityWatcher(deps: {
         entry: () => ({ kind: 'robotError', code: 'errorCleared', params: { errorType: type } }),
       });
       mine.errors.delete(type);
-      void err;
     }
     // OS version: the first one heard is only remembered; a change is an update.
     const osVersion = link.details(robotId)?.teleop?.osVersion ?? null;
