@@ -293,6 +293,44 @@ describe('commands', () => {
     expect(Number((await call('GET', '/flows', auth.orgAdmin)).headers['x-total-count'])).toBe(Number(flowsBefore) + 1);
   });
 
+  it("checks a command's own steps where a flow uses it: inside a task when it records task events, the building's ids", async () => {
+    const event = await createCommand({
+      parameters: [],
+      definition: { version: 1, steps: [{ kind: 'taskEvent', id: 'e', level: 9, message: 'Alarm' }] },
+    });
+    const outside = await createFlowUsing(event.id);
+    expect(outside.statusCode).toBe(400);
+    expect(errorOf(outside).details).toEqual([
+      { path: 'definition.steps.0.commandId', message: 'flowValidation.commandNeedsTask' },
+    ]);
+    const inside = await call('POST', '/flows', auth.orgAdmin, {
+      name: uniq('Task'),
+      description: '',
+      buildingId,
+      floorId,
+      flowGroupId: null,
+      enabled: true,
+      definition: {
+        version: 1,
+        steps: [
+          { kind: 'taskStart', id: 's', name: 'Round' },
+          { kind: 'command', id: 'c', commandId: event.id },
+          { kind: 'taskComplete', id: 'e' },
+        ],
+      },
+    });
+    expect(inside.statusCode, inside.body).toBe(201);
+    const elsewhere = await createCommand({
+      parameters: [],
+      definition: { version: 1, steps: [{ kind: 'moveToWaypoint', id: 'm', waypointId: 999 }] },
+    });
+    const res = await createFlowUsing(elsewhere.id);
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).details).toEqual([
+      { path: 'definition.steps.0.commandId', message: 'flowValidation.commandNotHere' },
+    ]);
+  });
+
   it('answers bad input with 400 on the field and stores nothing', async () => {
     const before = await commandCount();
     expect(await refused('POST', '/commands', input({ name: 'x'.repeat(65) }))).toEqual(['name:validation.max64']);

@@ -317,6 +317,57 @@ describe('validateFlowDefinition', () => {
     ).toEqual([7, 8, 9]);
   });
 
+  it('treats a library command as a fragment: checked for its tasks, ids and capabilities where a flow uses it', () => {
+    const event: FlowStep[] = [{ kind: 'taskEvent', id: 'e', level: 5, message: 'x' }];
+    const task: FlowStep[] = [
+      { kind: 'taskStart', id: 's', name: 'T' },
+      { kind: 'taskComplete', id: 'c' },
+    ];
+    const upstairs: FlowStep[] = [
+      { kind: 'moveToFloor', id: 'f', floorId: 2, waypointId: 20 },
+      { kind: 'speak', id: 'p', speechTextId: 4 },
+    ];
+    // On its own, a command may send a task event (the flow puts it in a task); it may not leave a task open.
+    expect(issues(def(...event), { inCommand: true })).toEqual([]);
+    expect(issues(def({ kind: 'taskStart', id: 's', name: 'T' }), { inCommand: true })).toEqual([
+      'steps.0:flowValidation.taskNotClosed',
+    ]);
+    const commands = new Map([
+      [1, { modelsAllowed: [], parameters: [], steps: event }],
+      [2, { modelsAllowed: [], parameters: [], steps: task }],
+      [3, { modelsAllowed: [], parameters: [], steps: upstairs }],
+    ]);
+    const building = {
+      startFloorId: 1,
+      floorIds: new Set([1, 2]),
+      waypoints: new Map([
+        [1, new Set([10])],
+        [2, new Set([20])],
+      ]),
+      routes: new Map<number, Set<number>>(),
+      speechTextIds: new Set([5]),
+      poseDefIds: new Set<number>(),
+    };
+    const found = validateFlowDefinition(
+      def(
+        { kind: 'command', id: 'a', commandId: 1 },
+        { kind: 'taskStart', id: 'b', name: 'T' },
+        { kind: 'command', id: 'c', commandId: 1 },
+        { kind: 'command', id: 'd', commandId: 2 },
+        { kind: 'taskComplete', id: 'e' },
+        { kind: 'command', id: 'f', commandId: 3 },
+        // The command took the robot to floor 2.
+        { kind: 'moveToWaypoint', id: 'g', waypointId: 20 },
+      ),
+      { commands, building },
+    );
+    expect(found.map((i) => `${i.path}:${i.message}:${i.params?.reason ?? ''}`)).toEqual([
+      'steps.0.commandId:flowValidation.commandNeedsTask:',
+      'steps.3.commandId:flowValidation.taskNested:',
+      'steps.5.commandId:flowValidation.commandNotHere:validation.notInBuilding',
+    ]);
+  });
+
   it("checks the building's ids, following the floor the robot is on", () => {
     const building = {
       startFloorId: 1,

@@ -385,6 +385,11 @@ export interface FlowValidationContext {
 
 export interface FlowCommandRef {
   modelsAllowed: readonly string[];
+  /**
+   * The command's own steps, when known: checked where the flow uses the command (task use, the
+   * building's ids on the floor the robot is on, the robot's capabilities) and reported at that step.
+   */
+  steps?: readonly FlowStep[];
   /** Parameter names and types the command takes (values given in a step are checked against them). */
   parameters: ReadonlyArray<{ name: string; type: 'string' | 'number' | 'boolean' }>;
 }
@@ -472,12 +477,56 @@ export function validateFlowDefinition(def: FlowDefinition, ctx: FlowValidationC
   const b = ctx.building;
   let floor = b?.startFloorId ?? null;
 
-  // Task brackets, per step list: a task is open from its taskStart to the taskComplete.
-  const visit = (steps: readonly FlowStep[], path: (string | number)[], inTask: boolean): void => {
+  /**
+   * The building's ids a step names, following the floor the robot is on. `report` says where an
+   * issue goes (the step's field, or the flow's `command` step for a library command's steps).
+   */
+  const checkRefs = (s: FlowStep, report: (field: string, message: string) => void): void => {
+    if (!b) return;
+    switch (s.kind) {
+      case 'moveToWaypoint':
+        if (floor === null || !b.waypoints.get(floor)?.has(s.waypointId))
+          report('waypointId', 'flowValidation.notOnFloor');
+        break;
+      case 'followRoute':
+        if (floor === null || !b.routes.get(floor)?.has(s.routeId)) report('routeId', 'flowValidation.notOnFloor');
+        break;
+      case 'moveToFloor':
+        if (!b.floorIds.has(s.floorId)) {
+          report('floorId', 'validation.notInBuilding');
+          floor = null;
+          break;
+        }
+        floor = s.floorId;
+        if (!b.waypoints.get(floor)?.has(s.waypointId)) report('waypointId', 'flowValidation.notOnFloor');
+        break;
+      case 'speak':
+        if (s.speechTextId !== undefined && !b.speechTextIds.has(s.speechTextId))
+          report('speechTextId', 'validation.notInBuilding');
+        break;
+      case 'pose':
+        if (s.poseDefId !== undefined && !b.poseDefIds.has(s.poseDefId))
+          report('poseDefId', 'validation.notInBuilding');
+        break;
+      case 'loop':
+        for (const inner of s.steps) checkRefs(inner, report);
+        break;
+      default:
+        break;
+    }
+  };
+
+  /**
+   * Task brackets, per step list: a task is open from its taskStart to the taskComplete. `inTask`
+   * null: a library command's own steps, which may be used inside or outside a task (the flow
+   * using the command is checked with `commandTaskUse`).
+   */
+  const visit = (steps: readonly FlowStep[], path: (string | number)[], inTask: boolean | null): void => {
     let open: { at: (string | number)[]; step: FlowStep } | null = null;
     steps.forEach((s, i) => {
       const at = [...path, i];
-      const inside = inTask || open !== null;
+      const inside = inTask === true || open !== null;
+      const knownOutside = !inside && inTask !== null;
       switch (s.kind) {
         case 'taskStart':
           if (inside) add(at, s, 'flowValidation.taskNested');
@@ -488,10 +537,10 @@ export function validateFlowDefinition(def: FlowDefinition, ctx: FlowValidationC
           else add(at, s, inTask ? 'flowValidation.taskCloseOutside' : 'flowValidation.taskNotStarted');
           break;
         case 'taskEvent':
-          if (!inside) add(at, s, 'flowValidation.outsideTask');
+          if (knownOutside) add(at, s, 'flowValidation.outsideTask');
           break;
         case 'takePhoto':
-          if (s.saveAsTaskImage && !inside) add([...at, 'saveAsTaskImage'], s, 'flowValidation.outsideTask');
+          if (s.saveAsTaskImage && knownOutside) add([...at, 'saveAsTaskImage'], s, 'flowValidation.outsideTask');
           break;
         case 'wait':
           if (s.detectPerson) {
@@ -524,10 +573,28 @@ export function validateFlowDefinition(def: FlowDefinition, ctx: FlowValidationC
             else if (typeof value !== p.type)
               add([...at, 'parameters', name], s, 'flowValidation.parameterType', { name });
           }
+          if (c.steps) {
+            // The command's steps run here: its task use and the building's ids, reported at the step.
+            const use = commandTaskUse(c.steps);
+            if (use.needsTask && !inside) add([...at, 'commandId'], s, 'flowValidation.commandNeedsTask');
+            if (use.startsTask && inside) add([...at, 'commandId'], s, 'flowValidation.taskNested');
+            const reported = new Set<string>();
+            for (const inner of c.steps)
+              checkRefs(inner, (_field, message) => {
+                if (reported.has(message)) return;
+                reported.add(message);
+                add([...at, 'commandId'], s, 'flowValidation.commandNotHere', { reason: message });
+              });
+            if (ctx.robot)
+              for (const { step: inner } of walkSteps(c.steps))
+                for (const need of neededCapabilities(inner))
+                  if (!need.has(ctx.robot.capabilities))
+                    add(at, s, 'flowValidation.capability', { capability: need.capability, model: ctx.robot.model });
+          }
           break;
         }
         case 'loop':
-          visit(s.steps, [...at, 'steps'], inside);
+          visit(s.steps, [...at, 'steps'], inside ? true : inTask);
           break;
         default:
           break;
@@ -537,44 +604,38 @@ export function validateFlowDefinition(def: FlowDefinition, ctx: FlowValidationC
           if (!need.has(ctx.robot.capabilities))
             add(at, s, 'flowValidation.capability', { capability: need.capability, model: ctx.robot.model });
       }
-      if (b) {
-        switch (s.kind) {
-          case 'moveToWaypoint':
-            if (floor === null || !b.waypoints.get(floor)?.has(s.waypointId))
-              add([...at, 'waypointId'], s, 'flowValidation.notOnFloor');
-            break;
-          case 'followRoute':
-            if (floor === null || !b.routes.get(floor)?.has(s.routeId))
-              add([...at, 'routeId'], s, 'flowValidation.notOnFloor');
-            break;
-          case 'moveToFloor':
-            if (!b.floorIds.has(s.floorId)) {
-              add([...at, 'floorId'], s, 'validation.notInBuilding');
-              floor = null;
-              break;
-            }
-            floor = s.floorId;
-            if (!b.waypoints.get(floor)?.has(s.waypointId)) add([...at, 'waypointId'], s, 'flowValidation.notOnFloor');
-            break;
-          case 'speak':
-            if (s.speechTextId !== undefined && !b.speechTextIds.has(s.speechTextId))
-              add([...at, 'speechTextId'], s, 'validation.notInBuilding');
-            break;
-          case 'pose':
-            if (s.poseDefId !== undefined && !b.poseDefIds.has(s.poseDefId))
-              add([...at, 'poseDefId'], s, 'validation.notInBuilding');
-            break;
-          default:
-            break;
-        }
-      }
+      if (s.kind !== 'loop') checkRefs(s, (field, message) => add([...at, field], s, message));
     });
     // A task closes in the step list it started in (not after the loop holding its start).
     const unclosed = open as { at: (string | number)[]; step: FlowStep } | null;
     if (unclosed) add(unclosed.at, unclosed.step, 'flowValidation.taskNotClosed');
   };
-  visit(def.steps, ['steps'], false);
+  visit(def.steps, ['steps'], ctx.inCommand ? null : false);
   return issues;
+}
+
+/**
+ * How a library command's steps use tasks: `needsTask` when it saves task images or sends task
+ * events outside a task of its own (so a flow may use it only inside a task), `startsTask` when it
+ * brackets a task itself (so a flow may not use it inside one).
+ */
+export function commandTaskUse(steps: readonly FlowStep[]): { needsTask: boolean; startsTask: boolean } {
+  let needsTask = false;
+  let startsTask = false;
+  const visit = (list: readonly FlowStep[], inTask: boolean) => {
+    let open = false;
+    for (const s of list) {
+      const inside = inTask || open;
+      if (s.kind === 'taskStart') {
+        startsTask = true;
+        open = true;
+      } else if (s.kind === 'taskComplete') open = false;
+      else if ((s.kind === 'taskEvent' || (s.kind === 'takePhoto' && s.saveAsTaskImage)) && !inside) needsTask = true;
+      else if (s.kind === 'loop') visit(s.steps, inside);
+    }
+  };
+  visit(steps, false);
+  return { needsTask, startsTask };
 }
 
 /** The library commands a definition uses (ids, each once, in order of first use). */

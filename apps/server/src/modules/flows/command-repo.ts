@@ -102,7 +102,7 @@ export function commandRepo(db: Kysely<Database>) {
       if (ids.length === 0) return Promise.resolve([]);
       return db
         .selectFrom('commands')
-        .select(['id', 'models_allowed', 'parameters'])
+        .select(['id', 'models_allowed', 'parameters', 'definition'])
         .where('id', 'in', ids)
         .where('status', '=', 1)
         .where((eb) =>

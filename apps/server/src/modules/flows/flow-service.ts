@@ -129,6 +129,7 @@ export function flowService({ db, clock, audit, caches }: Ctx) {
         {
           modelsAllowed: JSON.parse(c.models_allowed) as string[],
           parameters: JSON.parse(c.parameters) as FlowCommandRef['parameters'],
+          steps: (JSON.parse(c.definition) as FlowDefinition).steps,
         },
       ]),
     );

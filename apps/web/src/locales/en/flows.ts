@@ -37,6 +37,9 @@ export const flowsEn = {
     scopeSystemOnly: 'Only system administrators can use this scope',
     inUse: 'Used by this flow',
     organizationFixed: 'The organization cannot be changed',
+    commandNeedsTask: 'This command records task images or events: use it between task start and task complete',
+    commandNotHere:
+      'This command names a waypoint, route, floor, speech text or pose that is not available here (on this floor of this building)',
   },
 };
 

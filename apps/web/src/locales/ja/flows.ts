@@ -35,5 +35,9 @@ export const flowsJa: FlowsMessages = {
     scopeSystemOnly: 'この公開範囲はシステム管理者のみ使用できます',
     inUse: 'このフローで使用中',
     organizationFixed: '組織は変更できません',
+    commandNeedsTask:
+      'このコマンドはタスク画像またはタスクイベントを記録します。タスク開始とタスク完了の間で使用してください',
+    commandNotHere:
+      'このコマンドは、ここ（このビルのこのフロア）にないウェイポイント・ルート・フロア・発話テキスト・ポーズを指定しています',
   },
 };
