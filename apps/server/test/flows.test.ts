@@ -430,6 +430,7 @@ describe('flows', () => {
         await call('PUT', `/flows/${own.id}`, auth.general, { ...input(), updatedAt: own.updatedAt }),
         await call('PUT', `/flows/${own.id}/enabled`, auth.general, { enabled: true }),
         await call('DELETE', `/flows/${own.id}`, auth.general),
+        await call('PUT', '/flows/order', auth.general, { buildingId, floorId: floor1, ids: [own.id] }),
       ]) {
         expect(res.statusCode, res.body).toBe(403);
         expect(errorOf(res).code).toBe('FLOW_EDIT_RESTRICTED');
@@ -453,6 +454,14 @@ describe('flows', () => {
     expect((await call('DELETE', `/flows/${flow.id}`, auth.otherAdmin)).statusCode).toBe(404);
     const list = await call('GET', '/flows', auth.otherAdmin);
     expect(list.json<Flow[]>().map((f) => f.id)).not.toContain(flow.id);
+    expect(
+      await refused('PUT', '/flows/order', { buildingId, floorId: floor1, ids: [flow.id] }, auth.otherAdmin),
+    ).toEqual(['buildingId:validation.notFound']);
+    const byGroup = encodeURIComponent(JSON.stringify({ where: { flowGroupId } }));
+    expect((await call('GET', `/flows?filter=${byGroup}`, auth.otherAdmin)).json()).toEqual([]);
+    const mine = await call('GET', `/flows?filter=${byGroup}`, auth.orgAdmin);
+    expect(mine.json<Flow[]>().map((f) => f.id)).toContain(flow.id);
+    expect(mine.json<Flow[]>().every((f) => f.flowGroupId === flowGroupId)).toBe(true);
     expect(
       await refused(
         'POST',
