@@ -124,6 +124,20 @@ describe('translations', () => {
     expect(keys.filter((k) => !covered(k))).toEqual([]);
   });
 
+  it('translate every flow validation message of the contract and the server (flows section)', () => {
+    const sources = import.meta.glob<string>(
+      ['../../../../packages/contract/src/flows/*.ts', '../../../../apps/server/src/modules/flows/*.ts'],
+      { query: '?raw', import: 'default', eager: true },
+    );
+    const keys = new Set<string>();
+    for (const src of Object.values(sources))
+      for (const m of src.matchAll(/'(flowValidation\.[A-Za-z0-9]+|validation\.[A-Za-z0-9]+)'/g)) keys.add(m[1]!);
+    expect([...keys].filter((k) => k.startsWith('flowValidation.')).length).toBeGreaterThan(20);
+    const enTexts = new Map([...enKeys, ...flatten(flowsEn)]);
+    const jaTexts = new Map([...jaKeys, ...flatten(flowsJa)]);
+    expect([...keys].filter((k) => !enTexts.has(k) || !jaTexts.has(k))).toEqual([]);
+  });
+
   it('give the spec texts of section 8', () => {
     expect(en.errors.IP_NOT_ALLOWED).toBe('Connection error: please access from an allowed network');
     expect(en.errors.ACCOUNT_LOCKED).toBe(
