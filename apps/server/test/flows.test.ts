@@ -366,6 +366,11 @@ describe('flows', () => {
     expect(res.json<Flow>()).toMatchObject({ enabled: false, updatedAt: flow.updatedAt });
     expect(await auditOf('flow.disable', flow.id)).toHaveLength(1);
     expect((await call('PUT', `/flows/${flow.id}/enabled`, auth.orgAdmin, { enabled: 'no' })).statusCode).toBe(400);
+    // A description is optional (empty).
+    const { description: _omitted, ...noDescription } = input();
+    const bare = await call('POST', '/flows', auth.orgAdmin, noDescription);
+    expect(bare.statusCode, bare.body).toBe(201);
+    expect(bare.json<Flow>().description).toBe('');
   });
 
   it('reorders the flows of a floor in one go, refusing a list that is not exactly them', async () => {

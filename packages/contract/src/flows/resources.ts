@@ -13,7 +13,9 @@ const requiredText = (max: number) =>
     .trim()
     .min(1, { error: 'validation.required', abort: true })
     .max(max, `validation.max${max}`);
-const optionalText = (max: number) => z.string({ error: 'validation.invalid' }).trim().max(max, `validation.max${max}`);
+/** An optional text: absent is empty. */
+const optionalText = (max: number) =>
+  z.string({ error: 'validation.invalid' }).trim().max(max, `validation.max${max}`).default('');
 const version = { updatedAt: z.string({ error: 'validation.required' }).min(1).max(40) };
 
 // ---------------------------------------------------------------- codes
