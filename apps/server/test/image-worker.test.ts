@@ -36,6 +36,20 @@ describe('image worker', () => {
     expect(cells.length).toBe(n * n);
   });
 
+  it('leaves the caller its Buffer whole: the cells are copied, never moved to the worker', async () => {
+    // Buffer's slice() is a view of the same memory: moving its ArrayBuffer detached the caller's cells
+    // (a mapping session keeps them for the next save), and the next use failed.
+    const n = 64;
+    const cells = Buffer.alloc(n * n, 100);
+    const small = Buffer.from([0, 100, 255, 0]);
+    const png = await occupancyPngOffThread(n, n, cells);
+    expect(png.equals(occupancyGridPng(n, n, new Uint8Array(n * n).fill(100)))).toBe(true);
+    expect(cells.length).toBe(n * n);
+    expect(cells[n * n - 1]).toBe(100);
+    await occupancyPngOffThread(2, 2, small);
+    expect([...small]).toEqual([0, 100, 255, 0]);
+  });
+
   it('hashes bytes off the main thread with the same result', async () => {
     const bytes = Buffer.alloc(1_000_000, 7);
     expect(await sha256OffThread(bytes)).toBe(createHash('sha256').update(bytes).digest('hex'));

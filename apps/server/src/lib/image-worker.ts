@@ -52,7 +52,9 @@ function run(job: ImageJobBody, transfer: ArrayBuffer[] = []): Promise<ImageAnsw
 
 /** `occupancyGridPng` (lib/png.ts) on the worker thread; the cells are copied, the caller keeps its own. */
 export async function occupancyPngOffThread(width: number, height: number, cells: Uint8Array): Promise<Buffer> {
-  const copy = cells.slice();
+  // A copy in its own memory: a Buffer's slice() is a view of the caller's memory, and moving that
+  // to the worker would detach the caller's cells.
+  const copy = new Uint8Array(cells);
   const a = await run({ kind: 'occupancyPng', width, height, cells: copy }, [copy.buffer]);
   return Buffer.from(a.png!.buffer, a.png!.byteOffset, a.png!.byteLength);
 }
