@@ -40,3 +40,22 @@ export * from './messages.ts';
 export { TICK_MS, Ticker, ManualClock, realClock, type Clock } from './ticker.ts';
 export { TeleopController, type ControllerStatus, type DriveTarget } from './teleop/controller.ts';
 export { RobotFeatures } from './features.ts';
+export {
+  ElevatorBank,
+  ELEVATOR_TIMINGS,
+  NO_FAULTS,
+  type ElevatorTimings,
+  type ElevatorFaults,
+} from './building-systems/elevator.ts';
+export {
+  SecurityDoor,
+  DOOR_TIMINGS,
+  NO_DOOR_FAULTS,
+  type DoorTimings,
+  type DoorFaults,
+} from './building-systems/security-door.ts';
+export {
+  startBuildingSystems,
+  type BuildingSystemsOptions,
+  type SimBuildingSystems,
+} from './building-systems/controller.ts';

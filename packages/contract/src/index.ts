@@ -18,5 +18,6 @@ export * from './mapping.ts';
 export * from './demo-world.ts';
 export * from './teleop.ts';
 export * from './flows/index.ts';
+export * from './building-systems.ts';
 export * from './api/index.ts';
 export * from './activity.ts';

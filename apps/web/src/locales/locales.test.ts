@@ -1,4 +1,12 @@
-import { errorCodes, ROBOT_MESSAGE_CODES, ROBOT_STATUS_LABELS } from '@portal/contract';
+import {
+  ELEVATOR_CODES,
+  ELEVATOR_PHASES,
+  errorCodes,
+  ROBOT_MESSAGE_CODES,
+  ROBOT_STATUS_LABELS,
+  SECURITY_CODES,
+  SECURITY_PHASES,
+} from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
 import { auditEn } from './en/audit';
@@ -102,6 +110,16 @@ describe('translations', () => {
     for (const label of ROBOT_STATUS_LABELS) expect(robotsJa.robotCommon.statusLabels[label]).toBeTruthy();
     expect(robotsEn.robotCommon.messages.emergencyStop).toBe('Emergency stop button pressed');
     expect(robotsEn.robotCommon.messages.D0001).toBe('Could not return to charging station');
+  });
+
+  it('word every elevator and security-door code and phase of the contract in ja and en', () => {
+    for (const t of [robotsJa, robotsEn]) {
+      for (const code of [...ELEVATOR_CODES, ...SECURITY_CODES])
+        expect(t.robotCommon.messages[code], code).toBeTruthy();
+      for (const p of ELEVATOR_PHASES) expect(t.robotCommon.buildingSystems.elevatorPhases[p], p).toBeTruthy();
+      for (const p of SECURITY_PHASES) expect(t.robotCommon.buildingSystems.securityPhases[p], p).toBeTruthy();
+    }
+    expect(robotsJa.robotCommon.messages.A0013).not.toBe(robotsEn.robotCommon.messages.A0013);
   });
 
   it('translate every error code of the contract', () => {
