@@ -54,14 +54,23 @@ export function urlParam<T>(decode: (raw: string | undefined) => T, encode: (val
   return z.codec(urlText, z.custom<T>(), { decode: (raw) => decode(raw), encode: (value) => encode(value) });
 }
 
+/** The page fields of list schemas, whatever their key (`page`, `activityPage`): a change of the rest resets them. */
+const pageParams = new WeakSet<object>();
+
 /** The search parameters the list state of a screen is made of. */
 export const listParam = {
-  /** `?page=2` (1 when absent or invalid; page 1 is left out). */
-  page: () =>
-    urlParam<number>(
+  /**
+   * `?page=2` (1 when absent or invalid; page 1 is left out). Under any key: a screen with two lists
+   * names them apart (`activityPage`), and each goes back to 1 when anything else of its state changes.
+   */
+  page: () => {
+    const param = urlParam<number>(
       (raw) => positiveInt(raw) ?? 1,
       (page) => (page > 1 ? String(page) : undefined),
-    ),
+    );
+    pageParams.add(param);
+    return param;
+  },
   /** A trimmed text (a search): empty when absent. */
   text: () =>
     urlParam<string>(
@@ -131,7 +140,7 @@ export interface ListParams<T> {
   params: T;
   /**
    * A new state: the changed values over the current ones. Any change but the page's starts again on
-   * page 1. Search parameters that are not the list's stay in the URL.
+   * page 1 (every `listParam.page()` field, whatever its key). Search parameters that are not the list's stay in the URL.
    */
   setParams: (change: Partial<T>) => void;
 }
@@ -145,7 +154,9 @@ export function useListParams<S extends ListParamsSchema>(schema: S): ListParams
       setSearch((prev) => {
         const current = readListParams(schema, prev);
         const next = { ...current, ...change };
-        if ('page' in schema.shape && !('page' in change)) (next as Record<string, unknown>).page = 1;
+        for (const [key, field] of Object.entries(schema.shape)) {
+          if (pageParams.has(field) && !(key in change)) (next as Record<string, unknown>)[key] = 1;
+        }
         const out = writeListParams(schema, next);
         for (const [key, value] of prev) if (!(key in schema.shape)) out.append(key, value);
         return out;

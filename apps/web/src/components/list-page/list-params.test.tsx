@@ -94,4 +94,22 @@ describe('list state in the URL (zod codecs)', () => {
     expect(location()).toBe('?sort=name&q=new&tab=2');
     expect(list?.params).toMatchObject({ page: 1, sort: { column: 'name', desc: false }, q: 'new' });
   });
+
+  it('useListParams: a page under another key (a second list on the screen) also goes back to 1', () => {
+    const second = z.object({ activityPage: listParam.page(), activityKind: listParam.oneOf(['a', 'b'] as const) });
+    let list: ListParams<z.output<typeof second>> | undefined;
+    function Probe() {
+      list = useListParams(second);
+      return null;
+    }
+    const router = createMemoryRouter([{ path: '/x', element: <Probe /> }], {
+      initialEntries: ['/x?activityPage=3&page=5'],
+    });
+    render(<RouterProvider router={router} />);
+    act(() => list?.setParams({ activityKind: 'b' }));
+    // Its own page starts again; the other list's `page` is not its to touch.
+    expect(router.state.location.search).toBe('?activityKind=b&page=5');
+    act(() => list?.setParams({ activityPage: 2 }));
+    expect(router.state.location.search).toBe('?activityPage=2&activityKind=b&page=5');
+  });
 });

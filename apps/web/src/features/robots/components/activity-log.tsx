@@ -70,8 +70,8 @@ export function ActivityLog({ robotId, buildingId }: { robotId: number; building
   const { t } = useTranslation();
   const format = useFormat();
   const { params, setParams } = useListParams(activitySchema);
-  // The page is `activityPage` (not `page`, which the robot page may use): a filter change starts again on page 1.
-  const set = (change: Partial<typeof params>) => setParams({ activityPage: 1, ...change });
+  // The page is `activityPage` (not `page`, which the robot page may use); the list kit resets it on a filter change.
+  const set = setParams;
   const timeZone = useBuildingTimeZone(buildingId);
   const log = useRobotActivity(robotId, params, timeZone);
   const filtered =
