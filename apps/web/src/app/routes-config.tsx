@@ -12,6 +12,14 @@ const withTexts =
     return mod;
   };
 
+/** The command library's screens: their texts and the flows section's (the definition's messages). */
+const commandTexts =
+  <M,>(load: () => Promise<M>) =>
+  async (): Promise<M> => {
+    const [mod] = await Promise.all([load(), loadSection('commands'), loadSection('flows')]);
+    return mod;
+  };
+
 /** Every route of spec section 2; screens load lazily so the login route stays small. */
 export function createRoutes(): RouteObject[] {
   const redirect = (path: string, to: string): RouteObject => ({ path, element: <Navigate to={to} replace /> });
@@ -144,6 +152,12 @@ export function createRoutes(): RouteObject[] {
               path: paths.waypoint.detail.path,
               lazy: withTexts('mapEditor', () => import('./routes/waypoint/detail')),
             },
+            // Before /command/:id. The definition's messages are the flows section's.
+            { path: paths.command.list.path, lazy: commandTexts(() => import('./routes/command/list')) },
+            { path: paths.command.readOnly.path, lazy: commandTexts(() => import('./routes/command/read-only')) },
+            { path: paths.command.create.path, lazy: commandTexts(() => import('./routes/command/create')) },
+            { path: paths.command.usage.path, lazy: commandTexts(() => import('./routes/command/usage')) },
+            { path: paths.command.detail.path, lazy: commandTexts(() => import('./routes/command/detail')) },
             { path: paths.app.basic.path, lazy: withTexts('teleop', () => import('./routes/app/basic')) },
             { path: paths.app.teleOpe.path, lazy: withTexts('teleop', () => import('./routes/app/tele-ope')) },
             { path: paths.console.path, lazy: withTexts('console', () => import('./routes/console')) },

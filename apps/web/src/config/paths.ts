@@ -134,7 +134,16 @@ export const paths = {
     v1_5: { path: '/editor/v1_5/:id/floor', getHref: (id: number) => `/editor/v1_5/${id}/floor` },
     v2: { path: '/editor/v2/:id/floor', getHref: (id: number) => `/editor/v2/${id}/floor` },
   },
-  command: { list: { path: '/command/list', getHref: () => '/command/list' } },
+  command: {
+    list: {
+      path: '/command/list',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/command/list', query),
+    },
+    readOnly: { path: '/command/list/read-only', getHref: () => '/command/list/read-only' },
+    create: { path: '/command/create', getHref: () => '/command/create' },
+    detail: { path: '/command/:id', getHref: (id: number) => `/command/${id}` },
+    usage: { path: '/command/usage/:id', getHref: (id: number) => `/command/usage/${id}` },
+  },
   waypoint: {
     list: { path: '/waypoint/:mapId/list', getHref: (mapId: number) => `/waypoint/${mapId}/list` },
     create: { path: '/waypoint/:mapId/create', getHref: (mapId: number) => `/waypoint/${mapId}/create` },
@@ -210,9 +219,6 @@ const crud = (base: string, section: Section, list = 'list') =>
 export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   ...crud('/device', 'device'),
   { path: '/device/:id/data', section: 'device' },
-  ...crud('/command', 'command'),
-  { path: '/command/usage/:id', section: 'command' },
-  { path: '/command/list/read-only', section: 'command' },
   ...crud('/command-mapping', 'commandMapping'),
   ...crud('/flow', 'flow', 'settings'),
   ...crud('/workplan', 'workplan', 'settings'),

@@ -7,6 +7,7 @@ import type { BuildingScreensMessages } from '@/locales/en/building-screens';
 import type { MapEditorMessages } from '@/locales/en/map-editor';
 import type { PosesMessages } from '@/locales/en/poses';
 import type { FlowsMessages } from '@/locales/en/flows';
+import type { CommandsMessages } from '@/locales/en/commands';
 import type { RobotsMessages } from '@/locales/en/robots';
 import type { TeleopMessages } from '@/locales/en/teleop';
 import type { ConsoleMessages } from '@/locales/en/console';
@@ -75,6 +76,7 @@ export type SectionMessages = RobotsMessages &
   MapEditorMessages &
   PosesMessages &
   FlowsMessages &
+  CommandsMessages &
   TeleopMessages &
   ConsoleMessages &
   AccountMessages;
@@ -87,10 +89,12 @@ export interface AllMessages
     MapEditorMessages,
     PosesMessages,
     FlowsMessages,
+    CommandsMessages,
     TeleopMessages,
     ConsoleMessages,
     AccountMessages {}
-export type SectionName = 'robots' | 'buildings' | 'mapEditor' | 'poses' | 'flows' | 'teleop' | 'console' | 'account';
+export type SectionName =
+  'robots' | 'buildings' | 'mapEditor' | 'poses' | 'flows' | 'commands' | 'teleop' | 'console' | 'account';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
   robots: {
     en: () => import('@/locales/en/robots').then((m) => m.robotsEn),
@@ -111,6 +115,10 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   flows: {
     en: () => import('@/locales/en/flows').then((m) => m.flowsEn),
     ja: () => import('@/locales/ja/flows').then((m) => m.flowsJa),
+  },
+  commands: {
+    en: () => import('@/locales/en/commands').then((m) => m.commandsEn),
+    ja: () => import('@/locales/ja/commands').then((m) => m.commandsJa),
   },
   teleop: {
     en: () => import('@/locales/en/teleop').then((m) => m.teleopEn),

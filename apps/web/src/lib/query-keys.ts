@@ -19,6 +19,7 @@ function resourceKeys<const R extends string>(root: R) {
 export const queryKeys = {
   auditLogs: resourceKeys('audit-logs'),
   buildings: resourceKeys('buildings'),
+  commands: resourceKeys('commands'),
   console: resourceKeys('console'),
   contract: resourceKeys('contract'),
   deliveries: resourceKeys('deliveries'),

@@ -20,6 +20,8 @@ import { posesEn } from './en/poses';
 import { posesJa } from './ja/poses';
 import { flowsEn } from './en/flows';
 import { flowsJa } from './ja/flows';
+import { commandsEn } from './en/commands';
+import { commandsJa } from './ja/commands';
 import { teleopEn } from './en/teleop';
 import { teleopJa } from './ja/teleop';
 import { consoleEn } from './en/console';
@@ -47,6 +49,7 @@ const sections = {
   buildings: { en: buildingScreensEn, ja: buildingScreensJa },
   poses: { en: posesEn, ja: posesJa },
   flows: { en: flowsEn, ja: flowsJa },
+  commands: { en: commandsEn, ja: commandsJa },
   teleop: { en: teleopEn, ja: teleopJa },
   console: { en: consoleEn, ja: consoleJa },
   account: { en: accountEn, ja: accountJa },

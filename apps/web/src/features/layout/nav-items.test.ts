@@ -10,14 +10,16 @@ describe('navigation menu', () => {
       for (const group of navGroupsFor(type)) for (const item of group.items) expect(isLater(item.href)).toBe(false);
   });
 
-  it('shows a general operator the built operation screens only', () => {
-    expect(keys(OperatorType.general)).toEqual([['operations', ['robotControl', 'dashboard', 'robots']]]);
+  it('shows a general operator the built operation screens only (commands: the read-only view)', () => {
+    expect(keys(OperatorType.general)).toEqual([['operations', ['robotControl', 'dashboard', 'robots', 'commands']]]);
+    const commands = navGroupsFor(OperatorType.general)[0]?.items.find((i) => i.key === 'commands');
+    expect(commands?.href).toBe('/command/list/read-only');
   });
 
   it('shows a system administrator the built administration and system screens', () => {
     expect(keys(OperatorType.systemAdmin)).toEqual([
       ['operations', ['robotControl', 'dashboard', 'robots']],
-      ['administration', ['organizations', 'operators', 'auditLog', 'buildings', 'poses']],
+      ['administration', ['organizations', 'operators', 'auditLog', 'buildings', 'poses', 'commands']],
       ['system', ['deliveries', 'termTexts']],
     ]);
   });

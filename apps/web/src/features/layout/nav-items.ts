@@ -9,6 +9,8 @@ export interface NavItem {
   href: string;
   /** Organization and system administrators only (organizations, operators, audit log). */
   peopleAdmin?: boolean;
+  /** General operators only (their read-only view of what administrators manage elsewhere). */
+  generalOnly?: boolean;
 }
 export interface NavGroup {
   key: 'operations' | 'administration' | 'system';
@@ -26,6 +28,7 @@ const operations: NavItem[] = [
   { key: 'archive', href: paths.archive.list.getHref() },
   { key: 'checkItems', href: paths.checkItem.list.getHref() },
   { key: 'devices', href: paths.device.list.getHref() },
+  { key: 'commands', href: paths.command.readOnly.getHref(), generalOnly: true },
 ];
 
 const administration: NavItem[] = [
@@ -57,7 +60,7 @@ export const isLater = (href: string): boolean => {
  */
 export function navGroupsFor(type: number, built: (href: string) => boolean = (h) => !isLater(h)): NavGroup[] {
   const peopleAdmin = isDataAdmin(type);
-  const groups: NavGroup[] = [{ key: 'operations', items: operations }];
+  const groups: NavGroup[] = [{ key: 'operations', items: operations.filter((i) => !i.generalOnly || !isAdmin(type)) }];
   if (isAdmin(type))
     groups.push({ key: 'administration', items: administration.filter((i) => !i.peopleAdmin || peopleAdmin) });
   if (isSystemAdmin(type)) groups.push({ key: 'system', items: system });

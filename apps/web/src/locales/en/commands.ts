@@ -1,0 +1,90 @@
+/**
+ * English texts of the command library screens (`/command/*`): a lazily loaded section (lib/i18n.ts
+ * `loadSection('commands')`, loaded with `flows`, whose `flowValidation` texts the definition uses).
+ * Top-level keys must not exist in ../en.ts.
+ */
+export const commandsEn = {
+  commands: {
+    listTitle: 'Command lists',
+    readOnlyTitle: 'Command lists (view only)',
+    create: 'New command',
+    createTitle: 'New command',
+    back: 'Back to command lists',
+    empty: 'No commands yet.',
+    noMatch: 'No command matches these filters.',
+    total: '{{count}} commands',
+    readOnly: 'To register, update or delete commands, ask your organization administrator.',
+    search: 'Search',
+    searchHint: 'Name',
+    clear: 'Clear filters',
+    allCategories: 'All categories',
+    allScopes: 'All scopes',
+    everyModel: 'Every model',
+    systemCommand: 'System',
+    columns: {
+      name: 'Name',
+      category: 'Category',
+      scope: 'Scope',
+      models: 'Models',
+      status: 'Status',
+      updatedAt: 'Updated',
+    },
+    fields: {
+      name: 'Name',
+      description: 'Description',
+      category: 'Category',
+      scope: 'Scope',
+      status: 'Active (can be used in flows)',
+      modelsAllowed: 'Allowed robot models',
+      modelsHint: 'Type a model name and press Enter. Empty: every model.',
+      parameters: 'Parameter presets',
+      definition: 'Definition (JSON)',
+      definitionHint: 'One command kind with preset parameters, or a short sequence (1 to 20 steps).',
+    },
+    categories: {
+      '0': 'Common',
+      '100': 'Security',
+      '200': 'Inspection',
+      '300': 'Factory',
+      '400': 'Nursing care',
+      '500': 'Warehouse',
+      '900': 'Other',
+    },
+    scopes: { '0': 'Publish', '1': 'Within organization', '2': 'Alpha', '3': 'Development' },
+    statuses: { '0': 'Disabled', '1': 'Active' },
+    parameter: {
+      name: 'Parameter name',
+      type: 'Type',
+      preset: 'Preset',
+      min: 'Min',
+      max: 'Max',
+      add: 'Add parameter',
+      remove: 'Remove',
+      none: 'No parameters.',
+      types: { string: 'Text', number: 'Number', boolean: 'Yes/No' },
+      yes: 'Yes',
+      no: 'No',
+    },
+    json: {
+      invalid: 'Not valid JSON: {{reason}}',
+      valid: 'The definition is valid.',
+      format: 'Format',
+      fix: 'Correct the definition: see the problems under it.',
+    },
+    saved: 'Saved',
+    created: 'Created',
+    deleted: 'Deleted',
+    delete: 'Delete',
+    deleteTitle: 'Delete this command?',
+    deleteBody: '"{{name}}" will be deleted. This cannot be undone.',
+    inUse: 'This command is used by these flows, so it cannot be deleted:',
+    showUsage: 'Show the flows using it',
+    usageTitle: 'Flows using "{{name}}"',
+    usageEmpty: 'No flow uses this command.',
+    usageColumns: { name: 'Flow', building: 'Building' },
+  },
+};
+
+type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };
+/** The shape the Japanese section must have. */
+export type CommandsMessages = DeepStrings<typeof commandsEn>;
