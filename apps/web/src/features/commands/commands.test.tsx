@@ -160,6 +160,28 @@ describe('command form', () => {
     expect(await screen.findByTestId('usage-title')).toHaveTextContent('Flows using "Bow"');
   }, 30_000);
 
+  it('a stale save opens the conflict dialog; "show the stored version" replaces the typed values', async () => {
+    let stored = command(5, 'Bow');
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      [on(commandOps.getCommand, { id: 5 })]: () => reply(commandSchema, stored),
+      [on(commandOps.updateCommand, { id: 5 })]: () => replyError('STALE_UPDATE'),
+    });
+    const app = renderApp('/command/5', { session: makeSession(2) });
+    const name = await screen.findByTestId('command-name', {}, slow);
+    await app.user.clear(name);
+    await app.user.type(name, 'Mine');
+    stored = command(5, 'Wave', { updatedAt: '2026-01-02T00:00:00.000Z' });
+    await app.user.click(screen.getByTestId('command-save'));
+    await app.user.click(await screen.findByTestId('conflict-reload', {}, slow));
+    await waitFor(() => expect(screen.getByTestId('command-name')).toHaveValue('Wave'));
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
+      name: 'Mine',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      definition: { version: 1, steps: [{ kind: 'returnToCharger', id: 's1' }] },
+    });
+  }, 20_000);
+
   it('is read-only for area managers and general operators', async () => {
     mockApi({
       ...signedInRoutes(),

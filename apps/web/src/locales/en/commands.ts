@@ -13,6 +13,8 @@ export const commandsEn = {
     empty: 'No commands yet.',
     noMatch: 'No command matches these filters.',
     total: '{{count}} commands',
+    total_one: '{{count}} command',
+    total_other: '{{count}} commands',
     readOnly: 'To register, update or delete commands, ask your organization administrator.',
     search: 'Search',
     searchHint: 'Name',
