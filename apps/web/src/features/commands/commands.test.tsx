@@ -132,6 +132,27 @@ describe('command form', () => {
     });
   }, 60_000);
 
+  it('offers system administrators the alpha and development scopes and a system command', async () => {
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      [on(commandOps.createCommand)]: (c) =>
+        reply(commandSchema, { ...command(9, 'Beta'), ...(c.body as object), organizationId: null }, 201),
+      [on(commandOps.getCommand, { id: 9 })]: () => reply(commandSchema, command(9, 'Beta', { organizationId: null })),
+    });
+    const app = renderApp('/command/create', { session: makeSession(9) });
+    await app.user.type(await screen.findByTestId('command-name', {}, slow), 'Beta');
+    await app.user.selectOptions(screen.getByTestId('command-scope'), '3');
+    await app.user.click(screen.getByTestId('command-system'));
+    await app.user.click(screen.getByTestId('command-save'));
+    await waitFor(() => expect(app.location()).toBe('/command/9'));
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({
+      name: 'Beta',
+      scope: 3,
+      organizationId: null,
+    });
+    expect(calls.find((c) => c.method === 'POST')!.body).not.toHaveProperty('systemCommand');
+  }, 30_000);
+
   it('shows the flows using a command when its delete is refused, and the usage page links to them', async () => {
     mockApi({
       ...signedInRoutes(),

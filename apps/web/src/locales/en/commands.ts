@@ -37,6 +37,8 @@ export const commandsEn = {
       category: 'Category',
       scope: 'Scope',
       status: 'Active (can be used in flows)',
+      systemCommand: 'System command (for every organization)',
+      systemCommandHint: 'Chosen when the command is created; it cannot be changed later.',
       modelsAllowed: 'Allowed robot models',
       modelsHint: 'Type a model name and press Enter. Empty: every model.',
       parameters: 'Parameter presets',

@@ -35,6 +35,8 @@ export const commandsJa: CommandsMessages = {
       category: 'カテゴリ',
       scope: '公開範囲',
       status: '有効（フローで使用できる）',
+      systemCommand: 'システムコマンド（すべての組織向け）',
+      systemCommandHint: '登録時にのみ選べます。後から変更することはできません。',
       modelsAllowed: '使用できるロボットモデル',
       modelsHint: 'モデル名を入力してEnterを押してください。空欄：すべてのモデル',
       parameters: 'パラメータのプリセット',

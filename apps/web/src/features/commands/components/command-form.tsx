@@ -44,11 +44,14 @@ export interface CommandFormValues {
   modelsAllowed: string[];
   parameters: CommandParameter[];
   definition: string;
+  /** A system command (no organization): system administrators, on create only (the organization is fixed). */
+  systemCommand: boolean;
 }
 
 /** The contract's schema with the definition checked from its text (the problems are listed under it). */
 const formSchema = commandInputSchema.omit({ organizationId: true, definition: true }).extend({
   definition: z.string().refine((text) => checkDefinition(text).ok, 'commands.json.fix'),
+  systemCommand: z.boolean(),
 });
 
 const fields = [
@@ -71,6 +74,7 @@ export const commandFormValues = (c: Command): CommandFormValues => ({
   modelsAllowed: c.modelsAllowed,
   parameters: c.parameters,
   definition: formatDefinition(c.definition),
+  systemCommand: c.organizationId === null,
 });
 
 export const emptyCommandForm = (): CommandFormValues => ({
@@ -82,6 +86,7 @@ export const emptyCommandForm = (): CommandFormValues => ({
   modelsAllowed: [],
   parameters: [],
   definition: formatDefinition({ version: 1, steps: [{ kind: 'returnToCharger', id: 's1' }] }),
+  systemCommand: false,
 });
 
 interface CommandFormProps {
@@ -136,13 +141,18 @@ export function CommandForm({
   const submit = form.handleSubmit((values) => {
     const checked = checkDefinition(values.definition);
     if (!checked.ok) return;
-    const body = { ...values, category: values.category, definition: checked.definition } as never;
+    const { systemCommand, ...rest } = values;
+    const fields = { ...rest, definition: checked.definition };
     if (base)
       update.mutate(
-        { id: base.id, body: { ...(body as object), updatedAt: base.updatedAt } as never },
+        { id: base.id, body: { ...fields, updatedAt: base.updatedAt } as never },
         kit.saved({ successText: t('commands.saved') }),
       );
-    else create.mutate(body, kit.saved<Command>({ successText: t('commands.created'), onSuccess: onCreated }));
+    else
+      create.mutate(
+        { ...fields, ...(systemAdmin && systemCommand ? { organizationId: null } : {}) } as never,
+        kit.saved<Command>({ successText: t('commands.created'), onSuccess: onCreated }),
+      );
   });
 
   const scopes = COMMAND_SCOPES.filter((s) => systemAdmin || !SYSTEM_ONLY_SCOPES.includes(s) || s === scope);
@@ -236,6 +246,22 @@ export function CommandForm({
               />
             )}
           />
+          {systemAdmin && (
+            <Controller
+              control={form.control}
+              name="systemCommand"
+              render={({ field }) => (
+                <Switch
+                  label={t('commands.fields.systemCommand')}
+                  description={t('commands.fields.systemCommandHint')}
+                  checked={field.value}
+                  disabled={base !== undefined}
+                  onChange={(e) => field.onChange(e.currentTarget.checked)}
+                  data-testid="command-system"
+                />
+              )}
+            />
+          )}
           <Controller
             control={form.control}
             name="modelsAllowed"
