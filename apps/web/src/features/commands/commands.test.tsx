@@ -68,6 +68,17 @@ describe('command list', () => {
     expect(await screen.findByTestId('command-row-3', {}, slow)).toBeInTheDocument();
     expect(screen.queryByTestId('command-create')).not.toBeInTheDocument();
   }, 20_000);
+  it('shows area managers the list without create, with the notice', async () => {
+    mockApi({
+      ...signedInRoutes(),
+      [on(commandOps.listCommands)]: () => reply(z.array(commandSchema), [command(3, 'Night patrol')]),
+    });
+    const app = renderApp('/command/list', { session: makeSession(1) });
+    expect(await screen.findByTestId('command-row-3', {}, slow)).toBeInTheDocument();
+    expect(app.location()).toBe('/command/list');
+    expect(screen.getByTestId('command-read-only')).toHaveTextContent(commandsEn.commands.readOnly);
+    expect(screen.queryByTestId('command-create')).not.toBeInTheDocument();
+  }, 20_000);
 });
 
 describe('command form', () => {
