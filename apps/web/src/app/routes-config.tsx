@@ -158,6 +158,10 @@ export function createRoutes(): RouteObject[] {
             { path: paths.command.create.path, lazy: commandTexts(() => import('./routes/command/create')) },
             { path: paths.command.usage.path, lazy: commandTexts(() => import('./routes/command/usage')) },
             { path: paths.command.detail.path, lazy: commandTexts(() => import('./routes/command/detail')) },
+            // Before /flow/:id.
+            { path: paths.flow.settings.path, lazy: withTexts('flows', () => import('./routes/flow/settings')) },
+            { path: paths.flow.create.path, lazy: withTexts('flows', () => import('./routes/flow/create')) },
+            { path: paths.flow.detail.path, lazy: withTexts('flows', () => import('./routes/flow/detail')) },
             { path: paths.app.basic.path, lazy: withTexts('teleop', () => import('./routes/app/basic')) },
             { path: paths.app.teleOpe.path, lazy: withTexts('teleop', () => import('./routes/app/tele-ope')) },
             { path: paths.console.path, lazy: withTexts('console', () => import('./routes/console')) },

@@ -39,7 +39,11 @@ export const paths = {
         withQuery(`/robot/${id}/setting-history`, { page: page && page > 1 ? page : undefined }),
     },
   },
-  flow: { settings: { path: '/flow/settings', getHref: () => '/flow/settings' } },
+  flow: {
+    settings: { path: '/flow/settings', getHref: () => '/flow/settings' },
+    create: { path: '/flow/create', getHref: () => '/flow/create' },
+    detail: { path: '/flow/:id', getHref: (id: number) => `/flow/${id}` },
+  },
   workplan: { settings: { path: '/workplan/settings', getHref: () => '/workplan/settings' } },
   schedule: {
     root: { path: '/schedule', getHref: () => '/schedule' },
@@ -220,7 +224,6 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   ...crud('/device', 'device'),
   { path: '/device/:id/data', section: 'device' },
   ...crud('/command-mapping', 'commandMapping'),
-  ...crud('/flow', 'flow', 'settings'),
   ...crud('/workplan', 'workplan', 'settings'),
   { path: '/workplan/create-template', section: 'workplan' },
   ...crud('/check-item', 'checkItem'),

@@ -22,6 +22,8 @@ export function setAuthFailureHandlers(h: AuthFailureHandlers | null): void {
 function reportError(error: ApiError, skipAuthRedirect: boolean | undefined): void {
   if (skipAuthRedirect || !handlers) return;
   if (error.code === 'PASSWORD_CHANGE_REQUIRED') handlers.onPasswordChangeRequired(error);
+  // A refusal of one action (restricted flow editing) is not a lost session: the screen shows it.
+  else if (error.code === 'FLOW_EDIT_RESTRICTED') return;
   else if (error.status === 401 || error.status === 403) handlers.onUnauthenticated(error);
   else if (error.status === 498 || error.status === 499) handlers.onContractBlocked(error);
 }

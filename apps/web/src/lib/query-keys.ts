@@ -24,6 +24,7 @@ export const queryKeys = {
   contract: resourceKeys('contract'),
   deliveries: resourceKeys('deliveries'),
   floors: resourceKeys('floors'),
+  flows: resourceKeys('flows'),
   maps: resourceKeys('maps'),
   my: resourceKeys('my'),
   operators: resourceKeys('operators'),

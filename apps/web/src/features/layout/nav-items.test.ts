@@ -11,14 +11,16 @@ describe('navigation menu', () => {
   });
 
   it('shows a general operator the built operation screens only (commands: the read-only view)', () => {
-    expect(keys(OperatorType.general)).toEqual([['operations', ['robotControl', 'dashboard', 'robots', 'commands']]]);
+    expect(keys(OperatorType.general)).toEqual([
+      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'commands']],
+    ]);
     const commands = navGroupsFor(OperatorType.general)[0]?.items.find((i) => i.key === 'commands');
     expect(commands?.href).toBe('/command/list/read-only');
   });
 
   it('shows a system administrator the built administration and system screens', () => {
     expect(keys(OperatorType.systemAdmin)).toEqual([
-      ['operations', ['robotControl', 'dashboard', 'robots']],
+      ['operations', ['robotControl', 'dashboard', 'robots', 'flows']],
       ['administration', ['organizations', 'operators', 'auditLog', 'buildings', 'poses', 'commands']],
       ['system', ['deliveries', 'termTexts']],
     ]);
@@ -26,8 +28,9 @@ describe('navigation menu', () => {
 
   it('an area appears once its screen is built (an entry is hidden only while its screen is a placeholder)', () => {
     const all = navGroupsFor(OperatorType.general, () => true);
-    expect(all[0]?.items.map((i) => i.key)).toContain('flows');
-    expect(isLater('/flow/settings')).toBe(true);
+    expect(all[0]?.items.map((i) => i.key)).toContain('workplans');
+    expect(isLater('/workplan/settings')).toBe(true);
+    expect(isLater('/flow/settings')).toBe(false);
     expect(isLater('/report/list/1')).toBe(true);
     expect(isLater('/robot/list')).toBe(false);
   });

@@ -1,0 +1,5 @@
+import { FlowCreate } from '@/features/flows/components/flow-page';
+
+export function Component() {
+  return <FlowCreate />;
+}

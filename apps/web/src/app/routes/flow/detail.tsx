@@ -1,0 +1,9 @@
+import { useParams } from 'react-router';
+import { FlowPage } from '@/features/flows/components/flow-page';
+import { idParam, InvalidId } from '../shared/invalid-id';
+
+export function Component() {
+  const id = idParam(useParams().id);
+  if (id === null) return <InvalidId />;
+  return <FlowPage key={id} id={id} />;
+}
