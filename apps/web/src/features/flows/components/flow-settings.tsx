@@ -202,7 +202,9 @@ export function FlowSettings() {
                         {f.name}
                       </Anchor>
                       <Text size="xs" c="dimmed">
-                        {groupName(f)} · {t('flowEditor.steps', { count: f.definition?.steps?.length ?? 0 })}
+                        {[groupName(f), t('flowEditor.steps', { count: f.definition?.steps?.length ?? 0 })]
+                          .filter(Boolean)
+                          .join(' · ')}
                       </Text>
                     </Group>
                     <Group gap="xs" wrap="nowrap">
