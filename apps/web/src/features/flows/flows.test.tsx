@@ -161,6 +161,41 @@ describe('flow form', () => {
     expect(put?.body).not.toHaveProperty('enabled');
   }, 30_000);
 
+  it('a stale save opens the conflict dialog; "show the stored version" replaces the typed values', async () => {
+    let stored = flow(5, 'Patrol');
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      [on(flowOps.getFlow, { id: 5 })]: () => reply(flowSchema, stored),
+      [on(flowOps.updateFlow, { id: 5 })]: () => replyError('STALE_UPDATE'),
+    });
+    const app = renderApp('/flow/5', { session: makeSession(2) });
+    const name = await screen.findByTestId('flow-name', {}, slow);
+    await app.user.clear(name);
+    await app.user.type(name, 'Mine');
+    stored = flow(5, 'Theirs', { updatedAt: '2026-01-02T00:00:00.000Z' });
+    await app.user.click(screen.getByTestId('flow-save'));
+    await app.user.click(await screen.findByTestId('conflict-reload', {}, slow));
+    await waitFor(() => expect(screen.getByTestId('flow-name')).toHaveValue('Theirs'));
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
+      name: 'Mine',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+  }, 30_000);
+
+  it('deletes after confirmation and goes back to the list', async () => {
+    const { calls } = mockApi({
+      ...listRoutes([]),
+      [on(flowOps.getFlow, { id: 5 })]: () => reply(flowSchema, flow(5, 'Patrol')),
+      [on(flowOps.deleteFlow, { id: 5 })]: () => new Response(null, { status: 204 }),
+    });
+    const app = renderApp('/flow/5', { session: makeSession(2) });
+    await app.user.click(await screen.findByTestId('flow-delete', {}, slow));
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await app.user.click(await screen.findByTestId('confirm-button'));
+    await waitFor(() => expect(app.location()).toBe('/flow/settings'));
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/flows/5']);
+  }, 30_000);
+
   it('has every editor text in ja and en', () => {
     const keysOf = (o: object, p = ''): string[] =>
       Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [p + k] : keysOf(v as object, `${p}${k}.`)));
