@@ -41,7 +41,9 @@ describe('flow settings list', () => {
       [on(flowOps.reorderFlows)]: () => reply(z.array(flowSchema), [flows[1]!, flows[0]!]),
     });
     const app = renderApp('/flow/settings', { session: makeSession(2) });
-    await screen.findByTestId('flow-row-1', {}, slow);
+    const row = await screen.findByTestId('flow-row-1', {}, slow);
+    // One step, no flow group: the count alone, in the singular.
+    expect(within(row).getByText('1 step')).toBeInTheDocument();
     const list = calls.find((c) => c.path === '/api/flows')!;
     expect(JSON.parse(list.search.get('filter') ?? '{}')).toEqual(
       expect.objectContaining({ where: { and: [{ buildingId: 10 }, { floorId: 2 }] } }),

@@ -25,7 +25,8 @@ export const flowsEn = {
     enableLabel: 'Enable {{name}}',
     readOnly:
       'You can view flows but not change them. Ask your organization administrator to register, update or delete flows.',
-    steps: '{{count}} steps',
+    steps_one: '{{count}} step',
+    steps_other: '{{count}} steps',
     fields: {
       name: 'Name',
       description: 'Description',

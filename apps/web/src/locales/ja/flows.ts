@@ -22,7 +22,8 @@ export const flowsJa: FlowsMessages = {
     enabled: '有効',
     enableLabel: '{{name}} を有効にする',
     readOnly: 'フローは閲覧のみ可能です。フローの登録・更新・削除は組織の管理者に依頼してください。',
-    steps: '{{count}} ステップ',
+    steps_one: '{{count}} ステップ',
+    steps_other: '{{count}} ステップ',
     fields: {
       name: '名前',
       description: '説明',

@@ -12,7 +12,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import type { Flow } from '@portal/contract';
+import { countSteps, type Flow } from '@portal/contract';
 import { useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -202,7 +202,7 @@ export function FlowSettings() {
                         {f.name}
                       </Anchor>
                       <Text size="xs" c="dimmed">
-                        {[groupName(f), t('flowEditor.steps', { count: f.definition?.steps?.length ?? 0 })]
+                        {[groupName(f), t('flowEditor.steps', { count: countSteps(f.definition?.steps ?? []) })]
                           .filter(Boolean)
                           .join(' · ')}
                       </Text>
