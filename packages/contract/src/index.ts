@@ -19,5 +19,6 @@ export * from './demo-world.ts';
 export * from './teleop.ts';
 export * from './flows/index.ts';
 export * from './building-systems.ts';
+export * from './flow-health.ts';
 export * from './api/index.ts';
 export * from './activity.ts';

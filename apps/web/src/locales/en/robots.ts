@@ -363,8 +363,8 @@ export const robotsEn = {
         updated: 'OS updated: {{from}} → {{to}}',
       },
       healthCheck: {
-        passed: 'Health check passed',
-        failed: 'Health check failed: the flow did not start',
+        passed: 'Health check passed before {{flow}}',
+        failed: 'Health check failed, so {{flow}} did not start: {{problems}}',
       },
       flow: {
         started: 'Flow started: {{flow}}',
@@ -384,7 +384,16 @@ export const robotsEn = {
       left: 'left the screen',
       takenOver: 'taken over by another operator',
     },
+    healthProblems: {
+      offline: 'offline',
+      emergencyStop: 'emergency stop pressed',
+      lowBattery: 'battery low ({{battery}}%)',
+      positionUnknown: 'position unknown',
+      wrongFloor: "not on the flow's floor",
+      hardwareError: 'hardware error',
+    },
     other: '{{kind}}: {{code}}',
+    listSeparator: ', ',
   },
   dashboard: {
     title: 'Dashboard',

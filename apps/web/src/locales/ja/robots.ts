@@ -362,8 +362,8 @@ export const robotsJa: RobotsMessages = {
         updated: 'OSが更新されました：{{from}} → {{to}}',
       },
       healthCheck: {
-        passed: 'ヘルスチェックに合格しました',
-        failed: 'ヘルスチェックに失敗したため、フローを開始しませんでした',
+        passed: '{{flow}} の開始前のヘルスチェックに合格しました',
+        failed: 'ヘルスチェックに失敗したため、{{flow}} を開始しませんでした：{{problems}}',
       },
       flow: {
         started: 'フロー開始：{{flow}}',
@@ -383,7 +383,16 @@ export const robotsJa: RobotsMessages = {
       left: '画面を離れました',
       takenOver: '別のオペレーターが引き継ぎ',
     },
+    healthProblems: {
+      offline: 'オフライン',
+      emergencyStop: '非常停止ボタンが押されている',
+      lowBattery: 'バッテリー残量不足（{{battery}}%）',
+      positionUnknown: '自己位置が不明',
+      wrongFloor: 'フローのフロアにいない',
+      hardwareError: 'ハードウェアエラー',
+    },
     other: '{{kind}}：{{code}}',
+    listSeparator: '、',
   },
   dashboard: {
     title: 'ダッシュボード',

@@ -5,6 +5,8 @@ import {
   isRobotMessageCode,
   type ActivityKind,
   type RobotActivityEntry,
+  HEALTH_PROBLEMS,
+  type HealthProblem,
 } from '@portal/contract';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -42,6 +44,20 @@ function errorText(params: RobotActivityEntry['params'], t: TFunction): string {
   return description ? `${type} (${description})` : type;
 }
 
+/** A failed health check's problems (`problems`: codes, comma-separated) in words. */
+function healthProblems(params: RobotActivityEntry['params'], t: TFunction): string {
+  const battery = typeof params.battery === 'number' ? Math.round(params.battery) : '?';
+  return (text(params.problems) ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((code) =>
+      (HEALTH_PROBLEMS as readonly string[]).includes(code)
+        ? t(`robotActivity.healthProblems.${code as HealthProblem}`, { battery })
+        : code,
+    )
+    .join(t('robotActivity.listSeparator'));
+}
+
 /** The entry's sentence in the UI language, from its kind, code and parameters (never stored as text). */
 export function activityText(e: RobotActivityEntry, t: TFunction): string {
   const p = e.params;
@@ -58,6 +74,7 @@ export function activityText(e: RobotActivityEntry, t: TFunction): string {
         ? t(`robotActivity.reasons.${reason as 'released'}`)
         : (reason ?? ''),
     flow: text(p.flowName) ?? (p.flowId !== undefined && p.flowId !== null ? `#${String(p.flowId)}` : '—'),
+    problems: healthProblems(p, t),
     from: text(p.from) ?? '—',
     to: text(p.to) ?? '—',
     interpolation: { escapeValue: false },
