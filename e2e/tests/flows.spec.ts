@@ -52,6 +52,8 @@ test('an administrator creates a flow by typing its definition, then reorders tw
   const building = page.getByTestId('flow-form-building');
   if ((await building.inputValue()) === '') await building.selectOption({ index: 1 });
   await expect(page.getByTestId('flow-form-floor')).not.toHaveValue('');
+  // The visual builder is the default view; the definition is typed in the advanced JSON view.
+  await page.getByTestId('flow-tab-json').click();
   const definition = page.getByTestId('flow-definition');
   // A rule of the contract is listed at its step while typing.
   await definition.fill(
@@ -123,6 +125,7 @@ test('an administrator creates a flow by typing its definition, then reorders tw
 
   await useLanguage(page, 'en');
   await page.goto(`/flow/${id}`);
+  await page.getByTestId('flow-tab-json').click();
   await expect(page.getByTestId('flow-definition-valid')).toHaveText(TEXT.en.valid);
   await keep(page, 'flow-detail-en');
   await page.goto(`/flow/settings?buildingId=${first.buildingId}&floorId=${first.floorId}`);

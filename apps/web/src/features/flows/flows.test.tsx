@@ -108,6 +108,7 @@ describe('flow form', () => {
   it('lists the definition problems at their steps as the user types, and an outline of valid steps', async () => {
     mockApi({ ...signedInRoutes(), [on(flowOps.getFlow)]: () => reply(flowSchema, flow(5, 'Patrol')) });
     const app = renderApp('/flow/5', { session: makeSession(2) });
+    await app.user.click(await screen.findByTestId('flow-tab-json', {}, slow));
     const text = await screen.findByTestId('flow-definition', {}, slow);
     expect(screen.getByTestId('flow-outline-steps.0')).toHaveTextContent('Return to charger');
     await app.user.clear(text);
@@ -153,6 +154,9 @@ describe('flow form', () => {
     const name = await screen.findByTestId('flow-name', {}, slow);
     await app.user.type(name, ' 2');
     await app.user.click(screen.getByTestId('flow-save'));
+    // At the step in the builder, and with its path in the advanced JSON view.
+    expect(await screen.findByTestId('flow-step-problems-steps.0')).toHaveTextContent('Not on the map of the floor');
+    await app.user.click(screen.getByTestId('flow-tab-json'));
     const server = await screen.findByTestId('flow-definition-server');
     expect(within(server).getByText('steps.0.waypointId')).toBeInTheDocument();
     expect(server).toHaveTextContent('Not on the map of the floor the robot is on at this step');

@@ -10,6 +10,7 @@ import {
   SimpleGrid,
   Stack,
   Switch,
+  Tabs,
   Text,
   Textarea,
   TextInput,
@@ -24,6 +25,7 @@ import { FormShell, LockedFields, useFormKit } from '@/components/form-page';
 import { useFlowMessage } from './use-flow-message';
 import { isApiError } from '@/lib/api-client';
 import { useCreateFlow, useFlowBuildings, useFlowFloors, useUpdateFlow } from '../api';
+import { FlowBuilder } from '../builder/flow-builder';
 import {
   checkFlowDefinition,
   formatDefinition,
@@ -262,32 +264,54 @@ export function FlowForm({
               />
             )}
           />
-          <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Stack gap={4}>
-              <Group justify="space-between" align="flex-end">
-                <Text size="sm" fw={500}>
-                  {t('flowEditor.fields.definition')}
-                </Text>
-                {!readOnly && (
-                  <Button variant="subtle" size="xs" onClick={format} data-testid="flow-definition-format">
-                    {t('flowEditor.json.format')}
-                  </Button>
-                )}
-              </Group>
-              <Textarea
-                aria-label={t('flowEditor.fields.definition')}
-                description={t('flowEditor.fields.definitionHint')}
-                autosize
-                minRows={12}
-                maxRows={40}
-                styles={{ input: { fontFamily: 'monospace', fontSize: 13 } }}
-                {...form.register('definition')}
-                data-testid="flow-definition"
+          <Tabs defaultValue="builder" keepMounted={false}>
+            <Tabs.List mb="sm">
+              <Tabs.Tab value="builder" data-testid="flow-tab-builder">
+                {t('flowEditor.builder.tabBuilder')}
+              </Tabs.Tab>
+              <Tabs.Tab value="json" data-testid="flow-tab-json">
+                {t('flowEditor.builder.tabJson')}
+              </Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="builder">
+              <FlowBuilder
+                text={definitionText}
+                onText={(text) => form.setValue('definition', text, { shouldDirty: true })}
+                buildingId={buildingId || 0}
+                floorId={floorId || 0}
+                serverProblems={serverProblems}
+                readOnly={readOnly}
               />
-              <Problems check={check} server={serverProblems} />
-            </Stack>
-            <Outline check={check} />
-          </SimpleGrid>
+            </Tabs.Panel>
+            <Tabs.Panel value="json">
+              <SimpleGrid cols={{ base: 1, md: 2 }}>
+                <Stack gap={4}>
+                  <Group justify="space-between" align="flex-end">
+                    <Text size="sm" fw={500}>
+                      {t('flowEditor.fields.definition')}
+                    </Text>
+                    {!readOnly && (
+                      <Button variant="subtle" size="xs" onClick={format} data-testid="flow-definition-format">
+                        {t('flowEditor.json.format')}
+                      </Button>
+                    )}
+                  </Group>
+                  <Textarea
+                    aria-label={t('flowEditor.fields.definition')}
+                    description={t('flowEditor.fields.definitionHint')}
+                    autosize
+                    minRows={12}
+                    maxRows={40}
+                    styles={{ input: { fontFamily: 'monospace', fontSize: 13 } }}
+                    {...form.register('definition')}
+                    data-testid="flow-definition"
+                  />
+                  <Problems check={check} server={serverProblems} />
+                </Stack>
+                <Outline check={check} />
+              </SimpleGrid>
+            </Tabs.Panel>
+          </Tabs>
         </Stack>
       </LockedFields>
     </FormShell>

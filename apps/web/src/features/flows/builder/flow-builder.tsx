@@ -1,0 +1,730 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Grid,
+  Group,
+  List,
+  Paper,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
+import type { StepKind } from '@portal/contract';
+import { useMemo, useState, type DragEvent, type ReactNode } from 'react';
+import { useText } from './text';
+import { checkFlowDefinition, mainParameter, type DefinitionProblem } from '../components/definition';
+import { useFlowMessage } from '../components/use-flow-message';
+import { PathPreview } from './path-preview';
+import { presets, StepFields } from './step-fields';
+import {
+  allIds,
+  definitionText,
+  duplicateStep,
+  eachStep,
+  fits,
+  floorsAtSteps,
+  freshId,
+  insertStep,
+  moveStep,
+  newStep,
+  nudgeStep,
+  PALETTE,
+  parseDefinitionText,
+  removeStep,
+  stepAt,
+  stepKey,
+  updateStep,
+  type Slot,
+  type Step,
+  type StepPath,
+} from './tree';
+import { useBuilderData, type BuilderData } from './use-builder-data';
+
+interface FlowBuilderProps {
+  /** The definition's JSON text (the form's value): read on every render, written after every edit. */
+  text: string;
+  onText: (text: string) => void;
+  buildingId: number;
+  /** The flow's floor (where it starts). */
+  floorId: number;
+  /** The server's refusals of this text, shown at their steps too. */
+  serverProblems: readonly DefinitionProblem[];
+  readOnly?: boolean;
+}
+
+/** What is being dragged: a block (its path) or a palette entry. */
+type Drag = { type: 'step'; path: number[] } | { type: 'new'; kind: StepKind; commandId?: number };
+
+/** A problem with the step it belongs to (null: the whole flow) and its field within the step. */
+interface Placed {
+  key: string | null;
+  field: string;
+  text: string;
+}
+
+const keyToPath = (key: string): number[] =>
+  key
+    .split('.')
+    .filter((p) => /^\d+$/.test(p))
+    .map(Number);
+
+/** "2.1": a step's number as shown (loops' steps numbered inside their loop). */
+const numberOf = (path: StepPath) => path.map((i) => i + 1).join('.');
+
+/**
+ * The visual builder of the flow editor (issue 13): a command palette by category, the steps as
+ * blocks (drag to reorder, into and out of loops; up/down buttons for keyboard and touch; duplicate;
+ * delete), the selected step's parameters in a form made for its kind, live validation at each
+ * block with a summary, and a preview of the path on the floor maps. It edits the definition's JSON
+ * text, so the advanced JSON view and the save stay as they are.
+ */
+export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems, readOnly }: FlowBuilderProps) {
+  const { t, language, exists } = useText();
+  const message = useFlowMessage();
+  const steps = useMemo(() => parseDefinitionText(text), [text]);
+  const check = useMemo(() => checkFlowDefinition(text), [text]);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+
+  const startFloor = floorId > 0 ? floorId : null;
+  const floorAt = useMemo(() => floorsAtSteps(steps ?? [], startFloor), [steps, startFloor]);
+  const floorIds = useMemo(() => {
+    const ids = startFloor === null ? [] : [startFloor];
+    for (const { step } of eachStep(steps ?? []))
+      if (step.kind === 'moveToFloor' && typeof step.floorId === 'number') ids.push(step.floorId);
+    return ids;
+  }, [steps, startFloor]);
+  const data = useBuilderData(buildingId, floorIds);
+  const kindName = (kind: string) =>
+    exists(`flowEditor.kinds.${kind}`) ? t(`flowEditor.kinds.${kind}`) : t('flowEditor.builder.unknown', { kind });
+
+  // Every problem at its step: the schema and rules (as the JSON view), the server's, and the maps'.
+  const placed = useMemo((): Placed[] => {
+    const keys = [...eachStep(steps ?? [])].map(({ path }) => stepKey(path));
+    const place = (p: DefinitionProblem): Placed => {
+      const key = keys.filter((k) => p.path === k || p.path.startsWith(`${k}.`)).sort((a, b) => b.length - a.length)[0];
+      return {
+        key: key ?? null,
+        field: key ? p.path.slice(key.length + 1) : p.path,
+        text: message(p.message, p.params) ?? p.message,
+      };
+    };
+    const problems: DefinitionProblem[] = [...(check.ok ? [] : check.problems), ...serverProblems];
+    // A waypoint or route not on the loaded map of the floor the robot is on (the server's check, early).
+    for (const { step, path } of eachStep(steps ?? [])) {
+      const key = stepKey(path);
+      const floor = step.kind === 'moveToFloor' ? step.floorId : floorAt.get(key);
+      const map = typeof floor === 'number' ? data.mapOf.get(floor) : undefined;
+      if (!map) continue;
+      const wp = step.kind === 'moveToWaypoint' || step.kind === 'moveToFloor' ? step.waypointId : undefined;
+      if (typeof wp === 'number' && !map.document.waypoints.some((w) => w.id === wp))
+        problems.push({ path: `${key}.waypointId`, message: 'flowValidation.notOnFloor' });
+      if (
+        step.kind === 'followRoute' &&
+        typeof step.routeId === 'number' &&
+        !map.document.routes.some((r) => r.id === step.routeId)
+      )
+        problems.push({ path: `${key}.routeId`, message: 'flowValidation.notOnFloor' });
+    }
+    const seen = new Set<string>();
+    return problems
+      .filter((p) => {
+        const id = `${p.path}|${p.message}`;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      })
+      .map(place);
+  }, [check, serverProblems, steps, floorAt, data.mapOf, message]);
+
+  if (steps === null)
+    return (
+      <Alert color="orange" data-testid="flow-builder-not-blocks">
+        {t('flowEditor.builder.notBlocks')}
+      </Alert>
+    );
+
+  const commit = (next: Step[], select?: number[] | null) => {
+    onText(definitionText(next));
+    if (select !== undefined) setSelected(select === null ? null : stepKey(select));
+  };
+
+  /** Where a palette entry goes: into the selected loop, after the selected step, or at the end. */
+  const slotForNew = (): Slot => {
+    const path = selected ? keyToPath(selected) : null;
+    const s = path ? stepAt(steps, path) : undefined;
+    if (!path || !s) return { parent: [], index: steps.length };
+    if (s.kind === 'loop') return { parent: path, index: (s.steps as Step[]).length };
+    return { parent: path.slice(0, -1), index: path[path.length - 1]! + 1 };
+  };
+
+  /** The floor the robot is on where a new step goes (after the step before it). */
+  const floorBefore = (slot: Slot): number | null => {
+    const before = slot.index > 0 ? [...slot.parent, slot.index - 1] : slot.parent.length > 0 ? slot.parent : null;
+    if (!before) return startFloor;
+    const s = stepAt(steps, before);
+    if (s?.kind === 'moveToFloor' && slot.index > 0) return typeof s.floorId === 'number' ? s.floorId : null;
+    return floorAt.get(stepKey(before)) ?? null;
+  };
+
+  const create = (kind: StepKind, slot: Slot, commandId?: number): Step => {
+    const floor = floorBefore(slot);
+    const doc = floor === null ? undefined : data.mapOf.get(floor)?.document;
+    const used = new Set<number>();
+    for (const { step } of eachStep(steps)) if (typeof step.waypointId === 'number') used.add(step.waypointId);
+    const waypoints = (doc?.waypoints ?? []).filter((w) => w.type !== 99);
+    const id = freshId(kind, allIds(steps));
+    const lang = language.startsWith('ja') ? 'ja' : 'en';
+    const step = newStep(kind, id, {
+      waypointId: (waypoints.find((w) => !used.has(w.id)) ?? waypoints[0])?.id,
+      routeId: doc?.routes[0]?.id,
+      otherFloorId: data.floors.find((f) => f.id !== undefined && f.id !== floor)?.id,
+      speechTextId: data.speechTexts[0]?.id,
+      language: lang,
+      speech: t('flowEditor.builder.defaults.speech'),
+      taskName: t('flowEditor.builder.defaults.taskName'),
+      message: t('flowEditor.builder.defaults.message'),
+    });
+    if (kind === 'command' && commandId !== undefined) {
+      const command = data.commands.find((c) => c.id === commandId);
+      const parameters = command ? presets(command.parameters) : undefined;
+      return { ...step, commandId, ...(parameters ? { parameters } : {}) } as Step;
+    }
+    return step;
+  };
+
+  const add = (kind: StepKind, slot: Slot, commandId?: number) => {
+    const step = create(kind, slot, commandId);
+    const ok = fits(steps, step, slot.parent) ? slot : { parent: [], index: steps.length };
+    const path = [...ok.parent, ok.index];
+    commit(insertStep(steps, ok, step), path);
+    setAnnouncement(t('flowEditor.builder.added', { kind: kindName(kind), number: numberOf(path) }));
+  };
+
+  const applyMove = (result: { steps: Step[]; path: number[] } | null) => {
+    if (!result) return;
+    commit(result.steps, result.path);
+    setAnnouncement(t('flowEditor.builder.moved', { number: numberOf(result.path) }));
+  };
+
+  const dropAt = (slot: Slot) => {
+    if (!drag || readOnly) return;
+    if (drag.type === 'new') add(drag.kind, slot, drag.commandId);
+    else applyMove(moveStep(steps, drag.path, slot));
+    setDrag(null);
+  };
+
+  const dropProps = (slot: () => Slot) => ({
+    onDragOver: (e: DragEvent) => {
+      if (drag && !readOnly) {
+        e.preventDefault();
+        e.stopPropagation();
+      }
+    },
+    onDrop: (e: DragEvent) => {
+      e.preventDefault();
+      e.stopPropagation();
+      dropAt(slot());
+    },
+  });
+
+  const issuesAt = (key: string) => placed.filter((p) => p.key === key);
+  const selectedPath = selected ? keyToPath(selected) : null;
+  const selectedStep = selectedPath ? stepAt(steps, selectedPath) : undefined;
+  // The preview's waypoints set the selected step's waypoint (on the floor where it picks from).
+  const pickFloorId =
+    readOnly || !selectedStep || !selected
+      ? null
+      : selectedStep.kind === 'moveToWaypoint'
+        ? (floorAt.get(selected) ?? null)
+        : selectedStep.kind === 'moveToFloor' && typeof selectedStep.floorId === 'number'
+          ? selectedStep.floorId
+          : null;
+
+  const renderList = (list: readonly Step[], parent: number[]): ReactNode => (
+    <Stack gap={6} component="ol" p={0} m={0} style={{ listStyle: 'none' }}>
+      {list.map((s, i) => {
+        const path = [...parent, i];
+        return (
+          <StepBlock
+            key={stepKey(path)}
+            step={s}
+            path={path}
+            siblings={list.length}
+            selected={selected === stepKey(path)}
+            issues={issuesAt(stepKey(path))}
+            kindName={kindName}
+            summary={summaryOf(s, data, floorAt.get(stepKey(path)) ?? null)}
+            readOnly={readOnly}
+            dragging={drag?.type === 'step' && stepKey(drag.path) === stepKey(path)}
+            onSelect={() => setSelected(stepKey(path))}
+            onDragStart={(e) => {
+              e.stopPropagation();
+              e.dataTransfer.effectAllowed = 'move';
+              e.dataTransfer.setData('text/plain', stepKey(path));
+              setDrag({ type: 'step', path });
+            }}
+            onDragEnd={() => setDrag(null)}
+            drop={dropProps}
+            onUp={() => applyMove(nudgeStep(steps, path, -1))}
+            onDown={() => applyMove(nudgeStep(steps, path, 1))}
+            onDuplicate={() => {
+              const r = duplicateStep(steps, path);
+              commit(r.steps, r.path);
+            }}
+            onRemove={() => {
+              commit(removeStep(steps, path), null);
+              setAnnouncement(t('flowEditor.builder.removed', { number: numberOf(path) }));
+            }}
+            fields={
+              selected === stepKey(path) ? (
+                <StepFields
+                  step={s}
+                  onChange={(next) => commit(updateStep(steps, path, next))}
+                  data={data}
+                  floorId={floorAt.get(stepKey(path)) ?? null}
+                  fieldError={(field) =>
+                    issuesAt(stepKey(path))
+                      .filter((p) => p.field === field)
+                      .map((p) => p.text)
+                      .join(' / ') || undefined
+                  }
+                  readOnly={readOnly}
+                />
+              ) : null
+            }
+            body={
+              s.kind === 'loop' ? (
+                <Box pl="md" pt={4}>
+                  {renderList((s.steps as Step[]) ?? [], path)}
+                  {!readOnly && (
+                    <DropZone
+                      label={t('flowEditor.builder.dropInLoop')}
+                      active={drag !== null}
+                      testId={`flow-drop-${stepKey(path)}`}
+                      {...dropProps(() => ({ parent: path, index: ((s.steps as Step[]) ?? []).length }))}
+                    />
+                  )}
+                </Box>
+              ) : null
+            }
+          />
+        );
+      })}
+    </Stack>
+  );
+
+  const floorName = (id: number) => data.floors.find((f) => f.id === id)?.name ?? `#${id}`;
+
+  return (
+    <Grid data-testid="flow-builder">
+      <Grid.Col span={{ base: 12, md: 3 }}>
+        <Palette
+          data={data}
+          readOnly={readOnly}
+          kindName={kindName}
+          onAdd={(kind, commandId) => add(kind, slotForNew(), commandId)}
+          onDragStart={(d) => setDrag(d)}
+          onDragEnd={() => setDrag(null)}
+        />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 5 }}>
+        <Paper withBorder p="sm" data-testid="flow-blocks">
+          <Title order={3} size="h5" mb="xs">
+            {t('flowEditor.builder.steps')}
+          </Title>
+          <VisuallyHidden aria-live="polite" data-testid="flow-builder-announcement">
+            {announcement}
+          </VisuallyHidden>
+          {steps.length === 0 && (
+            <Text size="sm" c="dimmed" mb="xs">
+              {t('flowEditor.builder.empty')}
+            </Text>
+          )}
+          {renderList(steps, [])}
+          {!readOnly && (
+            <DropZone
+              label={t('flowEditor.builder.dropEnd')}
+              active={drag !== null}
+              testId="flow-drop-end"
+              {...dropProps(() => ({ parent: [], index: steps.length }))}
+            />
+          )}
+        </Paper>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        <Stack>
+          <Summary
+            placed={placed}
+            steps={steps}
+            kindName={kindName}
+            jsonError={check.ok ? undefined : check.jsonError}
+            onSelect={setSelected}
+          />
+          <PathPreview
+            steps={steps}
+            startFloorId={startFloor}
+            mapOf={data.mapOf}
+            floorName={floorName}
+            selectedKey={selected}
+            pickFloorId={pickFloorId}
+            onPick={(waypointId) => {
+              if (!selectedPath || !selectedStep) return;
+              commit(updateStep(steps, selectedPath, { ...selectedStep, waypointId } as Step));
+            }}
+          />
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+/** A block's one-line description: kind-specific, with the map's and building's names. */
+function summaryOf(step: Step, data: BuilderData, floor: number | null): string {
+  const map = (f: number | null) => (f === null ? undefined : data.mapOf.get(f)?.document);
+  const wp = (f: number | null, id: unknown) => map(f)?.waypoints.find((w) => w.id === id)?.name;
+  switch (step.kind) {
+    case 'moveToWaypoint':
+      return wp(floor, step.waypointId) ?? mainParameter(step);
+    case 'followRoute':
+      return map(floor)?.routes.find((r) => r.id === step.routeId)?.name ?? mainParameter(step);
+    case 'moveToFloor': {
+      const f = typeof step.floorId === 'number' ? step.floorId : null;
+      const name = data.floors.find((x) => x.id === f)?.name;
+      return name ? `${name} / ${wp(f, step.waypointId) ?? `#${String(step.waypointId ?? '')}`}` : mainParameter(step);
+    }
+    case 'speak':
+      return step.speechTextId !== undefined
+        ? (data.speechTexts.find((x) => x.id === step.speechTextId)?.text ?? mainParameter(step))
+        : mainParameter(step);
+    case 'command':
+      return data.commands.find((c) => c.id === step.commandId)?.name ?? mainParameter(step);
+    case 'loop':
+      return '';
+    default:
+      return mainParameter(step).replace(/undefined/g, '');
+  }
+}
+
+function DropZone({
+  label,
+  active,
+  testId,
+  ...handlers
+}: {
+  label: string;
+  active: boolean;
+  testId: string;
+  onDragOver: (e: DragEvent) => void;
+  onDrop: (e: DragEvent) => void;
+}) {
+  return (
+    <Box
+      {...handlers}
+      mt={6}
+      p={6}
+      style={{
+        border: `1px dashed var(--mantine-color-${active ? 'blue-5' : 'gray-4'})`,
+        borderRadius: 4,
+        textAlign: 'center',
+      }}
+      data-testid={testId}
+    >
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+    </Box>
+  );
+}
+
+interface StepBlockProps {
+  step: Step;
+  path: number[];
+  siblings: number;
+  selected: boolean;
+  issues: Placed[];
+  kindName: (kind: string) => string;
+  summary: string;
+  readOnly?: boolean;
+  dragging: boolean;
+  onSelect: () => void;
+  onDragStart: (e: DragEvent) => void;
+  onDragEnd: () => void;
+  drop: (slot: () => Slot) => { onDragOver: (e: DragEvent) => void; onDrop: (e: DragEvent) => void };
+  onUp: () => void;
+  onDown: () => void;
+  onDuplicate: () => void;
+  onRemove: () => void;
+  fields: ReactNode;
+  body: ReactNode;
+}
+
+function StepBlock(p: StepBlockProps) {
+  const { t } = useText();
+  const key = stepKey(p.path);
+  const number = numberOf(p.path);
+  const parent = p.path.slice(0, -1);
+  const index = p.path[p.path.length - 1]!;
+  const kind = p.kindName(p.step.kind);
+  const bad = p.issues.length > 0;
+  const isLoop = p.step.kind === 'loop';
+  const atTop = p.path.length === 1;
+  // A drop on a leaf's lower half goes after it; on a loop's header, before it (its body has a zone).
+  const drop = {
+    onDragOver: p.drop(() => ({ parent, index })).onDragOver,
+    onDrop: (e: DragEvent) => {
+      const rect = (e.currentTarget as HTMLElement).getBoundingClientRect();
+      const after = !isLoop && rect.height > 0 && e.clientY > rect.top + rect.height / 2;
+      p.drop(() => ({ parent, index: after ? index + 1 : index })).onDrop(e);
+    },
+  };
+  return (
+    <Paper
+      component="li"
+      withBorder
+      px="sm"
+      py={6}
+      style={{
+        borderColor: bad ? 'var(--mantine-color-red-6)' : p.selected ? 'var(--mantine-color-blue-5)' : undefined,
+        borderWidth: bad || p.selected ? 2 : undefined,
+        opacity: p.dragging ? 0.5 : 1,
+        background: isLoop ? 'var(--mantine-color-gray-0)' : undefined,
+      }}
+      aria-label={t('flowEditor.builder.stepLabel', { number, kind })}
+      aria-invalid={bad || undefined}
+      data-testid={`flow-step-${key}`}
+      data-step-id={String(p.step.id ?? '')}
+      data-kind={p.step.kind}
+      data-invalid={bad ? 'true' : undefined}
+    >
+      <Group
+        justify="space-between"
+        wrap="nowrap"
+        gap="xs"
+        draggable={!p.readOnly}
+        onDragStart={p.onDragStart}
+        onDragEnd={p.onDragEnd}
+        {...drop}
+        style={{ cursor: p.readOnly ? undefined : 'grab' }}
+        data-testid={`flow-step-head-${key}`}
+      >
+        <UnstyledButton
+          onClick={p.onSelect}
+          style={{ flex: 1, minWidth: 0 }}
+          aria-expanded={p.selected}
+          aria-label={t('flowEditor.builder.stepLabel', { number, kind })}
+          data-testid={`flow-step-select-${key}`}
+        >
+          <Group gap="xs" wrap="nowrap">
+            {!p.readOnly && (
+              <Text c="dimmed" aria-hidden title={t('flowEditor.builder.drag', { number })}>
+                ⋮⋮
+              </Text>
+            )}
+            <Text size="sm" c="dimmed" miw={28}>
+              {number}
+            </Text>
+            <Text size="sm" fw={600}>
+              {kind}
+            </Text>
+            {isLoop && (
+              <Badge variant="light" data-testid={`flow-loop-count-${key}`}>
+                {p.step.count === null
+                  ? t('flowEditor.builder.untilCancelled')
+                  : t('flowEditor.builder.times', { count: p.step.count as number })}
+              </Badge>
+            )}
+            <Text size="sm" c="dimmed" truncate>
+              {p.summary}
+            </Text>
+          </Group>
+        </UnstyledButton>
+        {!p.readOnly && (
+          <Group gap={2} wrap="nowrap">
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              disabled={atTop && index === 0}
+              aria-label={t('flowEditor.builder.up', { number })}
+              onClick={p.onUp}
+              data-testid={`flow-step-up-${key}`}
+            >
+              ↑
+            </ActionIcon>
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              disabled={atTop && index === p.siblings - 1}
+              aria-label={t('flowEditor.builder.down', { number })}
+              onClick={p.onDown}
+              data-testid={`flow-step-down-${key}`}
+            >
+              ↓
+            </ActionIcon>
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              aria-label={t('flowEditor.builder.duplicate', { number })}
+              onClick={p.onDuplicate}
+              data-testid={`flow-step-duplicate-${key}`}
+            >
+              ⧉
+            </ActionIcon>
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              color="red"
+              aria-label={t('flowEditor.builder.remove', { number })}
+              onClick={p.onRemove}
+              data-testid={`flow-step-remove-${key}`}
+            >
+              ✕
+            </ActionIcon>
+          </Group>
+        )}
+      </Group>
+      {bad && (
+        <List size="xs" c="red" mt={4} data-testid={`flow-step-problems-${key}`}>
+          {p.issues.map((x, i) => (
+            <List.Item key={i}>{x.text}</List.Item>
+          ))}
+        </List>
+      )}
+      {p.fields && <Box mt="xs">{p.fields}</Box>}
+      {p.body}
+    </Paper>
+  );
+}
+
+function Palette({
+  data,
+  readOnly,
+  kindName,
+  onAdd,
+  onDragStart,
+  onDragEnd,
+}: {
+  data: BuilderData;
+  readOnly?: boolean;
+  kindName: (kind: string) => string;
+  onAdd: (kind: StepKind, commandId?: number) => void;
+  onDragStart: (d: Drag) => void;
+  onDragEnd: () => void;
+}) {
+  const { t } = useText();
+  const entry = (key: string, label: string, kind: StepKind, commandId?: number) => (
+    <Button
+      key={key}
+      variant="default"
+      size="compact-sm"
+      justify="flex-start"
+      fullWidth
+      disabled={readOnly}
+      draggable={!readOnly}
+      onDragStart={(e: DragEvent) => {
+        e.dataTransfer.effectAllowed = 'copy';
+        e.dataTransfer.setData('text/plain', key);
+        onDragStart({ type: 'new', kind, ...(commandId !== undefined ? { commandId } : {}) });
+      }}
+      onDragEnd={onDragEnd}
+      onClick={() => onAdd(kind, commandId)}
+      aria-label={t('flowEditor.builder.add', { kind: label })}
+      data-testid={`flow-palette-${key}`}
+    >
+      {label}
+    </Button>
+  );
+  return (
+    <Paper withBorder p="sm" data-testid="flow-palette">
+      <Title order={3} size="h5">
+        {t('flowEditor.builder.palette')}
+      </Title>
+      <Text size="xs" c="dimmed" mb="xs">
+        {t('flowEditor.builder.paletteHint')}
+      </Text>
+      <Stack gap="sm">
+        {PALETTE.map((g) => (
+          <Stack key={g.category} gap={4} role="group" aria-label={t(`flowEditor.builder.categories.${g.category}`)}>
+            <Text size="xs" fw={700} c="dimmed" tt="uppercase">
+              {t(`flowEditor.builder.categories.${g.category}`)}
+            </Text>
+            {g.kinds.map((k) => entry(k, kindName(k), k))}
+          </Stack>
+        ))}
+        <Stack gap={4} role="group" aria-label={t('flowEditor.builder.categories.library')}>
+          <Text size="xs" fw={700} c="dimmed" tt="uppercase">
+            {t('flowEditor.builder.categories.library')}
+          </Text>
+          {data.commands.length === 0 ? (
+            <Text size="xs" c="dimmed">
+              {t('flowEditor.builder.libraryEmpty')}
+            </Text>
+          ) : (
+            data.commands.map((c) => entry(`command-${c.id}`, c.name, 'command', c.id))
+          )}
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}
+
+function Summary({
+  placed,
+  steps,
+  kindName,
+  jsonError,
+  onSelect,
+}: {
+  placed: Placed[];
+  steps: readonly Step[];
+  kindName: (kind: string) => string;
+  jsonError?: string;
+  onSelect: (key: string) => void;
+}) {
+  const { t } = useText();
+  const ok = placed.length === 0 && jsonError === undefined;
+  return (
+    <Paper withBorder p="sm" data-testid="flow-builder-summary">
+      <Title order={3} size="h5" mb="xs">
+        {t('flowEditor.builder.summary.title')}
+      </Title>
+      {ok ? (
+        <Text size="sm" c="green" data-testid="flow-builder-valid">
+          {t('flowEditor.builder.summary.valid')}
+        </Text>
+      ) : (
+        <>
+          <Text size="sm" c="red" mb={4}>
+            {t('flowEditor.builder.summary.count', { count: placed.length })}
+          </Text>
+          <List size="sm" data-testid="flow-builder-problems">
+            {placed.map((p, i) => {
+              const path = p.key ? keyToPath(p.key) : null;
+              const s = path ? stepAt(steps, path) : undefined;
+              return (
+                <List.Item key={i}>
+                  {p.key && s ? (
+                    <UnstyledButton onClick={() => onSelect(p.key!)} style={{ textDecoration: 'underline' }}>
+                      <Text size="sm" span>
+                        {t('flowEditor.builder.summary.at', { number: numberOf(path!), kind: kindName(s.kind) })}
+                      </Text>
+                    </UnstyledButton>
+                  ) : (
+                    t('flowEditor.builder.summary.whole')
+                  )}
+                  : {p.text}
+                </List.Item>
+              );
+            })}
+          </List>
+        </>
+      )}
+    </Paper>
+  );
+}

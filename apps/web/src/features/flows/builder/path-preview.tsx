@@ -1,0 +1,253 @@
+import { Paper, Stack, Text, Title } from '@mantine/core';
+import { WaypointType, type FloorMap } from '@portal/contract';
+import { useTranslation } from 'react-i18next';
+import { eachStep, stepKey, type Step } from './tree';
+
+/** One numbered move target: a waypoint (or a route's waypoints) the robot drives to, on a floor. */
+export interface MoveTarget {
+  number: number;
+  stepKey: string;
+  floorId: number | null;
+  /** Waypoint ids in driving order (one for a waypoint, several for a route). */
+  waypointIds: number[];
+}
+
+/**
+ * The flow's moves in order with the floor each happens on (a loop's steps once), numbered from 1:
+ * a waypoint, a route's waypoints, the waypoint reached after an elevator ride, and the floor's
+ * first charging waypoint for "return to charger".
+ */
+export function moveTargets(
+  steps: readonly Step[],
+  startFloorId: number | null,
+  mapOf: ReadonlyMap<number, FloorMap>,
+): MoveTarget[] {
+  const out: MoveTarget[] = [];
+  let floor = startFloorId;
+  const push = (key: string, ids: number[]) =>
+    out.push({ number: out.length + 1, stepKey: key, floorId: floor, waypointIds: ids });
+  for (const { step, path } of eachStep(steps)) {
+    const key = stepKey(path);
+    const map = floor === null ? undefined : mapOf.get(floor);
+    switch (step.kind) {
+      case 'moveToWaypoint':
+        if (typeof step.waypointId === 'number') push(key, [step.waypointId]);
+        break;
+      case 'followRoute': {
+        const route = map?.document.routes.find((r) => r.id === step.routeId);
+        if (route) push(key, [...route.waypointIds]);
+        break;
+      }
+      case 'moveToFloor':
+        floor = typeof step.floorId === 'number' ? step.floorId : null;
+        push(key, typeof step.waypointId === 'number' ? [step.waypointId] : []);
+        break;
+      case 'returnToCharger': {
+        const charger = map?.document.waypoints.find((w) => w.type === WaypointType.charge);
+        if (charger) push(key, [charger.id]);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+interface PathPreviewProps {
+  steps: readonly Step[];
+  startFloorId: number | null;
+  mapOf: ReadonlyMap<number, FloorMap>;
+  floorName: (floorId: number) => string;
+  selectedKey: string | null;
+  /** Set when the selected step takes a waypoint of this floor: clicking one sets it. */
+  pickFloorId: number | null;
+  onPick: (waypointId: number) => void;
+}
+
+/**
+ * A small SVG per floor the flow is on (the flow's floor first, then each floor an elevator ride
+ * leads to): the floor's waypoints and route graph in grey, the flow's moves numbered and joined
+ * in order in blue, the selected step's target highlighted.
+ */
+export function PathPreview({
+  steps,
+  startFloorId,
+  mapOf,
+  floorName,
+  selectedKey,
+  pickFloorId,
+  onPick,
+}: PathPreviewProps) {
+  const { t } = useTranslation();
+  const targets = moveTargets(steps, startFloorId, mapOf);
+  // One panel per floor, in order of first visit.
+  const floors: number[] = [];
+  if (startFloorId !== null) floors.push(startFloorId);
+  for (const x of targets) if (x.floorId !== null && !floors.includes(x.floorId)) floors.push(x.floorId);
+  return (
+    <Paper withBorder p="sm" data-testid="flow-preview">
+      <Title order={3} size="h5" mb="xs">
+        {t('flowEditor.builder.preview.title')}
+      </Title>
+      <Stack gap="sm">
+        {floors.slice(0, 4).map((f) => (
+          <FloorPanel
+            key={f}
+            floorId={f}
+            name={floorName(f)}
+            map={mapOf.get(f)}
+            targets={targets.filter((x) => x.floorId === f)}
+            selectedKey={selectedKey}
+            pickable={pickFloorId === f}
+            onPick={onPick}
+          />
+        ))}
+        {pickFloorId !== null && (
+          <Text size="xs" c="dimmed">
+            {t('flowEditor.builder.preview.pickHint')}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function FloorPanel({
+  floorId,
+  name,
+  map,
+  targets,
+  selectedKey,
+  pickable,
+  onPick,
+}: {
+  floorId: number;
+  name: string;
+  map: FloorMap | undefined;
+  targets: MoveTarget[];
+  selectedKey: string | null;
+  pickable: boolean;
+  onPick: (waypointId: number) => void;
+}) {
+  const { t } = useTranslation();
+  const waypoints = map?.document.waypoints.filter((w) => w.type !== WaypointType.invisible) ?? [];
+  const byId = new Map((map?.document.waypoints ?? []).map((w) => [w.id, w]));
+  const header = (
+    <Text size="sm" fw={500}>
+      {name}
+    </Text>
+  );
+  if (!map || waypoints.length === 0)
+    return (
+      <div data-testid={`flow-preview-floor-${floorId}`}>
+        {header}
+        <Text size="xs" c="dimmed">
+          {t('flowEditor.builder.preview.noMap')}
+        </Text>
+      </div>
+    );
+  const xs = waypoints.map((w) => w.x);
+  const ys = waypoints.map((w) => w.y);
+  const minX = Math.min(...xs);
+  const maxX = Math.max(...xs);
+  const minY = Math.min(...ys);
+  const maxY = Math.max(...ys);
+  const span = Math.max(maxX - minX, maxY - minY, 1);
+  const pad = span * 0.08;
+  const width = maxX - minX + 2 * pad;
+  const height = maxY - minY + 2 * pad;
+  // Map frame y points up; the SVG's down.
+  const px = (x: number) => x - minX + pad;
+  const py = (y: number) => maxY - y + pad;
+  const r = span * 0.015;
+  const points = targets.flatMap((x) => x.waypointIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])));
+  return (
+    <div data-testid={`flow-preview-floor-${floorId}`}>
+      {header}
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        style={{ maxHeight: 260, background: 'var(--mantine-color-gray-0)', borderRadius: 4 }}
+        role="img"
+        aria-label={`${t('flowEditor.builder.preview.title')}: ${name}`}
+      >
+        {map.document.edges.map((e) => {
+          const a = byId.get(e.from);
+          const c = byId.get(e.to);
+          if (!a || !c) return null;
+          return (
+            <line
+              key={e.id}
+              x1={px(a.x)}
+              y1={py(a.y)}
+              x2={px(c.x)}
+              y2={py(c.y)}
+              stroke="var(--mantine-color-gray-4)"
+              strokeWidth={r * 0.4}
+            />
+          );
+        })}
+        {points.length > 1 && (
+          <polyline
+            points={points.map((w) => `${px(w.x)},${py(w.y)}`).join(' ')}
+            fill="none"
+            stroke="var(--mantine-color-blue-6)"
+            strokeWidth={r * 0.5}
+            strokeLinejoin="round"
+            data-testid="flow-preview-path"
+          />
+        )}
+        {waypoints.map((w) => (
+          <circle
+            key={w.id}
+            cx={px(w.x)}
+            cy={py(w.y)}
+            r={r * (pickable ? 1.1 : 0.7)}
+            fill={pickable ? 'var(--mantine-color-gray-6)' : 'var(--mantine-color-gray-5)'}
+            style={pickable ? { cursor: 'pointer' } : undefined}
+            onClick={pickable ? () => onPick(w.id) : undefined}
+            role={pickable ? 'button' : undefined}
+            aria-label={pickable ? t('flowEditor.builder.preview.waypointLabel', { name: w.name }) : undefined}
+            data-testid={`flow-preview-waypoint-${w.id}`}
+          >
+            <title>{w.name}</title>
+          </circle>
+        ))}
+        {targets.map((x) => {
+          const w = byId.get(x.waypointIds[x.waypointIds.length - 1] ?? -1);
+          if (!w) return null;
+          const selected = x.stepKey === selectedKey;
+          return (
+            <g key={x.number} data-testid={`flow-preview-target-${x.number}`} pointerEvents="none">
+              <circle
+                cx={px(w.x)}
+                cy={py(w.y)}
+                r={r * 1.6}
+                fill={selected ? 'var(--mantine-color-orange-6)' : 'var(--mantine-color-blue-6)'}
+                stroke="white"
+                strokeWidth={r * 0.25}
+              />
+              <text
+                x={px(w.x)}
+                y={py(w.y)}
+                fontSize={r * 1.8}
+                fill="white"
+                textAnchor="middle"
+                dominantBaseline="central"
+                fontWeight={700}
+              >
+                {x.number}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+      {targets.length === 0 && (
+        <Text size="xs" c="dimmed">
+          {t('flowEditor.builder.preview.noMoves')}
+        </Text>
+      )}
+    </div>
+  );
+}
