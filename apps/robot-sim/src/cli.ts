@@ -22,6 +22,11 @@ Options
   --hz N               visualization messages per second (default 5, 0 = off)
   --speed-scale N      simulated time per real time (default 1)
   --teleop on|off      answer teleoperation (WebRTC video and control; default on)
+  --action-fail-rate R 0..1: the share of flow actions (speak, takePhoto, setPose...; instant or node
+                       actions) that FAIL with "simulated failure" (default 0)
+  --person-after S|never
+                       detectPerson: seconds until a person comes within range, or never (the action
+                       then waits for its timeout); default a random 1 to 4 s
   --credentials FILE   JSON array of { brokerUrl, username, password, manufacturer, serialNumber, model,
                        mapId, version?, start?, battery?, chargers? }: no portal registration at all
   --help               this text
@@ -44,6 +49,8 @@ const { values: args } = parseArgs({
     'speed-scale': { type: 'string', default: '1' },
     credentials: { type: 'string' },
     teleop: { type: 'string', default: 'on' },
+    'action-fail-rate': { type: 'string', default: '0' },
+    'person-after': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -184,6 +191,11 @@ async function main(): Promise<void> {
     : await fromPortal(num('robots', args.robots, 1), hz, speedScale);
 
   if (args.teleop !== 'on' && args.teleop !== 'off') fail('--teleop must be on or off');
+  const actionFailRate = num('action-fail-rate', args['action-fail-rate'], 0);
+  if (actionFailRate > 1) fail('--action-fail-rate must be a number from 0 to 1');
+  const personAfter = args['person-after'];
+  const personDetectionSeconds =
+    personAfter === undefined ? undefined : personAfter === 'never' ? null : num('person-after', personAfter, 0);
   const teleop = args.teleop === 'on' ? webrtcTeleop() : undefined;
 
   const robots: SimRobot[] = [];
@@ -206,6 +218,8 @@ async function main(): Promise<void> {
         startRobot({
           ...o,
           ...(teleop ? { teleop } : {}),
+          actionFailRate,
+          ...(personDetectionSeconds !== undefined ? { personDetectionSeconds } : {}),
           onError: (err) => console.error(`${o.serialNumber}: ${err.message}`),
         }),
       ),

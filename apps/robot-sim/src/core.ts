@@ -57,6 +57,10 @@ export interface CoreOptions {
   onRestart?: ((downMs: number) => void) | undefined;
   /** Message timestamps: default the wall clock; a robot on a test's ManualClock takes its time. */
   isoNow?: (() => string) | undefined;
+  /** 0..1 (default 0): the share of flow actions that FAIL with `simulated failure` (features.ts). */
+  actionFailRate?: number | undefined;
+  /** detectPerson: seconds until a person comes (null: never); default random 1..4 s (features.ts). */
+  personDetectionSeconds?: number | null | undefined;
 }
 
 /** The VDA 5050 topics a robot publishes. */
@@ -133,6 +137,12 @@ export class RobotCore {
         return m ? [m, ...this.features.pending()] : this.features.pending();
       },
       pinned: () => this.mapping.actionState,
+      nodeAction: (a, st) => {
+        if (!this.features.handlesOnNode(a.actionType)) return false;
+        this.features.instant(a, st);
+        return true;
+      },
+      abortAction: (st, reason) => this.features.abort(st, reason),
     });
     this.mapping = new MappingControl({
       pose: () => this.position(),
@@ -141,22 +151,26 @@ export class RobotCore {
       header: () => this.header('mapping', true),
       publish: (payload) => this.emit('mapping', payload, false),
     });
-    this.features = new RobotFeatures(opts.model, {
-      battery: () => this.battery_.level,
-      capture: (camera) =>
-        capturePhoto({
-          camera,
-          pose: { x: this.kin.x, y: this.kin.y, theta: this.kin.theta },
-          world: this.worldOf(this.kin.mapId),
-          robotName: opts.serialNumber,
-          now: Date.now(),
-          ...this.features.view(),
-        }),
-      publishPhoto: (payload) => this.emit('photo', payload, false),
-      header: () => this.header('photo', true),
-      restart: (downMs) => this.opts.onRestart?.(downMs),
-      changed,
-    });
+    this.features = new RobotFeatures(
+      opts.model,
+      {
+        battery: () => this.battery_.level,
+        capture: (camera) =>
+          capturePhoto({
+            camera,
+            pose: { x: this.kin.x, y: this.kin.y, theta: this.kin.theta },
+            world: this.worldOf(this.kin.mapId),
+            robotName: opts.serialNumber,
+            now: Date.now(),
+            ...this.features.view(),
+          }),
+        publishPhoto: (payload) => this.emit('photo', payload, false),
+        header: () => this.header('photo', true),
+        restart: (downMs) => this.opts.onRestart?.(downMs),
+        changed,
+      },
+      { actionFailRate: opts.actionFailRate, personDetectionSeconds: opts.personDetectionSeconds },
+    );
   }
 
   get x(): number {
@@ -281,9 +295,10 @@ export class RobotCore {
     const dtReal = Math.min(now - this.lastTick, 500);
     this.lastTick = now;
     const dt = (dtReal / 1000) * this.opts.speedScale;
+    // Features first: a feature node action that ends now lets the order move on in this tick.
+    this.features.step(dt);
     this.order.advance(dt);
     this.step(dt);
-    this.features.step(dt);
     if (dt > 0) {
       this.battery_.step(dt, {
         charging: !this.kin.driving && !this.order.active() && this.onCharger(),

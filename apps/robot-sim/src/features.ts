@@ -1,5 +1,7 @@
 import {
   CAMERA_IDS,
+  FACE_EXPRESSIONS,
+  PHOTO_RESOLUTIONS,
   OS_UPDATE_ACTION,
   OS_UPDATE_MIN_BATTERY,
   PHOTO_MAX_BYTES,
@@ -37,10 +39,14 @@ export interface FeatureHost {
   changed(): void;
 }
 
-/** A factsheet action entry (INSTANT scope is added by the factsheet builder). */
+/** Where a custom action may be sent: as an instant action, and (flow actions) as a node action too. */
+export type FeatureScope = 'INSTANT' | 'NODE';
+
+/** A factsheet action entry. */
 export interface FeatureAction {
   actionType: string;
   actionDescription: string;
+  actionScopes: FeatureScope[];
   actionParameters: Array<{
     key: string;
     valueDataType: 'STRING' | 'NUMBER' | 'BOOL';
@@ -67,9 +73,23 @@ export const RECORDING_UPLOAD_SECONDS = 3;
 /** An unanswered call (call button pressed) goes back to idle after this long. */
 export const CALL_RING_SECONDS = 60;
 /** osUpdate: download (the action RUNNING, `updating` true), then the restart. */
+export const OS_UPDATE_DOWNLOAD_SECONDS = 3;
 /** Push-to-talk audio keeps `speaking` true this long after its last loud frame. */
 export const OPERATOR_TALK_HOLD_SECONDS = 0.4;
-export const OS_UPDATE_DOWNLOAD_SECONDS = 3;
+/** takePhoto: focus and capture take this long (RUNNING), then the photo goes out and it FINISHES. */
+export const PHOTO_CAPTURE_SECONDS = 1;
+/** playAudio: how long a (simulated) audio file plays. */
+export const PLAY_AUDIO_SECONDS = 2;
+/** detectPerson: a simulated person comes within range after a random time in this span (seconds). */
+export const PERSON_DETECTION_SECONDS = { min: 1, max: 4 } as const;
+/** setCamera zoom and setSafetyMargin limits. */
+export const CAMERA_ZOOM_LIMIT = { min: 1, max: 30 } as const;
+export const SAFETY_MARGIN_LIMIT = { min: 0.1, max: 2 } as const;
+export const DEFAULT_SAFETY_MARGIN = 0.3;
+export const FACE_TEXT_MAX_CHARS = 100;
+export const AUDIO_NAME_MAX_CHARS = 200;
+/** resultDescription of an action failed by `actionFailRate`. */
+export const SIMULATED_FAILURE = 'simulated failure';
 /** osUpdate: how long the link stays down while the robot restarts (real ms). */
 export const OS_UPDATE_RESTART_MS = 5000;
 /** OS version of a freshly started simulated robot; every update bumps the patch number. */
@@ -87,10 +107,17 @@ const NETWORK_INTERFACE = 'wlan0';
 
 type Hardware = 'periscope' | 'gimbal' | 'ringLight' | 'patrolLamp' | 'thermal';
 
+/** Flow actions: sent as instant actions or as node actions of an order (docs/robot-protocol.md section 6). */
+const FLOW: FeatureScope[] = ['INSTANT', 'NODE'];
+/** Operator-only actions: instant actions only. */
+const INSTANT_ONLY: FeatureScope[] = ['INSTANT'];
+
 /** Every custom action; `needs` names the hardware a model must have (features of every model have none). */
 const ACTION_DEFS: ReadonlyArray<FeatureAction & { needs?: Hardware }> = [
   {
     actionType: 'speak',
+
+    actionScopes: FLOW,
     actionDescription: 'Text to speech: RUNNING while speaking (queued WAITING behind a running one)',
     actionParameters: [
       {
@@ -109,25 +136,40 @@ const ACTION_DEFS: ReadonlyArray<FeatureAction & { needs?: Hardware }> = [
   },
   {
     actionType: 'startRecording',
+
+    actionScopes: FLOW,
     actionDescription:
       'Start a long-term recording: preparing, then started (FINISHED); FAILED recordingAlreadyStarted while one runs',
     actionParameters: [],
   },
   {
     actionType: 'stopRecording',
+
+    actionScopes: FLOW,
     actionDescription:
       'Stop the long-term recording: compressing, saved (FINISHED), uploading, uploaded; FAILED recordingNotStarted without one',
     actionParameters: [],
   },
   {
     actionType: 'takePhoto',
-    actionDescription: 'Take a still with a camera; the image goes out on the photo topic with this actionId',
+
+    actionScopes: FLOW,
+    actionDescription:
+      'Take a still with a camera: RUNNING while capturing, then the image goes out on the photo topic with this actionId and the action FINISHES',
     actionParameters: [
       { key: 'camera', valueDataType: 'STRING', description: 'Camera id (factsheet `cameras`)', isOptional: false },
+      {
+        key: 'resolution',
+        valueDataType: 'STRING',
+        description: `${PHOTO_RESOLUTIONS.join(', ')} (accepted; the simulator renders 1280x720)`,
+        isOptional: true,
+      },
     ],
   },
   {
     actionType: 'gimbalJog',
+
+    actionScopes: FLOW,
     needs: 'gimbal',
     actionDescription: `Turn the gimbal by pan/tilt degrees (pan ${GIMBAL_PAN_LIMIT.min}..${GIMBAL_PAN_LIMIT.max}, tilt ${GIMBAL_TILT_LIMIT.min}..${GIMBAL_TILT_LIMIT.max}, clamped)`,
     actionParameters: [
@@ -137,24 +179,32 @@ const ACTION_DEFS: ReadonlyArray<FeatureAction & { needs?: Hardware }> = [
   },
   {
     actionType: 'setPeriscopeHeight',
+
+    actionScopes: FLOW,
     needs: 'periscope',
     actionDescription: 'Raise or lower the periscope (camera head) to a height within heightMin..heightMax (clamped)',
     actionParameters: [{ key: 'height', valueDataType: 'NUMBER', description: 'Height, m', isOptional: false }],
   },
   {
     actionType: 'setRingLight',
+
+    actionScopes: FLOW,
     needs: 'ringLight',
     actionDescription: 'Switch the ring light on or off',
     actionParameters: [{ key: 'on', valueDataType: 'BOOL', description: 'true: on, false: off', isOptional: false }],
   },
   {
     actionType: 'setPatrolLamp',
+
+    actionScopes: FLOW,
     needs: 'patrolLamp',
     actionDescription: 'Switch the patrol lamp on or off',
     actionParameters: [{ key: 'on', valueDataType: 'BOOL', description: 'true: on, false: off', isOptional: false }],
   },
   {
     actionType: 'setThermal',
+
+    actionScopes: FLOW,
     needs: 'thermal',
     actionDescription: 'Thermal camera settings: colour map and the temperature range it spans',
     actionParameters: [
@@ -174,17 +224,126 @@ const ACTION_DEFS: ReadonlyArray<FeatureAction & { needs?: Hardware }> = [
     ],
   },
   {
+    actionType: 'playAudio',
+    actionScopes: FLOW,
+    actionDescription: `Play an audio file of the robot: RUNNING while it plays (${PLAY_AUDIO_SECONDS} s in the simulator), then FINISHED`,
+    actionParameters: [
+      {
+        key: 'audio',
+        valueDataType: 'STRING',
+        description: `Audio file name, 1..${AUDIO_NAME_MAX_CHARS} characters`,
+        isOptional: false,
+      },
+      {
+        key: 'volume',
+        valueDataType: 'NUMBER',
+        description: 'Integer 0..100 (default the speaker volume)',
+        isOptional: true,
+      },
+    ],
+  },
+  {
+    actionType: 'setFace',
+    actionScopes: FLOW,
+    actionDescription: 'Show a face expression (and optionally a text) on the robot display',
+    actionParameters: [
+      { key: 'expression', valueDataType: 'STRING', description: FACE_EXPRESSIONS.join(', '), isOptional: false },
+      {
+        key: 'text',
+        valueDataType: 'STRING',
+        description: `Text shown under the face, 1..${FACE_TEXT_MAX_CHARS} characters`,
+        isOptional: true,
+      },
+    ],
+  },
+  {
+    actionType: 'setPose',
+    actionScopes: FLOW,
+    actionDescription:
+      'Move the gimbal (absolute pan/tilt, clamped to its limits), the periscope or the arm to a pose; FAILED when the model lacks that hardware',
+    actionParameters: [
+      { key: 'target', valueDataType: 'STRING', description: 'gimbal, periscope or arm', isOptional: false },
+      {
+        key: 'pan',
+        valueDataType: 'NUMBER',
+        description: `Gimbal pan, absolute degrees (${GIMBAL_PAN_LIMIT.min}..${GIMBAL_PAN_LIMIT.max}, clamped), > 0 right`,
+        isOptional: true,
+      },
+      {
+        key: 'tilt',
+        valueDataType: 'NUMBER',
+        description: `Gimbal tilt, absolute degrees (${GIMBAL_TILT_LIMIT.min}..${GIMBAL_TILT_LIMIT.max}, clamped), > 0 up`,
+        isOptional: true,
+      },
+      {
+        key: 'poseDefId',
+        valueDataType: 'NUMBER',
+        description: 'A pose definition of the organization (required for periscope and arm)',
+        isOptional: true,
+      },
+    ],
+  },
+  {
+    actionType: 'setCamera',
+    actionScopes: FLOW,
+    actionDescription: 'Camera settings: the zoom of one camera',
+    actionParameters: [
+      { key: 'camera', valueDataType: 'STRING', description: 'Camera id (factsheet `cameras`)', isOptional: false },
+      {
+        key: 'zoom',
+        valueDataType: 'NUMBER',
+        description: `Zoom factor ${CAMERA_ZOOM_LIMIT.min}..${CAMERA_ZOOM_LIMIT.max}`,
+        isOptional: true,
+      },
+    ],
+  },
+  {
+    actionType: 'setSafetyMargin',
+    actionScopes: FLOW,
+    actionDescription: 'The minimum stopping distance of collision prevention',
+    actionParameters: [
+      {
+        key: 'meters',
+        valueDataType: 'NUMBER',
+        description: `Metres, ${SAFETY_MARGIN_LIMIT.min}..${SAFETY_MARGIN_LIMIT.max}`,
+        isOptional: false,
+      },
+    ],
+  },
+  {
+    actionType: 'detectPerson',
+    actionScopes: FLOW,
+    actionDescription:
+      'Wait until a person is detected within distanceM of the camera: RUNNING, then FINISHED; FAILED with resultDescription timeout after timeoutS',
+    actionParameters: [
+      { key: 'camera', valueDataType: 'STRING', description: 'Camera id (factsheet `cameras`)', isOptional: false },
+      { key: 'distanceM', valueDataType: 'NUMBER', description: 'Detection range, m (above 0)', isOptional: false },
+      {
+        key: 'timeoutS',
+        valueDataType: 'NUMBER',
+        description: 'Seconds to wait at most; 0: no timeout',
+        isOptional: false,
+      },
+    ],
+  },
+  {
     actionType: 'answerCall',
+
+    actionScopes: INSTANT_ONLY,
     actionDescription: 'Answer the call-in customer service call (calling -> conversation)',
     actionParameters: [],
   },
   {
     actionType: 'endCall',
+
+    actionScopes: INSTANT_ONLY,
     actionDescription: 'End the call-in customer service call (calling or conversation -> idle)',
     actionParameters: [],
   },
   {
     actionType: 'setAudio',
+
+    actionScopes: FLOW,
     actionDescription: 'Speaker volume and microphone gain',
     actionParameters: [
       { key: 'speakerVolume', valueDataType: 'NUMBER', description: 'Integer 0..100', isOptional: false },
@@ -193,6 +352,8 @@ const ACTION_DEFS: ReadonlyArray<FeatureAction & { needs?: Hardware }> = [
   },
   {
     actionType: OS_UPDATE_ACTION,
+
+    actionScopes: INSTANT_ONLY,
     actionDescription: `Download and install the OS update, then restart (needs at least ${OS_UPDATE_MIN_BATTERY}% battery)`,
     actionParameters: [],
   },
@@ -239,8 +400,15 @@ class Params {
     return s as T;
   }
 
-  number(key: string, range?: { min: number; max: number; integer?: boolean }): number {
-    const v = this.raw(key, false);
+  number(key: string, range?: { min: number; max: number; integer?: boolean }): number;
+  number(
+    key: string,
+    range: { min: number; max: number; integer?: boolean } | undefined,
+    optional: true,
+  ): number | undefined;
+  number(key: string, range?: { min: number; max: number; integer?: boolean }, optional = false): number | undefined {
+    const v = this.raw(key, optional);
+    if (v === undefined) return undefined;
     const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.trim()) : NaN;
     const what = range?.integer ? 'an integer' : 'a number';
     const shown = typeof v === 'string' ? `'${v.slice(0, 40)}'` : JSON.stringify(v);
@@ -280,6 +448,29 @@ const fail = (st: ActionState, resultDescription: string): void => {
 export function nextOsVersion(version: string): string {
   const m = /^(.*?)(\d+)$/.exec(version);
   return m ? `${m[1]}${Number(m[2]) + 1}` : `${version}.1`;
+}
+
+/** Simulation options of the features (RobotOptions / CLI flags pass them on). */
+export interface FeatureOptions {
+  /**
+   * 0..1 (default 0): the share of flow actions (every action with the NODE scope, sent as an instant
+   * or a node action) that FAIL at once with resultDescription `simulated failure`.
+   */
+  actionFailRate?: number | undefined;
+  /**
+   * detectPerson: simulated seconds until a person comes within range; null: nobody ever comes (the
+   * action runs until its timeout). Default: a random time of PERSON_DETECTION_SECONDS.
+   */
+  personDetectionSeconds?: number | null | undefined;
+  /** Random numbers in [0, 1) (failures, detection times); default Math.random. */
+  random?: (() => number) | undefined;
+}
+
+/** An action that runs for a while: `end` runs when `left` simulated seconds have passed. */
+interface Timed {
+  st: ActionState;
+  left: number;
+  end: () => void;
 }
 
 interface Utterance {
@@ -327,14 +518,35 @@ export class RobotFeatures {
   private osVersion = INITIAL_OS_VERSION;
   private update: { st: ActionState; left: number } | null = null;
 
+  /** Actions that take a while (takePhoto, playAudio, detectPerson). */
+  private timed: Timed[] = [];
+  private face: { expression: (typeof FACE_EXPRESSIONS)[number]; text: string | null } = {
+    expression: 'normal',
+    text: null,
+  };
+  private readonly poses: { periscope: number | null; arm: number | null; gimbal: number | null } = {
+    periscope: null,
+    arm: null,
+    gimbal: null,
+  };
+  private readonly zoom = new Map<CameraId, number>();
+  private safetyMargin = DEFAULT_SAFETY_MARGIN;
+  private readonly flowTypes: ReadonlySet<string>;
+  private readonly failRate: number;
+  private readonly random: () => number;
+
   constructor(
     readonly model: KnownRobotModel,
     private readonly host: FeatureHost,
+    private readonly options: FeatureOptions = {},
   ) {
     const spec = MODEL_FEATURES[model];
     this.spec = spec;
+    this.failRate = clamp(options.actionFailRate ?? 0, 0, 1);
+    this.random = options.random ?? Math.random;
     this.defs = ACTION_DEFS.filter((d) => !d.needs || spec[d.needs]).map(({ needs: _needs, ...d }) => d);
     this.types = new Set(this.defs.map((d) => d.actionType));
+    this.flowTypes = new Set(this.defs.filter((d) => d.actionScopes.includes('NODE')).map((d) => d.actionType));
     const body = MODEL_SPECS[model];
     this.periscopeRange = spec.periscope ? { min: body.heightMin, max: body.heightMax } : null;
     this.periscopeHeight = this.periscopeRange
@@ -350,19 +562,36 @@ export class RobotFeatures {
     return CAMERA_IDS.filter((c) => this.spec.cameras.includes(c));
   }
 
-  /** The custom instant actions the model supports (factsheet). */
+  /** The custom actions the model supports (factsheet), with their scopes. */
   get actions(): FeatureAction[] {
-    return this.defs.map((d) => ({ ...d, actionParameters: d.actionParameters.map((p) => ({ ...p })) }));
+    return this.defs.map((d) => ({
+      ...d,
+      actionScopes: [...d.actionScopes],
+      actionParameters: d.actionParameters.map((p) => ({ ...p })),
+    }));
+  }
+
+  /** The action may come as a node action of an order (scope NODE). */
+  handlesOnNode(actionType: string): boolean {
+    return this.flowTypes.has(actionType);
   }
 
   handles(actionType: string): boolean {
     return this.types.has(actionType);
   }
 
-  /** Runs one instant action: sets `st` (RUNNING, FINISHED or FAILED with resultDescription). */
+  /**
+   * Runs one action, instant or node action alike: sets `st` (WAITING, RUNNING, FINISHED or FAILED
+   * with resultDescription); a RUNNING or WAITING one moves on as `step` advances time.
+   */
   instant(a: VdaAction, st: ActionState): void {
     if (!this.handles(a.actionType)) {
       fail(st, `Action ${a.actionType} is not supported by the ${this.model} model`);
+      return;
+    }
+    if (this.failRate > 0 && this.flowTypes.has(a.actionType) && this.random() < this.failRate) {
+      fail(st, SIMULATED_FAILURE);
+      this.host.changed();
       return;
     }
     try {
@@ -438,7 +667,109 @@ export class RobotFeatures {
       }
       case OS_UPDATE_ACTION:
         return this.startUpdate(st);
+      case 'playAudio': {
+        const audio = p.string('audio').trim();
+        if (audio.length === 0) throw new ParamError('Parameter audio is missing');
+        if (audio.length > AUDIO_NAME_MAX_CHARS) {
+          throw new ParamError(
+            `Parameter audio is too long (${audio.length} characters, at most ${AUDIO_NAME_MAX_CHARS})`,
+          );
+        }
+        const volume = p.number('volume', { min: 0, max: 100, integer: true }, true) ?? this.audio.speakerVolume;
+        return this.runFor(st, PLAY_AUDIO_SECONDS, `Playing ${audio.slice(0, 40)} (volume ${volume})`, () =>
+          finish(st),
+        );
+      }
+      case 'setFace': {
+        const expression = p.oneOf('expression', FACE_EXPRESSIONS);
+        const text = p.string('text', true)?.trim();
+        if (text !== undefined && text.length > FACE_TEXT_MAX_CHARS) {
+          throw new ParamError(
+            `Parameter text is too long (${text.length} characters, at most ${FACE_TEXT_MAX_CHARS})`,
+          );
+        }
+        this.face = { expression, text: text ? text : null };
+        return finish(st);
+      }
+      case 'setPose':
+        return this.setPose(p, st);
+      case 'setCamera': {
+        const camera = this.camera(p);
+        const zoom = p.number('zoom', CAMERA_ZOOM_LIMIT, true);
+        if (zoom !== undefined) this.zoom.set(camera, zoom);
+        return finish(st);
+      }
+      case 'setSafetyMargin':
+        this.safetyMargin = p.number('meters', SAFETY_MARGIN_LIMIT);
+        return finish(st);
+      case 'detectPerson':
+        return this.detectPerson(p, st);
     }
+  }
+
+  /** The `camera` parameter: one of the model's cameras. */
+  private camera(p: Params): CameraId {
+    const camera = p.string('camera').trim();
+    if (!(this.spec.cameras as string[]).includes(camera)) {
+      throw new ParamError(
+        `Camera '${camera.slice(0, 40)}' is not one of this robot's cameras (${this.cameras.join(', ')})`,
+      );
+    }
+    return camera as CameraId;
+  }
+
+  /** `st` RUNNING for `seconds` (simulated), then `end` decides how it ends. */
+  private runFor(st: ActionState, seconds: number, description: string, end: () => void): void {
+    st.actionStatus = 'RUNNING';
+    st.resultDescription = description;
+    this.timed.push({ st, left: seconds, end });
+  }
+
+  private setPose(p: Params, st: ActionState): void {
+    const target = p.oneOf('target', ['gimbal', 'periscope', 'arm'] as const);
+    const has = target === 'gimbal' ? this.spec.gimbal : target === 'periscope' ? this.spec.periscope : this.spec.arm;
+    if (!has) return fail(st, `The ${this.model} model has no ${target}`);
+    const poseDefId = p.number('poseDefId', { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }, true);
+    if (target !== 'gimbal') {
+      if (poseDefId === undefined) throw new ParamError('Parameter poseDefId is missing');
+      this.poses[target] = poseDefId;
+      return finish(st, `${target === 'arm' ? 'Arm' : 'Periscope'} at pose definition ${poseDefId}`);
+    }
+    const pan = p.number('pan', undefined, true);
+    const tilt = p.number('tilt', undefined, true);
+    if (pan === undefined && tilt === undefined && poseDefId === undefined) {
+      throw new ParamError('Parameter pan, tilt or poseDefId is missing');
+    }
+    const g = this.gimbal!;
+    if (poseDefId !== undefined) this.poses.gimbal = poseDefId;
+    const wantPan = pan ?? g.pan;
+    const wantTilt = tilt ?? g.tilt;
+    g.pan = round3(clamp(wantPan, GIMBAL_PAN_LIMIT.min, GIMBAL_PAN_LIMIT.max));
+    g.tilt = round3(clamp(wantTilt, GIMBAL_TILT_LIMIT.min, GIMBAL_TILT_LIMIT.max));
+    const limited = Math.abs(g.pan - wantPan) > 1e-9 || Math.abs(g.tilt - wantTilt) > 1e-9;
+    return finish(st, limited ? `Gimbal at its limit: pan ${g.pan}°, tilt ${g.tilt}°` : undefined);
+  }
+
+  private detectPerson(p: Params, st: ActionState): void {
+    const camera = this.camera(p);
+    const distanceM = p.number('distanceM', { min: 0, max: 100 });
+    if (distanceM <= 0) throw new ParamError(`Parameter distanceM must be above 0 (got ${distanceM})`);
+    const timeoutS = p.number('timeoutS', { min: 0, max: 86_400 });
+    const configured = this.options.personDetectionSeconds;
+    const span = PERSON_DETECTION_SECONDS;
+    const detectAt =
+      configured === undefined
+        ? span.min + (span.max - span.min) * this.random()
+        : configured === null
+          ? null
+          : configured;
+    const timeout = timeoutS > 0 ? timeoutS : null;
+    const description = `Watching for a person within ${distanceM} m (${camera})`;
+    if (detectAt !== null && (timeout === null || detectAt < timeout)) {
+      return this.runFor(st, detectAt, description, () => finish(st, `Person detected within ${distanceM} m`));
+    }
+    // Nobody comes in time: FAILED timeout, or (without a timeout) RUNNING until cancelled.
+    this.runFor(st, timeout ?? Infinity, description, () => fail(st, 'timeout'));
   }
 
   private speak(p: Params, st: ActionState): void {
@@ -516,13 +847,19 @@ export class RobotFeatures {
   }
 
   private takePhoto(a: VdaAction, p: Params, st: ActionState): void {
-    const camera = p.string('camera').trim();
-    if (!(this.spec.cameras as string[]).includes(camera)) {
-      throw new ParamError(
-        `Camera '${camera.slice(0, 40)}' is not one of this robot's cameras (${this.cameras.join(', ')})`,
-      );
-    }
-    const id = camera as CameraId;
+    const id = this.camera(p);
+    const resolution = p.oneOf('resolution', PHOTO_RESOLUTIONS, true);
+    this.runFor(st, PHOTO_CAPTURE_SECONDS, `Capturing ${id}${resolution ? ` (${resolution})` : ''}`, () => {
+      try {
+        this.capture(a, id, st);
+      } catch (err) {
+        fail(st, `takePhoto failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+  }
+
+  /** Captures the still, publishes it on the photo topic and finishes `st` (or fails it). */
+  private capture(a: VdaAction, id: CameraId, st: ActionState): void {
     const shot = this.host.capture(id);
     if (shot.png.length > PHOTO_MAX_BYTES) {
       return fail(st, `Photo too large (${shot.png.length} bytes, at most ${PHOTO_MAX_BYTES})`);
@@ -565,6 +902,8 @@ export class RobotFeatures {
     this.call = 'idle';
     for (const s of this.speech) fail(s.st, 'Interrupted by the OS update restart');
     this.speech = [];
+    for (const t of this.timed) fail(t.st, 'Interrupted by the OS update restart');
+    this.timed = [];
     finish(u.st, `Updated to ${this.osVersion}, restarted`);
     this.host.changed();
     this.host.restart(OS_UPDATE_RESTART_MS);
@@ -590,9 +929,30 @@ export class RobotFeatures {
     return { ...this.audio };
   }
 
+  /**
+   * Ends an action in progress that its order gave up (cancelOrder): FAILED with `reason`, the next
+   * utterance starts. False when it is not one the features can stop (a recording step runs on).
+   */
+  abort(st: ActionState, reason: string): boolean {
+    const t = this.timed.findIndex((x) => x.st === st);
+    if (t >= 0) {
+      this.timed.splice(t, 1);
+    } else {
+      const u = this.speech.findIndex((x) => x.st === st);
+      if (u < 0) return false;
+      this.speech.splice(u, 1);
+      const next = this.speech[0];
+      if (u === 0 && next) this.speakNow(next);
+    }
+    fail(st, reason);
+    this.host.changed();
+    return true;
+  }
+
   /** Feature actions still in progress (RUNNING or WAITING): an order or cancelOrder should leave them be. */
   pending(): ActionState[] {
     const out: ActionState[] = this.speech.map((u) => u.st);
+    for (const t of this.timed) out.push(t.st);
     if (this.startAction) out.push(this.startAction);
     if (this.stopAction) out.push(this.stopAction);
     if (this.update) out.push(this.update.st);
@@ -625,6 +985,7 @@ export class RobotFeatures {
       }
     }
     this.stepSpeech(dt);
+    this.stepTimed(dt);
     let t = dt;
     while (this.recordingTimer !== null) {
       if (t < this.recordingTimer) {
@@ -645,6 +1006,19 @@ export class RobotFeatures {
       this.update.left -= dt;
       if (this.update.left <= 0) this.finishUpdate();
     }
+  }
+
+  private stepTimed(dt: number): void {
+    if (this.timed.length === 0) return;
+    const due: Timed[] = [];
+    this.timed = this.timed.filter((x) => {
+      x.left -= dt;
+      if (x.left > 1e-9) return true;
+      due.push(x);
+      return false;
+    });
+    for (const x of due) x.end();
+    if (due.length > 0) this.host.changed();
   }
 
   private stepSpeech(dt: number): void {
@@ -677,6 +1051,21 @@ export class RobotFeatures {
       speaking: this.speech.length > 0 || this.operatorTalk > 0,
       osVersion: this.osVersion,
       updating: this.update !== null,
+    };
+  }
+
+  /** The flow settings that the state does not report: face, poses, zoom, safety margin (tests read them). */
+  settings(): {
+    face: { expression: string; text: string | null };
+    poses: { gimbal: number | null; periscope: number | null; arm: number | null };
+    zoom: Partial<Record<CameraId, number>>;
+    safetyMargin: number;
+  } {
+    return {
+      face: { ...this.face },
+      poses: { ...this.poses },
+      zoom: Object.fromEntries(this.zoom),
+      safetyMargin: this.safetyMargin,
     };
   }
 

@@ -53,7 +53,7 @@ export function factsheetMessage(
   const custom = features.actions.map((a) => ({
     ...a,
     actionParameters: a.actionParameters.map((p) => ({ ...p })),
-    actionScopes: ['INSTANT' as const],
+    actionScopes: [...a.actionScopes],
   }));
   return {
     ...h,

@@ -73,6 +73,8 @@ export interface FeatureSpec {
   ringLight: boolean;
   patrolLamp: boolean;
   thermal: boolean;
+  /** An arm that takes pose definitions (setPose target arm). */
+  arm: boolean;
   /** m: camera height of the photos and video (a periscope robot starts there, clamped to its range). */
   cameraHeight: number;
 }
@@ -85,6 +87,7 @@ export const MODEL_FEATURES: Record<KnownRobotModel, FeatureSpec> = {
     ringLight: true,
     patrolLamp: false,
     thermal: false,
+    arm: true,
     cameraHeight: 1.2,
   },
   mini: {
@@ -94,6 +97,7 @@ export const MODEL_FEATURES: Record<KnownRobotModel, FeatureSpec> = {
     ringLight: false,
     patrolLamp: false,
     thermal: false,
+    arm: false,
     cameraHeight: 1.0,
   },
   ex: {
@@ -103,6 +107,7 @@ export const MODEL_FEATURES: Record<KnownRobotModel, FeatureSpec> = {
     ringLight: true,
     patrolLamp: true,
     thermal: true,
+    arm: false,
     cameraHeight: 1.3,
   },
 };

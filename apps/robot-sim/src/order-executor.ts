@@ -33,11 +33,24 @@ export interface ExecutorHost {
   lasting(): ActionState[];
   /** The instant action state never evicted from actionStates (the running startMapping). */
   pinned(): ActionState | undefined;
+  /**
+   * A node action of a robot feature (speak, takePhoto...: docs/robot-protocol.md section 6): the
+   * features carry it out as the instant action (they set `st` and move it on). False when the type
+   * is not one of the features' node actions on this model.
+   */
+  nodeAction?(a: VdaAction, st: ActionState): boolean;
+  /** A feature node action its order gave up (cancelOrder): FAILED with `reason`; false when it runs on. */
+  abortAction?(st: ActionState, reason: string): boolean;
 }
 
+/** A node action started on a node and not over yet. */
 interface Running {
+  a: VdaAction;
   st: ActionState;
-  until: number; // simulated seconds
+  /** The node's sequenceId. */
+  seq: number;
+  /** Simulated seconds when a generic action finishes; null: the robot features end it. */
+  until: number | null;
 }
 
 interface Rejection {
@@ -77,7 +90,11 @@ export class OrderExecutor {
   private actionStates: ActionState[] = [];
   private readonly actionById = new Map<string, ActionState>();
   private instantIds: string[] = [];
-  /** Node actions in progress: the robot stands still until they finish. */
+  /** Node actions of the reached node not started yet, in order. */
+  private nodeQueue: VdaAction[] = [];
+  /** The sequenceId of the node whose actions are queued. */
+  private queueSeq = -1;
+  /** Node actions in progress (HARD and SOFT ones hold the robot on the node, NONE ones do not). */
   private running: Running[] = [];
   private edgeRunning: ActionState[] = [];
   private enteredEdgeSeq: number | null = null;
@@ -113,30 +130,55 @@ export class OrderExecutor {
     return n.length > 0 && !n[n.length - 1]!.released && !n.some((node, i) => i > 0 && node.released);
   }
 
-  /** Nodes left to drive or node actions running. */
+  /** Nodes left to drive, or node actions holding the robot. */
   active(): boolean {
-    return this.nodes.length > 0 || this.running.length > 0;
+    return this.nodes.length > 0 || this.busy();
   }
 
-  /** Node actions running: the robot stands still. */
+  /**
+   * Node actions hold the robot on the node: some still to start, or a HARD or SOFT one running
+   * (a NONE one may run on while the robot drives on).
+   */
   busy(): boolean {
-    return this.running.length > 0;
+    return this.nodeQueue.length > 0 || this.running.some((r) => r.a.blockingType !== 'NONE');
   }
 
   // ------------------------------------------------------------------ time
 
-  /** Advances simulated time by `dt` s: node actions whose time is up finish. */
+  /**
+   * Advances simulated time by `dt` s: generic node actions whose time is up finish, feature ones
+   * the features ended are dropped, and the node's next actions start.
+   */
   advance(dt: number): void {
     this.simTime += dt;
-    if (this.running.length === 0) return;
+    if (this.running.length === 0 && this.nodeQueue.length === 0) return;
     let left = 0;
     for (const r of this.running) {
-      if (this.simTime >= r.until) {
+      if (r.until !== null && this.simTime >= r.until) {
         r.st.actionStatus = 'FINISHED';
+        this.host.changed();
+      } else if (r.until === null && (r.st.actionStatus === 'FINISHED' || r.st.actionStatus === 'FAILED')) {
         this.host.changed();
       } else this.running[left++] = r;
     }
     this.running.length = left;
+    this.pump();
+  }
+
+  /**
+   * Starts the queued node actions in order, as their blocking types allow (VDA 5050): a HARD one
+   * waits until every action of the node has ended and nothing starts beside it; SOFT and NONE ones
+   * wait only for a running HARD one and run side by side.
+   */
+  private pump(): void {
+    while (this.nodeQueue.length > 0) {
+      const a = this.nodeQueue[0]!;
+      const here = this.running.filter((r) => r.seq === this.queueSeq);
+      const wait = a.blockingType === 'HARD' ? here.length > 0 : here.some((r) => r.a.blockingType === 'HARD');
+      if (wait) return;
+      this.nodeQueue.shift();
+      this.startNodeAction(a);
+    }
   }
 
   /** Drops the rejection errors older than their time to live. */
@@ -193,37 +235,59 @@ export class OrderExecutor {
       this.edges.shift();
       this.enteredEdgeSeq = null;
     }
-    for (const a of node.actions) this.startAction(a, true);
+    this.queueSeq = node.sequenceId;
+    this.nodeQueue.push(...node.actions);
+    this.pump();
+    // Held on the node by its actions: standing, not driving.
+    if (this.busy()) kin.stop();
     this.refreshRouteStates();
     this.host.changed();
   }
 
   private enterEdge(edge: OrderEdge): void {
     this.enteredEdgeSeq = edge.sequenceId;
-    for (const a of edge.actions) this.startAction(a, false);
+    for (const a of edge.actions) this.startEdgeAction(a);
     this.host.changed();
   }
 
-  private startAction(a: VdaAction, onNode: boolean): void {
-    let st = this.actionById.get(a.actionId);
-    if (!st) st = this.addActionState(a);
-    if (st.actionStatus !== 'WAITING') return;
-    if (!this.host.known.has(a.actionType)) {
-      st.actionStatus = 'FAILED';
-      st.resultDescription = `Unknown action type '${a.actionType}'`;
-      return;
-    }
+  /** The action's state, WAITING when it may start (not already over or running). */
+  private waitingState(a: VdaAction): ActionState | null {
+    const st = this.actionById.get(a.actionId) ?? this.addActionState(a);
+    return st.actionStatus === 'WAITING' ? st : null;
+  }
+
+  private unknown(st: ActionState, a: VdaAction): void {
+    st.actionStatus = 'FAILED';
+    st.resultDescription = `Unknown action type '${a.actionType}'`;
+  }
+
+  private startEdgeAction(a: VdaAction): void {
+    const st = this.waitingState(a);
+    if (!st) return;
+    if (!this.host.known.has(a.actionType)) return this.unknown(st, a);
     st.actionStatus = 'RUNNING';
-    if (!onNode) {
-      this.edgeRunning.push(st);
+    this.edgeRunning.push(st);
+  }
+
+  /** One node action: a robot feature's runs as its instant action would; a generic one takes a moment. */
+  private startNodeAction(a: VdaAction): void {
+    const st = this.waitingState(a);
+    if (!st) return;
+    this.host.changed();
+    if (this.host.nodeAction?.(a, st)) {
+      if (st.actionStatus === 'RUNNING' || st.actionStatus === 'WAITING') {
+        this.running.push({ a, st, seq: this.queueSeq, until: null });
+      }
       return;
     }
+    if (!this.host.known.has(a.actionType)) return this.unknown(st, a);
+    st.actionStatus = 'RUNNING';
     let seconds = ACTION_SECONDS;
     if (a.actionType === 'wait') {
       const duration = param(a, 'duration');
       if (typeof duration === 'number' && duration >= 0) seconds = duration;
     }
-    this.running.push({ st, until: this.simTime + seconds });
+    this.running.push({ a, st, seq: this.queueSeq, until: this.simTime + seconds });
   }
 
   private addActionState(a: VdaAction): ActionState {
@@ -370,6 +434,7 @@ export class OrderExecutor {
       this.instantIds.push(m.actionId);
     }
     this.running = [];
+    this.nodeQueue = [];
     this.edgeRunning = [];
     this.enteredEdgeSeq = null;
     this.thetaTarget = null;
@@ -397,6 +462,10 @@ export class OrderExecutor {
 
   /** cancelOrder: the order's waiting and running actions FAIL, the route is dropped, the robot stops. */
   cancel(): void {
+    // The node's feature actions in progress end with the order (a recording step runs on).
+    for (const r of this.running) {
+      if (r.until === null) this.host.abortAction?.(r.st, 'Order cancelled');
+    }
     const lasting = new Set(this.host.lasting());
     for (const s of this.actionStates) {
       if (lasting.has(s)) continue; // mapping, speech, recording and an OS update go on without the order
@@ -408,6 +477,7 @@ export class OrderExecutor {
     this.nodes = [];
     this.edges = [];
     this.running = [];
+    this.nodeQueue = [];
     this.edgeRunning = [];
     this.enteredEdgeSeq = null;
     this.thetaTarget = null;

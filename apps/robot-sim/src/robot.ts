@@ -63,6 +63,16 @@ export interface RobotOptions {
    */
   teleop?: TeleopProvider;
   /**
+   * 0..1 (default 0): the share of flow actions (the custom actions with the NODE scope, sent as
+   * instant or node actions) that FAIL at once with resultDescription `simulated failure`.
+   */
+  actionFailRate?: number;
+  /**
+   * detectPerson: simulated seconds until a person comes within range; null: nobody comes (the action
+   * runs until its timeout). Default: random, 1 to 4 s.
+   */
+  personDetectionSeconds?: number | null;
+  /**
    * The tick loop that drives the robot: default the process-wide one on real time. Tests pass
    * `new Ticker(new ManualClock())` and advance the clock by hand.
    */
@@ -175,6 +185,8 @@ class SimRobotImpl implements SimRobot {
         world: opts.world,
         onRestart: (downMs) => void this.restart(downMs),
         isoNow: opts.ticker ? () => this.ticker.clock.isoNow() : undefined,
+        actionFailRate: opts.actionFailRate,
+        personDetectionSeconds: opts.personDetectionSeconds,
       },
       (topic, payload, retain) => {
         const c = this.client;

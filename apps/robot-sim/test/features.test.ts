@@ -24,6 +24,7 @@ import {
   nextOsVersion,
   OS_UPDATE_DOWNLOAD_SECONDS,
   OS_UPDATE_RESTART_MS,
+  PHOTO_CAPTURE_SECONDS,
   RECORDING_PREPARE_SECONDS,
   RobotFeatures,
   type FeatureHost,
@@ -505,6 +506,12 @@ describe('capabilities per model', () => {
     'endCall',
     'setAudio',
     OS_UPDATE_ACTION,
+    'playAudio',
+    'setFace',
+    'setPose',
+    'setCamera',
+    'setSafetyMargin',
+    'detectPerson',
   ];
 
   it('announces the model’s actions and cameras in the factsheet', () => {
@@ -575,6 +582,10 @@ describe('takePhoto', () => {
   it('publishes a robotPhotoMessage whose data is a 1280x720 PNG of the camera', () => {
     const r = core('ex');
     const id = r.instant('takePhoto', { camera: 'thermal' });
+    // RUNNING while it captures, then the photo goes out and it FINISHES.
+    expect(r.status(id)?.actionStatus).toBe('RUNNING');
+    expect(r.out.filter((e) => e.topic === 'photo')).toEqual([]);
+    r.tick(PHOTO_CAPTURE_SECONDS);
     expect(r.status(id)?.actionStatus).toBe('FINISHED');
     const photos = r.out.filter((e) => e.topic === 'photo');
     expect(photos).toHaveLength(1);
@@ -601,6 +612,7 @@ describe('takePhoto', () => {
 
     // headerIds of the photo topic count up.
     r.instant('takePhoto', { camera: 'v1' });
+    r.tick(PHOTO_CAPTURE_SECONDS);
     const second = robotPhotoMessageSchema.parse(JSON.parse(r.out.filter((e) => e.topic === 'photo')[1]!.payload));
     expect(second.headerId).toBe(msg.headerId + 1);
   });
@@ -617,7 +629,9 @@ describe('takePhoto', () => {
       throw new Error('camera offline');
     };
     const f = new RobotFeatures('mini', host);
-    expect(act(f, 'takePhoto', { camera: 'v2' })).toMatchObject({
+    const st = act(f, 'takePhoto', { camera: 'v2' });
+    f.step(PHOTO_CAPTURE_SECONDS);
+    expect(st).toMatchObject({
       actionStatus: 'FAILED',
       resultDescription: 'takePhoto failed: camera offline',
     });
@@ -626,7 +640,10 @@ describe('takePhoto', () => {
 
   it('uses the host capture and header with the fake host', () => {
     const { f, host } = features('pro');
-    const st = act(f, 'takePhoto', { camera: 's1' });
+    const st = act(f, 'takePhoto', { camera: 's1', resolution: '4k' });
+    expect(st).toMatchObject({ actionStatus: 'RUNNING', resultDescription: 'Capturing s1 (4k)' });
+    expect(host.captures).toEqual([]);
+    f.step(PHOTO_CAPTURE_SECONDS);
     expect(st.actionStatus).toBe('FINISHED');
     expect(host.captures).toEqual(['s1']);
     const msg = robotPhotoMessageSchema.parse(JSON.parse(host.photos[0]!));
