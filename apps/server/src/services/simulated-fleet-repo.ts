@@ -31,7 +31,7 @@ export function simulatedFleetRepo(db: Kysely<Database>) {
 
     /** The building's floors, top floor first. */
     floorsOf: (buildingId: number) =>
-      db.selectFrom('floors').select(['id']).where('building_id', '=', buildingId).orderBy('index', 'desc').execute(),
+      db.selectFrom('floors').select(['id', 'index']).where('building_id', '=', buildingId).orderBy('index', 'desc').execute(),
 
     /** The live (not deleted) robot of this serial number. */
     liveRobotBySerial: (serialNo: string) =>

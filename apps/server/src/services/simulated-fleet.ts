@@ -12,6 +12,7 @@ import type { RobotLink } from '../modules/robot-link/types.ts';
 import { orderLabels } from '../modules/robot-link/fleet-state.ts';
 import { mapRepo } from '../modules/maps/map-repo.ts';
 import { simulatedFleetRepo } from './simulated-fleet-repo.ts';
+import { startSimulatedBuilding, type SimulatedBuilding } from './simulated-building.ts';
 
 /** The demo building the simulated robots live in (seed.ts). */
 const DEMO_BUILDING = 'Demo Tower';
@@ -57,6 +58,8 @@ export function patrolPlan(document: MapDocument | null, index: number, nthOnFlo
 
 export interface SimulatedFleet {
   robots: number;
+  /** The demo building's simulated elevators and doors (its T-Spider link), or null. */
+  buildingSystems: string | null;
   stop(): Promise<void>;
 }
 
@@ -64,7 +67,9 @@ export interface SimulatedFleet {
  * `npm start`'s small simulated fleet (SIMULATED_ROBOTS, default 3): registers SIM-0001... on the
  * demo building's floors (new credentials at every start, since only hashes are stored), runs the
  * simulator as a child process (apps never import each other), and sends the idle robots on
- * patrols, so a new user sees a live fleet at once.
+ * patrols, so a new user sees a live fleet at once. With `buildingSystems` the demo building also
+ * gets its simulated elevator bank and security doors (simulated-building.ts), so a multi-floor flow
+ * rides the elevator.
  */
 export async function startSimulatedFleet(opts: {
   db: Kysely<Database>;
@@ -74,6 +79,11 @@ export async function startSimulatedFleet(opts: {
   clock: Clock;
   count: number;
   dataDir: string;
+  /**
+   * Start the demo building's simulated elevators and doors and link the building to them; `admit`
+   * lets the flow runner's outbound calls reach them (simulated-building.ts). Default off.
+   */
+  buildingSystems?: { admit?: (url: string) => void } | undefined;
 }): Promise<SimulatedFleet | null> {
   const { link, log } = opts;
   const repo = simulatedFleetRepo(opts.db);
@@ -172,6 +182,21 @@ export async function startSimulatedFleet(opts: {
   });
   let stopping = false;
 
+  let systems: SimulatedBuilding | null = null;
+  if (opts.buildingSystems) {
+    systems = await startSimulatedBuilding({
+      db: opts.db,
+      log,
+      clock: opts.clock,
+      building,
+      floorIndexes: floors.map((f) => f.index),
+      admit: opts.buildingSystems.admit,
+    }).catch((err: unknown) => {
+      log.warn({ err }, 'simulated building systems did not start');
+      return null;
+    });
+  }
+
   // Idle robots go on patrol; a robot low on battery goes home to charge.
   const timer = setInterval(() => {
     for (const r of robots) {
@@ -205,9 +230,11 @@ export async function startSimulatedFleet(opts: {
   log.info({ robots: robots.length }, 'simulated robots started');
   return {
     robots: robots.length,
+    buildingSystems: systems?.url ?? null,
     async stop() {
       stopping = true;
       clearInterval(timer);
+      await systems?.stop();
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
       child.kill('SIGTERM');
