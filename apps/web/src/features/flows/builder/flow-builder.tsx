@@ -334,7 +334,7 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
           onDragEnd={() => setDrag(null)}
         />
       </Grid.Col>
-      <Grid.Col span={{ base: 12, md: 5 }}>
+      <Grid.Col span={{ base: 12, md: 6 }}>
         <Paper withBorder p="sm" data-testid="flow-blocks">
           <Title order={3} size="h5" mb="xs">
             {t('flowEditor.builder.steps')}
@@ -358,7 +358,7 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
           )}
         </Paper>
       </Grid.Col>
-      <Grid.Col span={{ base: 12, md: 4 }}>
+      <Grid.Col span={{ base: 12, md: 3 }}>
         <Stack>
           <Summary
             placed={placed}
@@ -530,7 +530,7 @@ function StepBlock(p: StepBlockProps) {
             <Text size="sm" c="dimmed" miw={28}>
               {number}
             </Text>
-            <Text size="sm" fw={600}>
+            <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
               {kind}
             </Text>
             {isLoop && (
@@ -574,7 +574,18 @@ function StepBlock(p: StepBlockProps) {
               onClick={p.onDuplicate}
               data-testid={`flow-step-duplicate-${key}`}
             >
-              ⧉
+              <svg
+                width="14"
+                height="14"
+                viewBox="0 0 16 16"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.5"
+                aria-hidden
+              >
+                <rect x="5" y="5" width="9" height="9" rx="1.5" />
+                <path d="M11 5V3.5A1.5 1.5 0 0 0 9.5 2h-6A1.5 1.5 0 0 0 2 3.5v6A1.5 1.5 0 0 0 3.5 11H5" />
+              </svg>
             </ActionIcon>
             <ActionIcon
               variant="subtle"

@@ -160,7 +160,7 @@ function FloorPanel({
   // Map frame y points up; the SVG's down.
   const px = (x: number) => x - minX + pad;
   const py = (y: number) => maxY - y + pad;
-  const r = span * 0.015;
+  const r = span * 0.025;
   const points = targets.flatMap((x) => x.waypointIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])));
   return (
     <div data-testid={`flow-preview-floor-${floorId}`}>
