@@ -37,6 +37,11 @@ import { mapRoutes } from './modules/maps/routes.ts';
 import { mapSessionRoutes } from './modules/map-sessions/routes.ts';
 import { poseRoutes } from './modules/poses/routes.ts';
 import { flowRoutes } from './modules/flows/routes.ts';
+import { flowRunRoutes } from './modules/flow-runs/routes.ts';
+import { createRunner } from './modules/flow-runs/runner.ts';
+import { flowRunService, type FlowRunService } from './modules/flow-runs/run-service.ts';
+import { mapService } from './modules/maps/map-service.ts';
+import { outboundFromConfig, type Outbound } from './lib/outbound.ts';
 import { realtimeRoutes } from './modules/realtime/routes.ts';
 import { brokerHookRoutes } from './modules/broker-hooks/routes.ts';
 import { createTeleopService } from './modules/teleop/teleop-service.ts';
@@ -53,6 +58,10 @@ export interface BuildOptions {
   isReady?: () => boolean;
   /** `stream` lets a test read the log lines. */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
+  /** Outbound HTTP of the flow runner (building systems); default: from the config's allow-list. */
+  outbound?: Outbound;
+  /** How often rides and passages read the building system's status (default 250 ms). */
+  buildingPollMs?: number;
 }
 
 /** Builds the app from plugins in order; never listens (server.ts does). Tests call `app.inject`. */
@@ -132,13 +141,38 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Teleoperation sessions: signalling on the WebSocket, the controls lock read by the feature routes.
   // The robot activity log: teleop control changes are written by the server holding the session.
   const activity = activityService(ctx);
+  const writeControl = recordControl(activity, app.log);
+  let runs: FlowRunService | null = null;
   const teleop = createTeleopService({
     robotLink: ctx.robotLink,
     log: app.log,
     iceServers: config.iceServers,
-    onControl: recordControl(activity, app.log),
+    onControl: (c) => {
+      writeControl(c);
+      // Manual driving pauses the robot's running flow (docs/flow-runner.md).
+      if (c.event === 'start')
+        void runs
+          ?.pauseForTeleop(c.robotId)
+          .catch((err: unknown) => app.log.error({ err, robotId: c.robotId }, 'flow not paused'));
+    },
   });
   app.addHook('onClose', async () => teleop.close());
+  // The flow runner: carries out the runs this server owns, takes over those left by stopped servers.
+  const maps = mapService(ctx);
+  const runner = createRunner({
+    db: ctx.db,
+    clock: ctx.clock,
+    robotLink: ctx.robotLink,
+    log: app.log,
+    outbound: opts.outbound ?? outboundFromConfig(config),
+    activity,
+    mapOf: (floorId) => maps.current(floorId),
+    ...(opts.buildingPollMs ? { buildingPollMs: opts.buildingPollMs } : {}),
+  });
+  runs = flowRunService(ctx, runner, teleop);
+  // Tests reach the runner to stop it as a killed server would (and to run its rounds at once).
+  app.decorate('flowRunner', runner);
+  app.addHook('onClose', async () => runner.close());
   await app.register(
     async (api) => {
       await api.register(authPlugin, { ctx });
@@ -161,6 +195,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(realtimeRoutes, { ctx, teleop });
       await api.register(robotFeatureRoutes, { ctx, teleop });
       await api.register(activityRoutes, { ctx, activity });
+      await api.register(flowRunRoutes, { runs: runs! });
       await api.register(brokerHookRoutes, { ctx });
     },
     { prefix: config.apiBase },

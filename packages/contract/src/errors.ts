@@ -41,6 +41,8 @@ export const errorCodes = [
   'OS_UPDATE_LOW_BATTERY',
   'TELEOP_LOCKED',
   'FLOW_EDIT_RESTRICTED',
+  'FLOW_ALREADY_RUNNING',
+  'HEALTH_CHECK_FAILED',
   'INTERNAL',
 ] as const;
 export const errorCodeSchema = z.enum(errorCodes);
@@ -89,6 +91,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   TELEOP_LOCKED: 409,
   /** A general operator whose flow editing is restricted (spec section 6): ask the organization administrator. */
   FLOW_EDIT_RESTRICTED: 403,
+  /** Spec section 8 "flow already running": the robot has an active run. */
+  FLOW_ALREADY_RUNNING: 409,
+  /** The health check before a run failed (details: the problems). */
+  HEALTH_CHECK_FAILED: 409,
   INTERNAL: 500,
 };
 

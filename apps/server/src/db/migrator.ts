@@ -16,6 +16,7 @@ import * as m014 from './migrations/014-building-time-zone.ts';
 import * as m015 from './migrations/015-term-texts-languages-audit-names.ts';
 import * as m016 from './migrations/016-flows.ts';
 import * as m017 from './migrations/017-robot-activity.ts';
+import * as m018 from './migrations/018-flow-runs.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -43,6 +44,7 @@ const migrations: Migration[] = [
   { name: '015-term-texts-languages-audit-names', up: m015.up },
   { name: '016-flows', up: m016.up },
   { name: '017-robot-activity', up: m017.up },
+  { name: '018-flow-runs', up: m018.up },
 ];
 
 /**

@@ -19,3 +19,4 @@ export * from './ops/poses.ts';
 export * from './ops/commands.ts';
 export * from './ops/flows.ts';
 export * from './ops/activity.ts';
+export * from './ops/flow-runs.ts';

@@ -1,2 +1,3 @@
 export * from './definition.ts';
 export * from './resources.ts';
+export * from './runs.ts';

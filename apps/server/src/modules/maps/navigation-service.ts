@@ -23,7 +23,7 @@ import type { AuditAction } from '@portal/contract';
 
 type Ctx = Pick<AppContext, 'db' | 'audit' | 'robotLink'>;
 
-interface Plan {
+export interface Plan {
   waypointIds: number[];
   edgeIds: Array<number | null>;
   goalAt: Set<number>;
@@ -35,6 +35,69 @@ const noPath = (from: Waypoint, to: Waypoint) =>
   new AppError('NO_PATH', `There is no way over the route graph from waypoint "${from.name}" to "${to.name}"`, [
     { path: 'waypointId', message: 'validation.noPath', code: `${from.id}-${to.id}` },
   ]);
+
+/**
+ * The waypoint the robot starts from: the nearest one that is on the route graph (touched by an
+ * edge) or is the first goal itself, so a stray waypoint beside the robot does not strand it.
+ */
+export function startOf(doc: MapDocument, at: { x: number; y: number }, goal: number): Waypoint {
+  const onGraph = new Set<number>([goal]);
+  for (const e of doc.edges) onGraph.add(e.from).add(e.to);
+  let best: Waypoint | null = null;
+  let bestD = Infinity;
+  for (const w of doc.waypoints) {
+    if (!onGraph.has(w.id)) continue;
+    const d = Math.hypot(w.x - at.x, w.y - at.y);
+    if (d < bestD) {
+      best = w;
+      bestD = d;
+    }
+  }
+  return best!;
+}
+
+/**
+ * Plans each leg through `goals` in order. Answers the waypoints, per waypoint the edge that led
+ * there (null for the start), and the positions where a leg ends (the goals).
+ */
+export function plan(doc: MapDocument, start: Waypoint, goals: Waypoint[]): Plan {
+  const waypointIds = [start.id];
+  const edgeIds: Array<number | null> = [null];
+  const goalAt = new Set<number>();
+  let from = start;
+  for (const goal of goals) {
+    const leg = planPath(doc, from.id, goal.id);
+    if (!leg.ok) throw noPath(from, goal);
+    waypointIds.push(...leg.waypointIds.slice(1));
+    edgeIds.push(...leg.edgeIds);
+    goalAt.add(waypointIds.length - 1);
+    from = goal;
+  }
+  return { waypointIds, edgeIds, goalAt };
+}
+
+/**
+ * The order's stops: every waypoint of the plan. The waypoint's heading is given only where a leg
+ * ends (the robot turns there; passing waypoints it keeps driving); slow edges carry maxSpeed.
+ */
+export function stopsOf(doc: MapDocument, floor: FloorDetail, planned: Plan): OrderStop[] {
+  const byId = new Map(doc.waypoints.map((w) => [w.id, w]));
+  const edges = new Map(doc.edges.map((e) => [e.id, e]));
+  const mapId = floorMapId(floor.id);
+  return planned.waypointIds.map((id, i) => {
+    const w = byId.get(id)!;
+    const edgeId = planned.edgeIds[i];
+    const speed = edgeId === null || edgeId === undefined ? null : EDGE_SPEED_MPS[edges.get(edgeId)!.speed];
+    return {
+      nodeId: `wp-${w.id}`,
+      x: w.x,
+      y: w.y,
+      ...(planned.goalAt.has(i) ? { theta: w.theta } : {}),
+      mapId,
+      ...(speed === null ? {} : { maxSpeed: speed }),
+    };
+  });
+}
 
 /**
  * Driving over a floor's route graph (docs/api-maps.md): "go to waypoint X" and a route's trial
@@ -72,69 +135,6 @@ export function navigationService(ctx: Ctx, maps: MapService, lock: ControlsLock
       ]);
     }
     return { robot, position };
-  }
-
-  /**
-   * The waypoint the robot starts from: the nearest one that is on the route graph (touched by an
-   * edge) or is the first goal itself, so a stray waypoint beside the robot does not strand it.
-   */
-  function startOf(doc: MapDocument, at: { x: number; y: number }, goal: number): Waypoint {
-    const onGraph = new Set<number>([goal]);
-    for (const e of doc.edges) onGraph.add(e.from).add(e.to);
-    let best: Waypoint | null = null;
-    let bestD = Infinity;
-    for (const w of doc.waypoints) {
-      if (!onGraph.has(w.id)) continue;
-      const d = Math.hypot(w.x - at.x, w.y - at.y);
-      if (d < bestD) {
-        best = w;
-        bestD = d;
-      }
-    }
-    return best!;
-  }
-
-  /**
-   * Plans each leg through `goals` in order. Answers the waypoints, per waypoint the edge that led
-   * there (null for the start), and the positions where a leg ends (the goals).
-   */
-  function plan(doc: MapDocument, start: Waypoint, goals: Waypoint[]): Plan {
-    const waypointIds = [start.id];
-    const edgeIds: Array<number | null> = [null];
-    const goalAt = new Set<number>();
-    let from = start;
-    for (const goal of goals) {
-      const leg = planPath(doc, from.id, goal.id);
-      if (!leg.ok) throw noPath(from, goal);
-      waypointIds.push(...leg.waypointIds.slice(1));
-      edgeIds.push(...leg.edgeIds);
-      goalAt.add(waypointIds.length - 1);
-      from = goal;
-    }
-    return { waypointIds, edgeIds, goalAt };
-  }
-
-  /**
-   * The order's stops: every waypoint of the plan. The waypoint's heading is given only where a leg
-   * ends (the robot turns there; passing waypoints it keeps driving); slow edges carry maxSpeed.
-   */
-  function stopsOf(doc: MapDocument, floor: FloorDetail, planned: Plan): OrderStop[] {
-    const byId = new Map(doc.waypoints.map((w) => [w.id, w]));
-    const edges = new Map(doc.edges.map((e) => [e.id, e]));
-    const mapId = floorMapId(floor.id);
-    return planned.waypointIds.map((id, i) => {
-      const w = byId.get(id)!;
-      const edgeId = planned.edgeIds[i];
-      const speed = edgeId === null || edgeId === undefined ? null : EDGE_SPEED_MPS[edges.get(edgeId)!.speed];
-      return {
-        nodeId: `wp-${w.id}`,
-        x: w.x,
-        y: w.y,
-        ...(planned.goalAt.has(i) ? { theta: w.theta } : {}),
-        mapId,
-        ...(speed === null ? {} : { maxSpeed: speed }),
-      };
-    });
   }
 
   async function send(

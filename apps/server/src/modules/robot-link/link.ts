@@ -15,6 +15,7 @@ import {
   type FleetRobot,
   type TeleopRobotMessage,
   type VdaFactsheet,
+  type VdaOrder,
 } from '@portal/contract';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -184,6 +185,8 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       return;
     }
     apply(entry, result);
+    // The flow runner follows each state message of the robots it drives.
+    if (vda?.topic === 'state' && entry.state) events.emit('state', { robotId: entry.id, state: entry.state });
   }
 
   // ------------------------------------------------------------------ cluster bus (other servers)
@@ -391,6 +394,17 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       emitLive(e);
       return orderId;
     },
+    async publishOrder(robotId, body) {
+      const e = onlineEntry(robotId);
+      const h = header(e, 'order');
+      const message: VdaOrder = { ...h, ...body };
+      await publish(vdaTopic(e.manufacturer, e.serialNo, 'order'), message, e.id);
+      if (body.orderUpdateId === 0) {
+        e.sentOrder = { orderId: body.orderId, sentAt: clock().getTime(), status: 'sent', error: null };
+        emitLive(e);
+      }
+      return h.version;
+    },
     instanceId,
     shareTeleop: (message: unknown) => bus.shareTeleop(message),
     shareOperatorChange: (operatorId: number) => bus.shareOperatorChange(operatorId),
@@ -427,7 +441,8 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
         | 'photo'
         | 'connection'
         | 'teleopShared'
-        | 'operatorChanged',
+        | 'operatorChanged'
+        | 'state',
       listener: (e: never) => void,
     ) {
       const l = listener as (...args: unknown[]) => void;

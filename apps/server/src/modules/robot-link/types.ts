@@ -10,6 +10,7 @@ import type {
   TeleopReplyMessage,
   TeleopRobotMessage,
   VdaFactsheet,
+  VdaOrder,
   VdaState,
   VideoMode,
 } from '@portal/contract';
@@ -61,6 +62,12 @@ export interface RobotLink {
    */
   sendOrder(robotId: number, stops: OrderStop[]): Promise<string>;
   /**
+   * Publishes an order or order update built by the caller (the flow runner: nodes, edges, node
+   * actions, orderUpdateId), with the robot's next header. Throws AppError ROBOT_OFFLINE when offline.
+   * Answers the protocol version of the header (2.0.0 robots want `actionName` too).
+   */
+  publishOrder(robotId: number, body: Pick<VdaOrder, 'orderId' | 'orderUpdateId' | 'nodes' | 'edges'>): Promise<string>;
+  /**
    * The robot may not be given a new order: it holds an unfinished one (its state names an order
    * with nodes or edges left, whether it drives, waits at a node or stands before an obstacle),
    * drives, or has not yet answered the order the portal just sent.
@@ -109,6 +116,8 @@ export interface RobotLink {
   on(event: 'connection', listener: (e: ConnectionEvent) => void): () => void;
   /** Another server instance's teleop lock message (unchecked: the teleop service parses it). */
   on(event: 'teleopShared', listener: (e: { origin: string; message: unknown }) => void): () => void;
+  /** Each valid state message (after it was applied to the live view). */
+  on(event: 'state', listener: (e: { robotId: number; state: VdaState }) => void): () => void;
   /** Another server instance's "operator changed" (modules/realtime). */
   on(event: 'operatorChanged', listener: (operatorId: number) => void): () => void;
   close(): Promise<void>;

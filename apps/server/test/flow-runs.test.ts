@@ -1,0 +1,350 @@
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRobot, type SimRobot } from '@portal/robot-sim';
+import {
+  flowRunDetailSchema,
+  flowRunSchema,
+  vdaTopic,
+  type FlowDefinition,
+  type FlowRun,
+  type FlowRunDetail,
+  type VdaInstantActions,
+  type VdaOrder,
+} from '@portal/contract';
+import { demoMapDocument } from '../src/seed.ts';
+import { createRunner, type FlowRunner } from '../src/modules/flow-runs/runner.ts';
+import { activityService } from '../src/modules/activity/activity-service.ts';
+import { createOutbound } from '../src/lib/outbound.ts';
+import { mapService } from '../src/modules/maps/map-service.ts';
+import { createTestApp, errorOf, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
+
+/**
+ * The flow runner against a real simulated robot over MQTT (docs/flow-runner.md): a flow's steps
+ * become one order with order updates, the record of the run and its steps, the one-run-per-robot
+ * rule, the health check, pause/resume/cancel, error policies, and a run picked up by another server
+ * after its owner was killed (or closed as unknown when the robot does not show it).
+ */
+describe('flow runs', () => {
+  let t: TestApp;
+  let sim: SimRobot;
+  let robotId: number;
+  let floorId: number;
+  let buildingId: number;
+  let admin: string;
+  let general: string;
+  let observer: mqtt.MqttClient;
+  const orders: VdaOrder[] = [];
+  const instant: VdaInstantActions[] = [];
+
+  const runnerOf = (app: TestApp) => (app.app as unknown as { flowRunner: FlowRunner }).flowRunner;
+
+  async function createFlow(name: string, steps: FlowDefinition['steps']): Promise<number> {
+    const res = await t.call('POST', '/flows', admin, {
+      name,
+      description: '',
+      buildingId,
+      floorId,
+      flowGroupId: null,
+      enabled: true,
+      definition: { version: 1, steps },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ id: number }>().id;
+  }
+  const start = (flowId: number, auth = admin) => t.call('POST', `/flows/${flowId}/runs`, auth, { robotId });
+  const detail = async (runId: number) => {
+    const res = await t.call('GET', `/flow-runs/${runId}`, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    return flowRunDetailSchema.parse(res.json()) as FlowRunDetail;
+  };
+  const ended = (runId: number, ms = 30_000) =>
+    until(async () => {
+      const d = await detail(runId);
+      return d.status !== 'running' && d.status !== 'paused' ? d : undefined;
+    }, ms);
+  const atStart = async () => {
+    // Every test starts from Standby (2), idle.
+    await until(() => {
+      const d = t.link.details(robotId);
+      return d?.state && !t.link.busy(robotId);
+    });
+  };
+
+  /** Back to Standby (2), idle, for the next test. */
+  const backHome = async () => {
+    await until(() => !t.link.busy(robotId));
+    const res = await t.call('POST', `/robots/${robotId}/goto`, admin, { floorId, waypointId: 2 });
+    expect(res.statusCode, res.body).toBe(202);
+    await sim.waitFor((s) => s.lastNodeId === 'wp-2' && !s.driving && s.nodeStates.length === 0, 30_000);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = (await t.as('orgadmin@demo.example')).authorization;
+    general = (await t.as('operator@demo.example')).authorization;
+    const r = await registerDemoRobot(t, { serialNo: 'RUN-001', name: 'Runner', model: 'pro' });
+    robotId = r.created.robot.id;
+    floorId = r.floorId;
+    buildingId = r.buildingId;
+    const saved = await t.call('PUT', `/floors/${floorId}/map`, admin, {
+      baseRevision: 0,
+      document: demoMapDocument(),
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const c = r.created.credentials;
+    observer = await mqtt.connectAsync(c.mqttUrl, {
+      protocolVersion: 4,
+      username: c.username,
+      password: c.password,
+      clientId: `${c.manufacturer}-${c.serialNumber}:observer`,
+      reconnectPeriod: 0,
+    });
+    observer.on('message', (topic, payload) => {
+      const msg = JSON.parse(payload.toString('utf8')) as unknown;
+      if (topic.endsWith('/order')) orders.push(msg as VdaOrder);
+      else instant.push(msg as VdaInstantActions);
+    });
+    await observer.subscribeAsync(
+      [vdaTopic(c.manufacturer, c.serialNumber, 'order'), vdaTopic(c.manufacturer, c.serialNumber, 'instantActions')],
+      { qos: 1 },
+    );
+    sim = await startRobot(
+      simOptions(r.created, {
+        model: 'pro',
+        mapId: `floor-${floorId}`,
+        start: { x: 3, y: 1, theta: 0 },
+        battery: 90,
+        speedScale: 10,
+        visualizationHz: 5,
+      }),
+    );
+    await until(() => t.link.details(robotId)?.online && t.link.details(robotId)?.state);
+  });
+
+  afterAll(async () => {
+    await sim?.stop().catch(() => undefined);
+    await observer?.endAsync().catch(() => undefined);
+    await t?.close();
+  });
+
+  it('runs a looping patrol as one order with order updates, and records every step', async () => {
+    await atStart();
+    const flowId = await createFlow('Patrol twice', [
+      { kind: 'taskStart', id: 'task', name: 'Night round' },
+      {
+        kind: 'loop',
+        id: 'round',
+        count: 2,
+        steps: [
+          { kind: 'moveToWaypoint', id: 'p1', waypointId: 3 },
+          { kind: 'taskEvent', id: 'seen', level: 0, message: 'At Patrol 1' },
+          { kind: 'moveToWaypoint', id: 'p2', waypointId: 4 },
+          { kind: 'moveToWaypoint', id: 'back', waypointId: 2 },
+        ],
+      },
+      { kind: 'taskComplete', id: 'done' },
+    ]);
+    const sentBefore = orders.length;
+    const res = await start(flowId);
+    expect(res.statusCode, res.body).toBe(201);
+    const run = flowRunSchema.parse(res.json()) as FlowRun;
+    expect(run).toMatchObject({ status: 'running', flowId, flowName: 'Patrol twice', robotId, robotName: 'Runner' });
+
+    const d = await ended(run.id, 60_000);
+    expect(d.status, JSON.stringify(d.steps)).toBe('done');
+    expect(d.endedAt).not.toBeNull();
+    expect(d.currentStepId).toBeNull();
+    // Every step, a loop's once per pass, in order, each done.
+    expect(d.steps.map((s) => `${s.stepId}${s.pass ? `@${s.pass}` : ''}`)).toEqual([
+      'task',
+      'p1@1',
+      'seen@1',
+      'p2@1',
+      'back@1',
+      'p1@2',
+      'seen@2',
+      'p2@2',
+      'back@2',
+      'done',
+    ]);
+    expect(d.steps.every((s) => s.result === 'done' && s.endedAt !== null)).toBe(true);
+    expect(d.steps.find((s) => s.stepId === 'seen')?.data).toMatchObject({
+      task: 'Night round',
+      message: 'At Patrol 1',
+    });
+    // One order: the first move starts it, every later move is an update stitched on its base.
+    const sent = orders.slice(sentBefore);
+    expect(new Set(sent.map((o) => o.orderId)).size).toBe(1);
+    expect(sent.map((o) => o.orderUpdateId)).toEqual([0, 1, 2, 3, 4, 5]);
+    for (let i = 1; i < sent.length; i++) {
+      const prev = sent[i - 1]!;
+      const last = prev.nodes[prev.nodes.length - 1]!;
+      expect(sent[i]!.nodes[0]).toMatchObject({ nodeId: last.nodeId, sequenceId: last.sequenceId });
+    }
+    expect(sent[sent.length - 1]!.nodes.at(-1)!.nodeId).toBe('wp-2');
+    // The activity log tells the run started and finished.
+    const log = await t.call('GET', `/robots/${robotId}/activity`, admin);
+    const codes = log.json<Array<{ kind: string; code: string }>>().map((e) => `${e.kind}.${e.code}`);
+    expect(codes).toEqual(expect.arrayContaining(['flow.started', 'flow.finished', 'healthCheck.passed']));
+  }, 90_000);
+
+  it('refuses a second run on a busy robot with FLOW_ALREADY_RUNNING, then cancels the first', async () => {
+    await atStart();
+    const flowId = await createFlow('Long wait', [
+      { kind: 'moveToWaypoint', id: 'go', waypointId: 5 },
+      { kind: 'wait', id: 'w', seconds: 600 },
+    ]);
+    const first = await start(flowId);
+    expect(first.statusCode, first.body).toBe(201);
+    const run = first.json<FlowRun>();
+    const second = await start(flowId, general);
+    expect(second.statusCode).toBe(409);
+    expect(errorOf(second).code).toBe('FLOW_ALREADY_RUNNING');
+
+    await until(async () => (await detail(run.id)).currentStepId === 'w');
+    const cancelled = await t.call('POST', `/flow-runs/${run.id}/cancel`, general);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json<FlowRun>().status).toBe('cancel');
+    const d = await detail(run.id);
+    expect(d.steps.map((s) => [s.stepId, s.result])).toEqual([
+      ['go', 'done'],
+      ['w', 'cancel'],
+    ]);
+    await until(() => instant.some((m) => m.actions.some((a) => a.actionType === 'cancelOrder')));
+    // The robot is free again.
+    const again = await start(flowId);
+    expect(again.statusCode, again.body).toBe(201);
+    const c2 = await t.call('POST', `/flow-runs/${again.json<FlowRun>().id}/cancel`, admin);
+    expect(c2.json<FlowRun>().status, c2.body).toBe('cancel');
+    await backHome();
+  }, 90_000);
+
+  it('pauses and resumes a run; a paused run does not start its next step', async () => {
+    await atStart();
+    const flowId = await createFlow('Pause me', [
+      { kind: 'moveToWaypoint', id: 'go', waypointId: 3 },
+      { kind: 'moveToWaypoint', id: 'home', waypointId: 2 },
+    ]);
+    const run = (await start(flowId)).json<FlowRun>();
+    const paused = await t.call('POST', `/flow-runs/${run.id}/pause`, admin);
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(paused.json<FlowRun>().status).toBe('paused');
+    await until(() => instant.some((m) => m.actions.some((a) => a.actionType === 'startPause')));
+    // Pausing twice is a conflict; resuming a running run too.
+    expect((await t.call('POST', `/flow-runs/${run.id}/pause`, admin)).statusCode).toBe(409);
+    const resumed = await t.call('POST', `/flow-runs/${run.id}/resume`, admin);
+    expect(resumed.json<FlowRun>().status).toBe('running');
+    expect((await t.call('POST', `/flow-runs/${run.id}/resume`, admin)).statusCode).toBe(409);
+    const d = await ended(run.id, 60_000);
+    expect(d.status).toBe('done');
+  }, 90_000);
+
+  it('applies the error policies: skip goes on, retry tries again and then fails the run', async () => {
+    await atStart();
+    const flowId = await createFlow('Broken', [
+      { kind: 'taskStart', id: 't', name: 'Check' },
+      { kind: 'moveToWaypoint', id: 'nowhere', waypointId: 6, onError: { policy: 'skip' } },
+      { kind: 'taskEvent', id: 'after', level: 5, message: 'went on' },
+      { kind: 'moveToWaypoint', id: 'again', waypointId: 7, onError: { policy: 'retry', retries: 2 } },
+      { kind: 'taskEvent', id: 'never', level: 0, message: 'not reached' },
+      { kind: 'taskComplete', id: 'end' },
+    ]);
+    // The map changes under the flow: Patrol 4 and 5 (6, 7) are gone when it runs.
+    const doc = demoMapDocument();
+    const current = await t.call('GET', `/floors/${floorId}/map`, admin);
+    const saved = await t.call('PUT', `/floors/${floorId}/map`, admin, {
+      baseRevision: current.json<{ revision: number }>().revision,
+      document: {
+        ...doc,
+        waypoints: doc.waypoints.filter((w) => w.id < 6),
+        edges: doc.edges.filter((e) => e.from < 6 && e.to < 6),
+        routes: [{ ...doc.routes[0]!, waypointIds: [3, 4, 5] }],
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const run = (await start(flowId)).json<FlowRun>();
+    const d = await ended(run.id);
+    expect(d.status).toBe('fail');
+    expect(d.errorCode).toBe('RUN_NO_PATH');
+    expect(d.steps.map((s) => [s.stepId, s.attempt, s.result, s.errorCode])).toEqual([
+      ['t', 1, 'done', null],
+      ['nowhere', 1, 'skip', 'RUN_NO_PATH'],
+      ['after', 1, 'done', null],
+      ['again', 1, 'fail', 'RUN_NO_PATH'],
+      ['again', 2, 'fail', 'RUN_NO_PATH'],
+      ['again', 3, 'fail', 'RUN_NO_PATH'],
+    ]);
+    const log = await t.call('GET', `/robots/${robotId}/activity`, admin);
+    const codes = log.json<Array<{ kind: string; code: string }>>().map((e) => `${e.kind}.${e.code}`);
+    expect(codes).toEqual(expect.arrayContaining(['commandError.failed', 'flow.failed']));
+  }, 60_000);
+
+  it('does not start when the health check fails, and says why', async () => {
+    await atStart();
+    const flowId = await createFlow('Checked', [{ kind: 'moveToWaypoint', id: 'go', waypointId: 3 }]);
+    sim.injectFault('emergencyStop');
+    await until(() => t.link.details(robotId)?.state?.safetyState.eStop !== 'NONE');
+    const res = await start(flowId);
+    sim.clearFault('emergencyStop');
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res)).toMatchObject({
+      code: 'HEALTH_CHECK_FAILED',
+      details: [{ path: 'robot', message: 'healthProblem.emergencyStop', code: 'emergencyStop' }],
+    });
+    const runs = await t.call(
+      'GET',
+      `/flow-runs?filter=${encodeURIComponent(JSON.stringify({ where: { robotId } }))}`,
+      admin,
+    );
+    expect(runs.json<FlowRun[]>().every((r) => r.flowName !== 'Checked')).toBe(true);
+    await until(() => t.link.details(robotId)?.state?.safetyState.eStop === 'NONE');
+  });
+
+  it('a run whose server was killed is picked up by another server from the robot’s state, exactly once', async () => {
+    await atStart();
+    const flowId = await createFlow('Survivor', [
+      { kind: 'moveToWaypoint', id: 'far', waypointId: 5 },
+      { kind: 'moveToWaypoint', id: 'home', waypointId: 2 },
+    ]);
+    const run = (await start(flowId)).json<FlowRun>();
+    await until(async () => (await detail(run.id)).currentStepId === 'far');
+    await sim.waitFor((s) => s.driving && s.lastNodeId.startsWith('wp-'), 20_000);
+    // The owner dies without a word (its lease is not released).
+    await runnerOf(t).close({ release: false });
+    const deps = {
+      db: t.db.kysely,
+      clock: () => new Date(Date.now() + 60_000),
+      robotLink: t.link,
+      log: { error: () => undefined, warn: () => undefined, info: () => undefined },
+      outbound: createOutbound(),
+      activity: activityService({ db: t.db.kysely, clock: () => new Date(), robotLink: t.link }),
+      mapOf: (id: number) => mapService({ ...(t.app as never as object), db: t.db.kysely } as never).current(id),
+    };
+    const maps = mapService({
+      config: t.config,
+      db: t.db.kysely,
+      dialect: t.db.dialect,
+      clock: () => new Date(),
+      audit: { record: async () => undefined },
+      robotLink: t.link,
+      log: deps.log,
+    } as never);
+    deps.mapOf = (id: number) => maps.current(id);
+    const b = createRunner(deps);
+    const c = createRunner(deps);
+    try {
+      // Two servers find the orphan at once (the lease ran out a minute ago by their clock): one takes it.
+      await Promise.all([b.heartbeat(), c.heartbeat()]);
+      expect([b.owns(run.id), c.owns(run.id)].filter(Boolean), JSON.stringify(await detail(run.id))).toHaveLength(1);
+      const d = await ended(run.id, 60_000);
+      expect(d.status).toBe('done');
+      expect(d.steps.map((s) => [s.stepId, s.result])).toEqual([
+        ['far', 'done'],
+        ['home', 'done'],
+      ]);
+    } finally {
+      await b.close();
+      await c.close();
+    }
+  }, 90_000);
+});
