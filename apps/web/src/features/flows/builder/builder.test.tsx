@@ -267,6 +267,55 @@ describe('flow builder', () => {
   }, 60_000);
 });
 
+describe('flow builder by drag and drop and keyboard', () => {
+  it('drags a palette entry into a loop and a step out of it, and keeps the focus on a moved step', async () => {
+    routes([
+      { kind: 'wait', id: 'w1', seconds: 3 },
+      { kind: 'loop', id: 'l1', count: 2, steps: [{ kind: 'face', id: 'f1', expression: 'smile' }] },
+    ]);
+    const app = renderApp('/flow/5', { session: makeSession(2) });
+    await screen.findByTestId('flow-step-steps.1', {}, slow);
+    const dataTransfer = { effectAllowed: '', setData: () => undefined };
+    const drag = (from: HTMLElement, to: HTMLElement) => {
+      fireEvent.dragStart(from, { dataTransfer });
+      fireEvent.dragOver(to, { dataTransfer });
+      fireEvent.drop(to, { dataTransfer });
+    };
+
+    // A palette entry dropped on the loop's zone goes to the loop's end.
+    drag(screen.getByTestId('flow-palette-lights'), screen.getByTestId('flow-drop-steps.1'));
+    expect(await screen.findByTestId('flow-step-steps.1.steps.1')).toHaveAttribute('data-kind', 'lights');
+    expect(screen.getByTestId('flow-step-steps.1.steps.1')).toHaveAttribute('data-step-id', 'lights-1');
+    // A step dragged out of the loop to the end zone.
+    drag(screen.getByTestId('flow-step-head-steps.1.steps.0'), screen.getByTestId('flow-drop-end'));
+    expect(await screen.findByTestId('flow-step-steps.2')).toHaveAttribute('data-kind', 'face');
+    expect(screen.getByTestId('flow-step-steps.1.steps.0')).toHaveAttribute('data-kind', 'lights');
+
+    // The buttons: up steps into the loop met on the way; the focus stays on the moved step's button.
+    await app.user.click(screen.getByTestId('flow-step-up-steps.2'));
+    expect(await screen.findByTestId('flow-step-steps.1.steps.1')).toHaveAttribute('data-kind', 'face');
+    await waitFor(() => expect(screen.getByTestId('flow-step-up-steps.1.steps.1')).toHaveFocus());
+    expect(screen.getByTestId('flow-builder-announcement')).toHaveTextContent('Step moved: now step 2.2');
+    await app.user.keyboard('{Enter}');
+    expect(await screen.findByTestId('flow-step-steps.1.steps.0')).toHaveAttribute('data-kind', 'face');
+    await waitFor(() => expect(screen.getByTestId('flow-step-up-steps.1.steps.0')).toHaveFocus());
+
+    const def = await jsonOf(app);
+    expect(def.steps).toEqual([
+      { kind: 'wait', id: 'w1', seconds: 3 },
+      {
+        kind: 'loop',
+        id: 'l1',
+        count: 2,
+        steps: [
+          { kind: 'face', id: 'f1', expression: 'smile' },
+          { kind: 'lights', id: 'lights-1', ringLight: true },
+        ],
+      },
+    ]);
+  }, 60_000);
+});
+
 describe('builder tree moves', () => {
   const steps = parseDefinitionText(
     JSON.stringify({

@@ -15,7 +15,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import type { StepKind } from '@portal/contract';
-import { useMemo, useState, type DragEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useText } from './text';
 import { checkFlowDefinition, mainParameter, type DefinitionProblem } from '../components/definition';
 import { useFlowMessage } from '../components/use-flow-message';
@@ -91,6 +91,17 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
   const [selected, setSelected] = useState<string | null>(null);
   const [drag, setDrag] = useState<Drag | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  // After a button moved, copied or deleted a step, the focus goes to the same control of its block.
+  const [focus, setFocus] = useState<{ key: string; control: 'up' | 'down' | 'select' } | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!focus || !root.current) return;
+    const find = (control: string) =>
+      root.current?.querySelector<HTMLButtonElement>(`[data-testid="flow-step-${control}-${focus.key}"]`);
+    const target = find(focus.control);
+    (target && !target.disabled ? target : find('select'))?.focus();
+    setFocus(null);
+  }, [focus, text]);
 
   const startFloor = floorId > 0 ? floorId : null;
   const floorAt = useMemo(() => floorsAtSteps(steps ?? [], startFloor), [steps, startFloor]);
@@ -207,9 +218,10 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
     setAnnouncement(t('flowEditor.builder.added', { kind: kindName(kind), number: numberOf(path) }));
   };
 
-  const applyMove = (result: { steps: Step[]; path: number[] } | null) => {
+  const applyMove = (result: { steps: Step[]; path: number[] } | null, control?: 'up' | 'down') => {
     if (!result) return;
     commit(result.steps, result.path);
+    if (control) setFocus({ key: stepKey(result.path), control });
     setAnnouncement(t('flowEditor.builder.moved', { number: numberOf(result.path) }));
   };
 
@@ -272,14 +284,19 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
             }}
             onDragEnd={() => setDrag(null)}
             drop={dropProps}
-            onUp={() => applyMove(nudgeStep(steps, path, -1))}
-            onDown={() => applyMove(nudgeStep(steps, path, 1))}
+            onUp={() => applyMove(nudgeStep(steps, path, -1), 'up')}
+            onDown={() => applyMove(nudgeStep(steps, path, 1), 'down')}
             onDuplicate={() => {
               const r = duplicateStep(steps, path);
               commit(r.steps, r.path);
+              setFocus({ key: stepKey(r.path), control: 'select' });
             }}
             onRemove={() => {
-              commit(removeStep(steps, path), null);
+              const next = removeStep(steps, path);
+              commit(next, null);
+              // The step now in its place, else the one before it, else its loop.
+              const after = stepAt(next, path) ? path : i > 0 ? [...parent, i - 1] : parent;
+              if (after.length > 0) setFocus({ key: stepKey(after), control: 'select' });
               setAnnouncement(t('flowEditor.builder.removed', { number: numberOf(path) }));
             }}
             fields={
@@ -323,7 +340,7 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
   const floorName = (id: number) => data.floors.find((f) => f.id === id)?.name ?? `#${id}`;
 
   return (
-    <Grid data-testid="flow-builder">
+    <Grid data-testid="flow-builder" ref={root}>
       <Grid.Col span={{ base: 12, md: 3 }}>
         <Palette
           data={data}
@@ -385,30 +402,36 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
   );
 }
 
+/** The outline's main parameter, without what is not filled in yet. */
+const main = (step: Step): string => {
+  const m = mainParameter(step);
+  return m.includes('undefined') ? '' : m;
+};
+
 /** A block's one-line description: kind-specific, with the map's and building's names. */
 function summaryOf(step: Step, data: BuilderData, floor: number | null): string {
   const map = (f: number | null) => (f === null ? undefined : data.mapOf.get(f)?.document);
   const wp = (f: number | null, id: unknown) => map(f)?.waypoints.find((w) => w.id === id)?.name;
   switch (step.kind) {
     case 'moveToWaypoint':
-      return wp(floor, step.waypointId) ?? mainParameter(step);
+      return wp(floor, step.waypointId) ?? main(step);
     case 'followRoute':
-      return map(floor)?.routes.find((r) => r.id === step.routeId)?.name ?? mainParameter(step);
+      return map(floor)?.routes.find((r) => r.id === step.routeId)?.name ?? main(step);
     case 'moveToFloor': {
       const f = typeof step.floorId === 'number' ? step.floorId : null;
       const name = data.floors.find((x) => x.id === f)?.name;
-      return name ? `${name} / ${wp(f, step.waypointId) ?? `#${String(step.waypointId ?? '')}`}` : mainParameter(step);
+      return name ? `${name} / ${wp(f, step.waypointId) ?? `#${String(step.waypointId ?? '')}`}` : main(step);
     }
     case 'speak':
       return step.speechTextId !== undefined
-        ? (data.speechTexts.find((x) => x.id === step.speechTextId)?.text ?? mainParameter(step))
-        : mainParameter(step);
+        ? (data.speechTexts.find((x) => x.id === step.speechTextId)?.text ?? main(step))
+        : main(step);
     case 'command':
-      return data.commands.find((c) => c.id === step.commandId)?.name ?? mainParameter(step);
+      return data.commands.find((c) => c.id === step.commandId)?.name ?? main(step);
     case 'loop':
       return '';
     default:
-      return mainParameter(step).replace(/undefined/g, '');
+      return main(step);
   }
 }
 
