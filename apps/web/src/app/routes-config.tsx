@@ -4,11 +4,14 @@ import { laterRoutes, paths } from '@/config/paths';
 import { loadSection, type SectionName } from '@/lib/i18n';
 import { RootLayout } from './routes/root';
 
-/** A lazy route whose texts live in a locale section: the screen and its texts download together. */
+/**
+ * A lazy route whose texts live in locale sections: the screen and its texts download together (once:
+ * a route loader would run again with each change of the search parameters).
+ */
 const withTexts =
-  <M,>(section: SectionName, load: () => Promise<M>) =>
+  <M,>(section: SectionName | SectionName[], load: () => Promise<M>) =>
   async (): Promise<M> => {
-    const [mod] = await Promise.all([load(), loadSection(section)]);
+    const [mod] = await Promise.all([load(), ...[section].flat().map((s) => loadSection(s))]);
     return mod;
   };
 
@@ -53,7 +56,11 @@ export function createRoutes(): RouteObject[] {
               path: paths.robot.settingHistory.path,
               lazy: withTexts('robots', () => import('./routes/robot/setting-history')),
             },
-            { path: paths.robot.detail.path, lazy: withTexts('robots', () => import('./routes/robot/detail')) },
+            // The flow section's run statuses and step kinds are the flows section's.
+            {
+              path: paths.robot.detail.path,
+              lazy: withTexts(['robots', 'flows'], () => import('./routes/robot/detail')),
+            },
             { path: paths.dashboard.path, lazy: withTexts('robots', () => import('./routes/dashboard')) },
             redirect(paths.my.root.path, paths.my.profile.getHref()),
             { path: paths.my.profile.path, lazy: withTexts('account', () => import('./routes/my/profile')) },
@@ -161,7 +168,11 @@ export function createRoutes(): RouteObject[] {
             // Before /flow/:id.
             { path: paths.flow.settings.path, lazy: withTexts('flows', () => import('./routes/flow/settings')) },
             { path: paths.flow.create.path, lazy: withTexts('flows', () => import('./routes/flow/create')) },
-            { path: paths.flow.detail.path, lazy: withTexts('flows', () => import('./routes/flow/detail')) },
+            // A run's progress names the robot's error codes and elevator and door phases (robots section).
+            {
+              path: paths.flow.detail.path,
+              lazy: withTexts(['flows', 'robots'], () => import('./routes/flow/detail')),
+            },
             { path: paths.app.basic.path, lazy: withTexts('teleop', () => import('./routes/app/basic')) },
             { path: paths.app.teleOpe.path, lazy: withTexts('teleop', () => import('./routes/app/tele-ope')) },
             { path: paths.console.path, lazy: withTexts('console', () => import('./routes/console')) },

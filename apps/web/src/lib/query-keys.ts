@@ -25,6 +25,7 @@ export const queryKeys = {
   deliveries: resourceKeys('deliveries'),
   floors: resourceKeys('floors'),
   flows: resourceKeys('flows'),
+  flowRuns: resourceKeys('flow-runs'),
   maps: resourceKeys('maps'),
   my: resourceKeys('my'),
   operators: resourceKeys('operators'),

@@ -375,6 +375,8 @@ export const en = {
     TELEOP_LOCKED: 'Another operator is operating this robot.',
     FLOW_EDIT_RESTRICTED:
       'Your flow editing is restricted. Ask your organization administrator to register, update or delete flows.',
+    FLOW_ALREADY_RUNNING: 'Flow already running: this robot is carrying out another flow.',
+    HEALTH_CHECK_FAILED: 'The health check before the flow failed, so the flow did not start.',
     INTERNAL: 'Something went wrong on the server. Try again later.',
   },
 };

@@ -377,6 +377,8 @@ export const ja: Messages = {
     OS_UPDATE_LOW_BATTERY: 'OSアップデートにはバッテリー残量20%以上が必要です。',
     TELEOP_LOCKED: '他のオペレーターがこのロボットを操作中です。',
     FLOW_EDIT_RESTRICTED: 'フローの編集が制限されています。フローの登録・更新・削除は組織管理者に依頼してください。',
+    FLOW_ALREADY_RUNNING: 'フロー実行中です。このロボットは別のフローを実行しています。',
+    HEALTH_CHECK_FAILED: 'フロー開始前のヘルスチェックに失敗したため、フローを開始しませんでした。',
     INTERNAL: 'サーバーでエラーが発生しました。しばらくしてから再度お試しください。',
   },
 };

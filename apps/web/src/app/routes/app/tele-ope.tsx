@@ -1,12 +1,16 @@
 import { Navigate, useParams } from 'react-router';
 import { paths } from '@/config/paths';
+import { RunningFlowLine } from '@/features/flow-runs/components/robot-flow-section';
 import { OperatorScreen } from '@/features/teleop/components/operator-screen';
 import { RobotGate } from '@/features/teleop/components/robot-gate';
 import { loadSection } from '@/lib/i18n';
 
-/** The robot messages (F0001-F0007, D0001, emergency stop...) and battery texts live in the robots section. */
+/**
+ * The robot messages (F0001-F0007, D0001, emergency stop...) and battery texts live in the robots
+ * section; the running flow's step kinds in the flows section.
+ */
 export async function loader() {
-  await loadSection('robots');
+  await Promise.all([loadSection('robots'), loadSection('flows')]);
   return null;
 }
 
@@ -17,7 +21,14 @@ export function Component() {
     return <Navigate to={paths.app.teleOpe.getHref(serialNo, 'drive')} replace />;
   return (
     <RobotGate key={serialNo} serialNo={serialNo}>
-      {(teleop) => <OperatorScreen key={`${teleop.robotId}-${mode}`} teleop={teleop} mode={mode} />}
+      {(teleop) => (
+        <OperatorScreen
+          key={`${teleop.robotId}-${mode}`}
+          teleop={teleop}
+          mode={mode}
+          flowStatus={<RunningFlowLine robotId={teleop.robotId} />}
+        />
+      )}
     </RobotGate>
   );
 }

@@ -1,6 +1,6 @@
-import { Anchor, Button, Paper, Stack, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Title } from '@mantine/core';
 import type { Flow } from '@portal/contract';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -36,8 +36,11 @@ export function FlowCreate() {
   );
 }
 
-/** /flow/:id: edit a flow (the server refuses a restricted operator's save with the §6 message). */
-export function FlowPage({ id }: { id: number }) {
+/**
+ * /flow/:id: edit a flow (the server refuses a restricted operator's save with the §6 message);
+ * `runAction` (composed by the route) stands beside the title: "Run on robot".
+ */
+export function FlowPage({ id, runAction }: { id: number; runAction?: (flow: Flow) => ReactNode }) {
   const { t } = useTranslation();
   const flow = useFlow(id);
   if (flow.isPending) return <PageLoader />;
@@ -47,9 +50,12 @@ export function FlowPage({ id }: { id: number }) {
       <Anchor component={Link} to={paths.flow.settings.getHref()} size="sm">
         ← {t('flowEditor.back')}
       </Anchor>
-      <Title order={1} size="h2" data-testid="flow-title">
-        {flow.data.name}
-      </Title>
+      <Group justify="space-between" align="flex-end">
+        <Title order={1} size="h2" data-testid="flow-title">
+          {flow.data.name}
+        </Title>
+        {runAction?.(flow.data)}
+      </Group>
       <FlowEdit flow={flow.data} onReload={async () => (await flow.refetch()).data} />
     </Stack>
   );

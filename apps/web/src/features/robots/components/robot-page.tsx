@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { isAdmin, type Robot, type RobotCredentials } from '@portal/contract';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -22,10 +22,12 @@ import { modelLabel } from '../model-label';
 interface RobotPageProps {
   id: number;
   canManage: boolean;
+  /** The robot's flow runs and "Run flow" (composed by the route), under the live state. */
+  flowSection?: (robot: Robot) => ReactNode;
 }
 
 /** /robot/:id: live state, commands, the registry fields (edit, delete, new credentials). */
-export function RobotPage({ id, canManage }: RobotPageProps) {
+export function RobotPage({ id, canManage, flowSection }: RobotPageProps) {
   const { t } = useTranslation();
   const robot = useRobot(id);
   if (robot.isPending) return <PageLoader />;
@@ -54,6 +56,7 @@ export function RobotPage({ id, canManage }: RobotPageProps) {
         </Group>
       </Group>
       <LivePanel robot={r} />
+      {flowSection?.(r)}
       <ActivityLog robotId={r.id} buildingId={r.buildingId} />
       <RobotSettings robot={r} canManage={canManage} onReload={async () => (await robot.refetch()).data} />
     </Stack>

@@ -1,7 +1,7 @@
 import { Anchor, Box, Group, Paper, ScrollArea, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { RobotTeleop } from '@portal/contract';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -36,6 +36,8 @@ interface OperatorScreenProps {
   mode: TeleopMode;
   /** Tests inject the socket and the peer. */
   sessionOptions?: UseTeleopSessionOptions;
+  /** The running flow's name and step (composed by the route), under the title. */
+  flowStatus?: ReactNode;
 }
 
 /** Fills the window below the header (AppShell header 56 px and the main area's padding). */
@@ -50,7 +52,7 @@ const FULL_HEIGHT = 'calc(100dvh - 56px - 2 * var(--mantine-spacing-md))';
  * so they are in view without scrolling. On a tablet every control is a 44 px touch target
  * (teleop.module.css).
  */
-export function OperatorScreen({ teleop, mode, sessionOptions }: OperatorScreenProps) {
+export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus }: OperatorScreenProps) {
   const { t } = useTranslation();
   const wide = useMediaQuery(SIDE_BY_SIDE_QUERY) ?? false;
   // Side by side on a tablet in landscape the video column is narrow: the alerts stand above the
@@ -94,6 +96,7 @@ export function OperatorScreen({ teleop, mode, sessionOptions }: OperatorScreenP
           <Text size="xs" c="dimmed">
             {teleop.serialNo} · {t('teleopScreen.title')}
           </Text>
+          {flowStatus}
         </div>
         <StateBadge state={op.badge} />
       </Group>

@@ -1,0 +1,215 @@
+import { Box, Text } from '@mantine/core';
+import {
+  robotTopic,
+  walkSteps,
+  WaypointType,
+  type FloorMap,
+  type FlowDefinition,
+  type FlowRunDetail,
+} from '@portal/contract';
+import { useFleet } from '@/lib/realtime';
+import { useRunFloorMap } from '../api';
+import { useRunWords } from '../words';
+
+/** One numbered move of the flow: the step, the floor it happens on and the waypoint it drives to. */
+export interface RunTarget {
+  number: number;
+  stepId: string;
+  floorId: number;
+  /** The waypoint driven to (a route's last waypoint; the floor's charger for "return to charger"). */
+  waypointId: number | null;
+  /** A route's waypoints in order (one for a waypoint). */
+  waypointIds: number[];
+}
+
+/**
+ * The flow's moves in order (a loop's steps once), each with the floor it happens on: the flow's
+ * floor until an elevator ride changes it. Routes and the charger are looked up on the floor's map
+ * when it is at hand.
+ */
+export function runTargets(def: FlowDefinition, startFloorId: number, map?: FloorMap): RunTarget[] {
+  const out: RunTarget[] = [];
+  let floor = startFloorId;
+  const push = (stepId: string, ids: number[]) =>
+    out.push({ number: out.length + 1, stepId, floorId: floor, waypointId: ids.at(-1) ?? null, waypointIds: ids });
+  for (const { step } of walkSteps(def.steps)) {
+    const here = map && map.floorId === floor ? map : undefined;
+    switch (step.kind) {
+      case 'moveToWaypoint':
+        push(step.id, [step.waypointId]);
+        break;
+      case 'followRoute':
+        push(step.id, [...(here?.document.routes.find((r) => r.id === step.routeId)?.waypointIds ?? [])]);
+        break;
+      case 'moveToFloor':
+        floor = step.floorId;
+        push(step.id, [step.waypointId]);
+        break;
+      case 'returnToCharger': {
+        const charger = here?.document.waypoints.find((w) => w.type === WaypointType.charge);
+        push(step.id, charger ? [charger.id] : []);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** The target being driven to: the current step's, else the last move started (the robot is on its way from there). */
+export function currentTarget(run: FlowRunDetail, targets: readonly RunTarget[]): RunTarget | null {
+  if (run.currentStepId) {
+    const t = targets.find((x) => x.stepId === run.currentStepId);
+    if (t) return t;
+  }
+  const moves = new Set(targets.map((x) => x.stepId));
+  const last = [...run.steps].filter((s) => moves.has(s.stepId)).sort((a, b) => b.seq - a.seq)[0];
+  return last ? (targets.find((x) => x.stepId === last.stepId) ?? null) : null;
+}
+
+/**
+ * A small floor map of the run: the floor's waypoints and route graph in grey, the flow's targets on
+ * this floor numbered (the current one highlighted) and the robot's live position (WebSocket). The
+ * floor is the robot's (the flow's floor until the robot reports one).
+ */
+export function RunMap({ run, definition }: { run: FlowRunDetail; definition: FlowDefinition }) {
+  const { t } = useRunWords();
+  const fleet = useFleet(robotTopic(run.robotId));
+  const live = fleet.robots.get(run.robotId)?.live ?? null;
+  const floorId = live?.floorId ?? run.floorId;
+  const map = useRunFloorMap(floorId);
+  const targets = runTargets(definition, run.floorId, map.data);
+  const current = currentTarget(run, targets);
+  const here = targets.filter((x) => x.floorId === floorId);
+
+  const title = (
+    <Text size="sm" fw={600} mb={4}>
+      {t('flowRun.map.title')}
+    </Text>
+  );
+  const doc = map.data?.document;
+  const waypoints = doc?.waypoints.filter((w) => w.type !== WaypointType.invisible) ?? [];
+  if (!doc || waypoints.length === 0)
+    return (
+      <Box data-testid="flow-run-map">
+        {title}
+        <Text size="sm" c="dimmed">
+          {map.isPending && floorId > 0 ? '' : t('flowRun.map.noMap')}
+        </Text>
+      </Box>
+    );
+  const byId = new Map(doc.waypoints.map((w) => [w.id, w]));
+  const pos = live?.position ?? null;
+  const xs = [...waypoints.map((w) => w.x), ...(pos ? [pos.x] : [])];
+  const ys = [...waypoints.map((w) => w.y), ...(pos ? [pos.y] : [])];
+  const minX = Math.min(...xs);
+  const maxX = Math.max(...xs);
+  const minY = Math.min(...ys);
+  const maxY = Math.max(...ys);
+  const span = Math.max(maxX - minX, maxY - minY, 1);
+  const pad = span * 0.08;
+  const width = maxX - minX + 2 * pad;
+  const height = maxY - minY + 2 * pad;
+  // The map's y points up; the SVG's down.
+  const px = (x: number) => x - minX + pad;
+  const py = (y: number) => maxY - y + pad;
+  const r = span * 0.015;
+  const path = here.flatMap((x) => x.waypointIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])));
+
+  return (
+    <Box data-testid="flow-run-map" data-floor-id={floorId}>
+      {title}
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        style={{ maxHeight: 280, background: 'var(--mantine-color-gray-0)', borderRadius: 4 }}
+        role="img"
+        aria-label={t('flowRun.map.title')}
+      >
+        {doc.edges.map((e) => {
+          const a = byId.get(e.from);
+          const b = byId.get(e.to);
+          if (!a || !b) return null;
+          return (
+            <line
+              key={e.id}
+              x1={px(a.x)}
+              y1={py(a.y)}
+              x2={px(b.x)}
+              y2={py(b.y)}
+              stroke="var(--mantine-color-gray-4)"
+              strokeWidth={r * 0.4}
+            />
+          );
+        })}
+        {path.length > 1 && (
+          <polyline
+            points={path.map((w) => `${px(w.x)},${py(w.y)}`).join(' ')}
+            fill="none"
+            stroke="var(--mantine-color-blue-3)"
+            strokeWidth={r * 0.5}
+            strokeLinejoin="round"
+          />
+        )}
+        {waypoints.map((w) => (
+          <circle key={w.id} cx={px(w.x)} cy={py(w.y)} r={r * 0.7} fill="var(--mantine-color-gray-5)">
+            <title>{w.name}</title>
+          </circle>
+        ))}
+        {here.map((x) => {
+          const w = x.waypointId === null ? undefined : byId.get(x.waypointId);
+          if (!w) return null;
+          const isCurrent = current?.number === x.number;
+          return (
+            <g
+              key={x.number}
+              data-testid={`flow-run-map-target-${x.number}`}
+              data-current={isCurrent ? 'true' : undefined}
+            >
+              <title>
+                {isCurrent
+                  ? t('flowRun.map.currentTarget', { number: x.number })
+                  : t('flowRun.map.target', { number: x.number })}{' '}
+                ({w.name})
+              </title>
+              <circle
+                cx={px(w.x)}
+                cy={py(w.y)}
+                r={r * (isCurrent ? 2 : 1.6)}
+                fill={isCurrent ? 'var(--mantine-color-orange-6)' : 'var(--mantine-color-blue-6)'}
+                stroke="white"
+                strokeWidth={r * 0.25}
+              />
+              <text
+                x={px(w.x)}
+                y={py(w.y)}
+                fontSize={r * 1.8}
+                fill="white"
+                textAnchor="middle"
+                dominantBaseline="central"
+                fontWeight={700}
+              >
+                {x.number}
+              </text>
+            </g>
+          );
+        })}
+        {pos && (
+          <g data-testid="flow-run-map-robot" transform={`translate(${px(pos.x)} ${py(pos.y)})`}>
+            <title>{t('flowRun.map.robot')}</title>
+            <circle r={r * 1.4} fill="var(--mantine-color-red-6)" stroke="white" strokeWidth={r * 0.3} />
+            <line
+              x1={0}
+              y1={0}
+              x2={Math.cos(pos.theta) * r * 2.4}
+              y2={-Math.sin(pos.theta) * r * 2.4}
+              stroke="var(--mantine-color-red-8)"
+              strokeWidth={r * 0.5}
+            />
+          </g>
+        )}
+      </svg>
+    </Box>
+  );
+}

@@ -1,0 +1,469 @@
+import {
+  buildingOps,
+  buildingSchema,
+  flowOps,
+  flowRunDetailSchema,
+  flowRunOps,
+  flowRunSchema,
+  flowSchema,
+  groupOpsByKind,
+  groupSchema,
+  robotOps,
+  robotSchema,
+  type Flow,
+  type FlowRun,
+  type FlowRunDetail,
+  type FlowRunStep,
+  type Robot,
+} from '@portal/contract';
+import { QueryClient } from '@tanstack/react-query';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import i18n from 'i18next';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { AppProvider } from '@/app/provider';
+import { flowsEn } from '@/locales/en/flows';
+import { flowsJa } from '@/locales/ja/flows';
+import { FakeRealtime } from '@/testing/fake-realtime';
+import { makeSession, signedInRoutes } from '@/testing/fixtures';
+import { mockApi, on, reply, replyError, type ApiCall, type Routes } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+import { runPollInterval } from './api';
+import { RunningFlowLine } from './components/robot-flow-section';
+
+/**
+ * Flow runs on screen (issue 13): "Run on robot" from the flow editor with its refusals in words, the
+ * robot page's flow section with the run's progress, its controls and its polling, in en and ja.
+ */
+const slow = { timeout: 10_000 };
+const T0 = '2026-03-31T01:00:00.000Z';
+
+const flow: Flow = flowSchema.parse({
+  id: 3,
+  organizationId: 1,
+  buildingId: 10,
+  floorId: 1,
+  flowGroupId: null,
+  name: 'Night patrol',
+  description: '',
+  displayOrder: 1,
+  enabled: true,
+  definition: {
+    version: 1,
+    steps: [
+      { kind: 'moveToWaypoint', id: 'go-lobby', waypointId: 1 },
+      {
+        kind: 'loop',
+        id: 'rounds',
+        count: 2,
+        steps: [{ kind: 'takePhoto', id: 'photo', camera: 'v1', resolution: '4k', saveAsTaskImage: false }],
+      },
+      { kind: 'returnToCharger', id: 'home' },
+    ],
+  },
+  createdAt: T0,
+  updatedAt: T0,
+});
+
+const robot = (id: number, name: string): Robot =>
+  robotSchema.parse({
+    id,
+    serialNo: `UGO-${id}`,
+    name,
+    model: 'mini',
+    version: '',
+    hardwareRevision: '',
+    organizationId: 1,
+    buildingId: 10,
+    buildingName: 'Tokyo Office',
+    floorId: 1,
+    floorName: '1F',
+    groupId: null,
+    groupName: null,
+    status: 1,
+    longTermRecordingAutoStart: false,
+    videoMode: 'high',
+    notes: '',
+    mqttUsername: `robot-UGO-${id}`,
+    manufacturer: 'ugo',
+    lastCommunicationAt: null,
+    createdAt: T0,
+    updatedAt: T0,
+  });
+
+const building = buildingSchema.parse({
+  id: 10,
+  name: 'Tokyo Office',
+  prefecture: null,
+  city: null,
+  address: null,
+  postalCode: null,
+  latitude: null,
+  longitude: null,
+  organizationId: 1,
+  status: 1,
+  ipRestrictionEnabled: false,
+  timeZone: 'Asia/Tokyo',
+  createdAt: T0,
+  updatedAt: T0,
+});
+
+const run = (over: Partial<FlowRun> = {}): FlowRun =>
+  flowRunSchema.parse({
+    id: 7,
+    flowId: 3,
+    flowName: 'Night patrol',
+    robotId: 55,
+    robotName: 'Lobby guide',
+    organizationId: 1,
+    buildingId: 10,
+    floorId: 1,
+    status: 'running',
+    startedAt: T0,
+    endedAt: null,
+    startedBy: 2,
+    currentStepId: 'photo',
+    currentStepKind: 'takePhoto',
+    stepsStarted: 3,
+    errorCode: null,
+    message: null,
+    ...over,
+  });
+
+const step = (seq: number, stepId: string, kind: string, over: Partial<FlowRunStep> = {}): FlowRunStep => ({
+  id: 100 + seq,
+  seq,
+  stepId,
+  kind,
+  pass: '',
+  attempt: 1,
+  result: 'done',
+  startedAt: T0,
+  endedAt: T0,
+  errorCode: null,
+  message: null,
+  data: {},
+  ...over,
+});
+
+const detail = (over: Partial<FlowRun> = {}, steps?: FlowRunStep[]): FlowRunDetail =>
+  flowRunDetailSchema.parse({
+    ...run(over),
+    steps: steps ?? [
+      step(1, 'go-lobby', 'moveToWaypoint'),
+      step(2, 'photo', 'takePhoto', { pass: '1', result: 'fail', errorCode: 'F0006', attempt: 1 }),
+      step(3, 'photo', 'takePhoto', { pass: '1', result: 'running', attempt: 2, endedAt: null }),
+    ],
+    definition: flow.definition,
+  });
+
+const runs = (items: FlowRun[]) => {
+  const r = reply(z.array(flowRunSchema), items);
+  r.headers.set('X-Total-Count', String(items.length));
+  return r;
+};
+
+/** The robot page's routes; the active-run lookup (status filter) answers `active`, the recent list `recent`. */
+const robotRoutes = (active: () => FlowRun[], recent: FlowRun[], extra: Routes = {}): Routes => ({
+  ...signedInRoutes(),
+  [on(groupOpsByKind['robot-group'].list)]: () => reply(z.array(groupSchema), []),
+  [on(buildingOps.getBuilding)]: () => reply(buildingSchema, building),
+  [on(robotOps.getRobot)]: () => reply(robotSchema, robot(55, 'Lobby guide')),
+  [on(flowRunOps.listFlowRuns)]: (call: ApiCall) => {
+    const filter = JSON.parse(call.search.get('filter') ?? '{}') as { limit?: number };
+    return runs(filter.limit === 1 ? active() : recent);
+  },
+  ...extra,
+});
+
+const detailCalls = (calls: ApiCall[]) => calls.filter((c) => c.method === 'GET' && c.path === '/api/flow-runs/7');
+
+let realtime: FakeRealtime;
+beforeEach(() => {
+  realtime = new FakeRealtime();
+});
+afterEach(async () => {
+  await i18n.changeLanguage('en');
+});
+
+describe('run on robot from the flow editor', { timeout: 30_000 }, () => {
+  const editorRoutes = (start: (call: ApiCall) => Response): Routes => ({
+    ...signedInRoutes(),
+    [on(flowOps.getFlow)]: () => reply(flowSchema, flow),
+    [on(robotOps.listRobots)]: () => reply(z.array(robotSchema), [robot(55, 'Lobby guide'), robot(56, 'Stairs')]),
+    [on(flowRunOps.startFlowRun)]: start,
+  });
+
+  const startOn = async (app: ReturnType<typeof renderApp>, robotName: string) => {
+    await app.user.click(await screen.findByRole('button', { name: 'Run on robot' }, slow));
+    const dialog = await screen.findByRole('dialog');
+    const choice = within(dialog).getByTestId('flow-run-choice');
+    await waitFor(() => expect(choice).toBeEnabled());
+    await app.user.selectOptions(choice, robotName);
+    await app.user.click(within(dialog).getByRole('button', { name: 'Start' }));
+    return dialog;
+  };
+
+  it('offers the robots of the flow’s building and shows "flow already running" when refused', async () => {
+    const { calls } = mockApi(editorRoutes(() => replyError('FLOW_ALREADY_RUNNING')));
+    const app = renderApp('/flow/3', { session: makeSession(2), realtime });
+    const dialog = await startOn(app, 'Stairs');
+    expect(await within(dialog).findByTestId('flow-run-refused')).toHaveTextContent(
+      'Flow already running: this robot is carrying out another flow.',
+    );
+    const start = calls.find((c) => c.method === 'POST' && c.path === '/api/flows/3/runs');
+    expect(start?.body).toEqual({ robotId: 56 });
+    const list = calls.find((c) => c.path === '/api/robots');
+    expect(JSON.parse(list?.search.get('filter') ?? '{}')).toMatchObject({ where: { buildingId: 10 } });
+  });
+
+  it('lists the health check’s problems in words', async () => {
+    mockApi(
+      editorRoutes(() =>
+        replyError('HEALTH_CHECK_FAILED', [
+          { path: 'robot', message: 'healthProblem.emergencyStop', code: 'emergencyStop' },
+          { path: 'robot', message: 'healthProblem.lowBattery', code: 'lowBattery' },
+          { path: 'robot', message: 'healthProblem.wrongFloor', code: 'wrongFloor' },
+        ]),
+      ),
+    );
+    const app = renderApp('/flow/3', { session: makeSession(2), realtime });
+    const dialog = await startOn(app, 'Lobby guide');
+    const problems = await within(dialog).findByTestId('flow-run-health-problems');
+    expect(
+      within(problems)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'The emergency stop button is pressed',
+      'The battery is below 20%',
+      "The robot is not on the flow's floor",
+    ]);
+    expect(within(dialog).getByTestId('flow-run-refused')).toHaveTextContent(
+      'The health check before the flow failed, so it did not start:',
+    );
+  });
+
+  it('shows the started run’s progress in the dialog', async () => {
+    const { calls } = mockApi({
+      ...editorRoutes(() =>
+        reply(flowRunSchema, run({ currentStepId: 'go-lobby', currentStepKind: 'moveToWaypoint' }), 201),
+      ),
+      [on(flowRunOps.getFlowRun)]: () =>
+        reply(flowRunDetailSchema, detail({ currentStepId: 'go-lobby', currentStepKind: 'moveToWaypoint' }, [])),
+    });
+    const app = renderApp('/flow/3', { session: makeSession(2), realtime });
+    const dialog = await startOn(app, 'Lobby guide');
+    const panel = await within(dialog).findByTestId('flow-run-panel', {}, slow);
+    expect(within(panel).getByTestId('flow-run-status')).toHaveTextContent('Running');
+    expect(within(panel).getByTestId('flow-run-current-step')).toHaveTextContent('Move to waypoint (go-lobby)');
+    expect(detailCalls(calls).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the robot page’s flow section', { timeout: 30_000 }, () => {
+  it('shows the active run: current step highlighted, step marks, the record with error codes in words', async () => {
+    mockApi({
+      ...robotRoutes(() => [run()], [run(), run({ id: 6, status: 'done', endedAt: T0, currentStepId: null })]),
+      [on(flowRunOps.getFlowRun)]: () => reply(flowRunDetailSchema, detail()),
+    });
+    renderApp('/robot/55', { session: makeSession(2), realtime });
+    const panel = await screen.findByTestId('flow-run-panel', {}, slow);
+    expect(within(panel).getByTestId('flow-run-flow-name')).toHaveTextContent('Night patrol');
+    expect(within(panel).getByTestId('flow-run-status')).toHaveTextContent('Running');
+    expect(within(panel).getByTestId('flow-run-current-step')).toHaveTextContent('Take photo (photo)');
+
+    const steps = within(panel).getByTestId('flow-run-steps');
+    const current = within(steps).getByTestId('flow-run-step-photo');
+    expect(current).toHaveAttribute('aria-current', 'step');
+    expect(
+      within(steps)
+        .getAllByRole('listitem')
+        .filter((li) => li.getAttribute('aria-current')),
+    ).toHaveLength(1);
+    expect(within(steps).getByTestId('flow-run-step-go-lobby')).toHaveAttribute('data-result', 'done');
+    expect(within(steps).getByTestId('flow-run-step-home')).toHaveAttribute('data-result', 'none');
+    expect(within(steps).getByTestId('flow-run-step-rounds')).toHaveTextContent('Loop × 2');
+
+    const record = within(panel).getByTestId('flow-run-record');
+    const rows = within(record).getAllByRole('row').slice(1);
+    // Newest first: the retry, then the failed attempt with its code in words.
+    expect(rows[0]).toHaveTextContent('Running');
+    expect(rows[1]).toHaveTextContent('Failed');
+    expect(rows[1]).toHaveTextContent('F0006 Camera settings not applied');
+    expect(rows[1]).toHaveTextContent('Pass 1');
+
+    const recent = await screen.findByTestId('flow-runs-table', {}, slow);
+    expect(within(recent).getByTestId('flow-run-row-6')).toHaveTextContent('Done');
+  });
+
+  it('Pause, Resume and Cancel (after a confirmation) call their operations', async () => {
+    let current = detail();
+    const { calls } = mockApi({
+      ...robotRoutes(() => (current.status === 'cancel' ? [] : [run({ status: current.status })]), []),
+      [on(flowRunOps.getFlowRun)]: () => reply(flowRunDetailSchema, current),
+      [on(flowRunOps.pauseFlowRun)]: () => {
+        current = { ...current, status: 'paused' };
+        return reply(flowRunSchema, run({ status: 'paused' }));
+      },
+      [on(flowRunOps.resumeFlowRun)]: () => {
+        current = { ...current, status: 'running' };
+        return reply(flowRunSchema, run());
+      },
+      [on(flowRunOps.cancelFlowRun)]: () => {
+        current = { ...current, status: 'cancel', currentStepId: null, currentStepKind: null, endedAt: T0 };
+        return reply(flowRunSchema, run({ status: 'cancel', currentStepId: null, currentStepKind: null, endedAt: T0 }));
+      },
+    });
+    const app = renderApp('/robot/55', { session: makeSession(2), realtime });
+    const panel = await screen.findByTestId('flow-run-panel', {}, slow);
+    const posts = () => calls.filter((c) => c.method === 'POST').map((c) => c.path);
+
+    await app.user.click(within(panel).getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(within(panel).getByTestId('flow-run-status')).toHaveTextContent('Paused'));
+    expect(posts()).toEqual(['/api/flow-runs/7/pause']);
+
+    await app.user.click(within(panel).getByRole('button', { name: 'Resume' }));
+    await waitFor(() => expect(within(panel).getByTestId('flow-run-status')).toHaveTextContent('Running'));
+    expect(posts()).toEqual(['/api/flow-runs/7/pause', '/api/flow-runs/7/resume']);
+
+    await app.user.click(within(panel).getByRole('button', { name: 'Cancel' }));
+    const confirm = await screen.findByRole('dialog');
+    expect(confirm).toHaveTextContent('Cancel "Night patrol" on Lobby guide?');
+    // Keeping it running sends nothing.
+    await app.user.click(within(confirm).getByRole('button', { name: 'Keep running' }));
+    expect(posts()).toHaveLength(2);
+    await app.user.click(within(panel).getByRole('button', { name: 'Cancel' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Cancel flow' }));
+    await waitFor(() => expect(posts()).toContain('/api/flow-runs/7/cancel'));
+    // The ended run stays on the page with its result, without controls.
+    await waitFor(() => expect(screen.getByTestId('flow-run-status')).toHaveTextContent('Cancelled'));
+    const ended = screen.getByTestId('flow-run-panel');
+    for (const name of ['Pause', 'Resume', 'Cancel'])
+      expect(within(ended).queryByRole('button', { name })).not.toBeInTheDocument();
+  });
+
+  it('reads the run every second while it is active and stops once it is final', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+    });
+    const answers = [detail(), detail({ currentStepId: 'home', currentStepKind: 'returnToCharger' })];
+    const final = detail({ status: 'done', currentStepId: null, currentStepKind: null, endedAt: T0 });
+    const { calls } = mockApi({
+      ...robotRoutes(() => [run()], []),
+      [on(flowRunOps.getFlowRun)]: () => reply(flowRunDetailSchema, answers.shift() ?? final),
+    });
+    renderApp('/robot/55', { session: makeSession(2), realtime });
+    const current = await screen.findByTestId('flow-run-current-step', {}, slow);
+    expect(current).toHaveTextContent('Take photo (photo)');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await waitFor(() =>
+      expect(screen.getByTestId('flow-run-current-step')).toHaveTextContent('Return to charger (home)'),
+    );
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await waitFor(() => expect(screen.getByTestId('flow-run-status')).toHaveTextContent('Done'));
+    const reads = detailCalls(calls).length;
+    expect(reads).toBe(3);
+    // Final: ten more seconds bring no further read of the run.
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(detailCalls(calls)).toHaveLength(reads);
+  });
+
+  it('says when no flow runs, and the words are Japanese in ja', async () => {
+    await i18n.changeLanguage('ja');
+    mockApi({
+      ...robotRoutes(() => [run({ status: 'paused' })], []),
+      [on(flowRunOps.getFlowRun)]: () => reply(flowRunDetailSchema, detail({ status: 'paused' })),
+    });
+    renderApp('/robot/55', { session: makeSession(2), realtime });
+    const panel = await screen.findByTestId('flow-run-panel', {}, slow);
+    expect(within(panel).getByTestId('flow-run-status')).toHaveTextContent('一時停止中');
+    expect(within(panel).getByTestId('flow-run-current-step')).toHaveTextContent('(photo)');
+    expect(within(panel).getByRole('button', { name: '再開' })).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'キャンセル' })).toBeInTheDocument();
+    expect(await screen.findByTestId('flow-runs-empty', {}, slow)).toHaveTextContent(
+      'このロボットはまだフローを実行していません。',
+    );
+  });
+
+  it('starts a flow of the robot’s building with "Run flow"', async () => {
+    let active: FlowRun[] = [];
+    const { calls } = mockApi({
+      ...robotRoutes(() => active, []),
+      [on(flowOps.listFlows)]: () => reply(z.array(flowSchema), [flow]),
+      [on(flowRunOps.startFlowRun)]: () => {
+        active = [run()];
+        return reply(flowRunSchema, run(), 201);
+      },
+      [on(flowRunOps.getFlowRun)]: () => reply(flowRunDetailSchema, detail()),
+    });
+    const app = renderApp('/robot/55', { session: makeSession(2), realtime });
+    expect(await screen.findByTestId('flow-run-none', {}, slow)).toHaveTextContent('No flow is running on this robot.');
+    await app.user.click(screen.getByRole('button', { name: 'Run flow' }));
+    const dialog = await screen.findByRole('dialog');
+    const choice = within(dialog).getByTestId('flow-run-choice');
+    await waitFor(() => expect(choice).toBeEnabled());
+    await app.user.selectOptions(choice, 'Night patrol');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Start' }));
+    expect(await screen.findByTestId('flow-run-panel', {}, slow)).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.path).toBe('/api/flows/3/runs');
+    const flows = calls.find((c) => c.path === '/api/flows');
+    expect(JSON.parse(flows?.search.get('filter') ?? '{}')).toMatchObject({
+      where: { and: [{ buildingId: 10 }, { enabled: true }] },
+    });
+  });
+});
+
+describe('the operator screen’s running flow', { timeout: 30_000 }, () => {
+  const renderLine = () => {
+    for (const [lng, texts] of [
+      ['en', flowsEn],
+      ['ja', flowsJa],
+    ] as const)
+      i18n.addResourceBundle(lng, 'translation', texts, true, true);
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    return render(
+      <AppProvider queryClient={queryClient} env="test">
+        <RunningFlowLine robotId={55} />
+      </AppProvider>,
+    );
+  };
+
+  it('names the running flow and its current step, and shows nothing without one', async () => {
+    let active = [run({ currentStepId: 'go-lobby', currentStepKind: 'moveToWaypoint' })];
+    const { calls } = mockApi({ [on(flowRunOps.listFlowRuns)]: () => runs(active) });
+    const view = renderLine();
+    expect(await screen.findByTestId('teleop-flow', {}, slow)).toHaveTextContent(
+      'Running flow: Night patrol: Move to waypoint (go-lobby)',
+    );
+    expect(JSON.parse(calls[0]?.search.get('filter') ?? '{}')).toEqual({
+      where: { and: [{ robotId: 55 }, { status: { inq: ['running', 'paused'] } }] },
+      order: 'startedAt DESC',
+      limit: 1,
+    });
+    view.unmount();
+    active = [];
+    renderLine();
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(screen.queryByTestId('teleop-flow')).not.toBeInTheDocument();
+  });
+
+  it('says paused in Japanese', async () => {
+    await i18n.changeLanguage('ja');
+    mockApi({ [on(flowRunOps.listFlowRuns)]: () => runs([run({ status: 'paused' })]) });
+    renderLine();
+    expect(await screen.findByTestId('teleop-flow', {}, slow)).toHaveTextContent(
+      '実行中のフロー: Night patrol（一時停止中）：写真撮影 (photo)',
+    );
+  });
+});
+
+describe('polling rule', () => {
+  it('polls a running or paused run every second and never a final one', () => {
+    expect(runPollInterval({ status: 'running' })).toBe(1000);
+    expect(runPollInterval({ status: 'paused' })).toBe(1000);
+    for (const status of ['done', 'fail', 'cancel', 'unknown'] as const)
+      expect(runPollInterval({ status })).toBe(false);
+  });
+});
