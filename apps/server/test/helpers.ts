@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrator.ts';
@@ -105,7 +105,11 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  /** The flow runner's outbound HTTP (building systems) and their polling interval. */
+  runner: Pick<BuildOptions, 'outbound' | 'buildingPollMs'> = {},
+): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'portal-test-'));
   const pgdb = await freshDatabase();
   const config = loadConfig({
@@ -142,6 +146,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       robotLink: robotLink.link,
     },
     logger: false,
+    ...runner,
   });
   await app.ready();
   const a = app;

@@ -19,6 +19,8 @@ import type {
 export interface BuildingSystemsAdapter {
   /** A short name for logs ("http http://10.0.0.5:8080"). */
   readonly name: string;
+  /** The elevator banks and the floors (indexes) each serves; the runner rides the first serving both floors. */
+  banks(): Promise<Array<{ id: string; floors: number[]; outOfService?: boolean }>>;
   callElevator(req: ElevatorCallRequest): Promise<ElevatorRideStatus>;
   rideStatus(rideId: string): Promise<ElevatorRideStatus>;
   /** The robot is in the car; answers false when the system was not boarding (the doors had closed). */

@@ -4,7 +4,7 @@ import {
   type DoorPassRequest,
   type ElevatorCallRequest,
 } from '@portal/contract';
-import type { ZodType } from 'zod';
+import { z, type ZodType } from 'zod';
 import { OutboundError, type Outbound, type OutboundResponse } from '../../lib/outbound.ts';
 import { BuildingSystemError, type BuildingSystemsAdapter } from './adapter.ts';
 
@@ -30,6 +30,11 @@ const LOST = { elevator: 'A0019', door: 'S2404' } as const;
  * (robot-sim `startBuildingSystems`) serves it; a bridge to a vendor's elevator or access-control
  * system implements the same few calls.
  */
+/** `GET /health`: the banks (id, floors served) and doors of the building's system. */
+const systemsHealthSchema = z.object({
+  banks: z.array(z.object({ id: z.string(), floors: z.array(z.number()), outOfService: z.boolean().optional() })),
+});
+
 export function httpBuildingSystems(opts: HttpAdapterOptions): BuildingSystemsAdapter {
   const base = opts.baseUrl.replace(/\/+$/, '');
 
@@ -88,6 +93,10 @@ export function httpBuildingSystems(opts: HttpAdapterOptions): BuildingSystemsAd
 
   return {
     name: `http ${base}`,
+    banks: async () => {
+      const health = await request('elevator', true, 'GET', '/health', systemsHealthSchema);
+      return health?.banks ?? [];
+    },
     callElevator: async (req: ElevatorCallRequest) =>
       must(await request('elevator', true, 'POST', '/elevator-calls', elevatorRideStatusSchema, req), 'elevator'),
     rideStatus: async (id) =>

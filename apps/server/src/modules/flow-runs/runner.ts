@@ -638,9 +638,13 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     const robot = await repo.robot(ex.robotId);
     let last = 'prep';
     try {
+      const bank = (await adapter.banks()).find(
+        (b) => !b.outOfService && b.floors.includes(from) && b.floors.includes(to),
+      );
+      if (!bank) throw new StepFailure('A0002', `No elevator bank serves floors ${from} and ${to}`);
       await rideElevator(
         adapter,
-        { bank: 'A', from, to, rider: robot?.serial_no ?? String(ex.robotId) },
+        { bank: bank.id, from, to, rider: robot?.serial_no ?? String(ex.robotId) },
         {
           onPhase: (ph) => {
             last = ph;
@@ -687,6 +691,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
       );
     } catch (err) {
       if (ex.abort.signal.aborted || err instanceof Cancelled) throw new Cancelled();
+      if (err instanceof StepFailure) throw err;
       if (err instanceof BuildingSystemError) throw new StepFailure(err.code, err.message);
       throw err;
     }
