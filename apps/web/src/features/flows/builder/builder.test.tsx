@@ -202,6 +202,10 @@ describe('flow builder', () => {
     await app.user.click(screen.getByTestId('flow-step-select-steps.2'));
     await app.user.click(screen.getByTestId('flow-palette-taskComplete'));
     expect(await screen.findByTestId('flow-builder-valid')).toBeInTheDocument();
+    // The steps of the task are shown inside it.
+    expect(screen.getByTestId('flow-step-steps.1')).toHaveAttribute('data-in-task', 'true');
+    expect(screen.getByTestId('flow-step-steps.2')).toHaveAttribute('data-in-task', 'true');
+    expect(screen.getByTestId('flow-step-steps.3')).not.toHaveAttribute('data-in-task');
 
     // A field's own message, at the step and in the field.
     await app.user.click(screen.getByTestId('flow-step-select-steps.2'));

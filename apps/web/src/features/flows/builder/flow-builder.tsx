@@ -259,83 +259,87 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
           ? selectedStep.floorId
           : null;
 
-  const renderList = (list: readonly Step[], parent: number[]): ReactNode => (
-    <Stack gap={6} component="ol" p={0} m={0} style={{ listStyle: 'none' }}>
-      {list.map((s, i) => {
-        const path = [...parent, i];
-        return (
-          <StepBlock
-            key={stepKey(path)}
-            step={s}
-            path={path}
-            siblings={list.length}
-            selected={selected === stepKey(path)}
-            issues={issuesAt(stepKey(path))}
-            kindName={kindName}
-            summary={summaryOf(s, data, floorAt.get(stepKey(path)) ?? null)}
-            readOnly={readOnly}
-            dragging={drag?.type === 'step' && stepKey(drag.path) === stepKey(path)}
-            onSelect={() => setSelected(stepKey(path))}
-            onDragStart={(e) => {
-              e.stopPropagation();
-              e.dataTransfer.effectAllowed = 'move';
-              e.dataTransfer.setData('text/plain', stepKey(path));
-              setDrag({ type: 'step', path });
-            }}
-            onDragEnd={() => setDrag(null)}
-            drop={dropProps}
-            onUp={() => applyMove(nudgeStep(steps, path, -1), 'up')}
-            onDown={() => applyMove(nudgeStep(steps, path, 1), 'down')}
-            onDuplicate={() => {
-              const r = duplicateStep(steps, path);
-              commit(r.steps, r.path);
-              setFocus({ key: stepKey(r.path), control: 'select' });
-            }}
-            onRemove={() => {
-              const next = removeStep(steps, path);
-              commit(next, null);
-              // The step now in its place, else the one before it, else its loop.
-              const after = stepAt(next, path) ? path : i > 0 ? [...parent, i - 1] : parent;
-              if (after.length > 0) setFocus({ key: stepKey(after), control: 'select' });
-              setAnnouncement(t('flowEditor.builder.removed', { number: numberOf(path) }));
-            }}
-            fields={
-              selected === stepKey(path) ? (
-                <StepFields
-                  step={s}
-                  onChange={(next) => commit(updateStep(steps, path, next))}
-                  data={data}
-                  floorId={floorAt.get(stepKey(path)) ?? null}
-                  fieldError={(field) =>
-                    issuesAt(stepKey(path))
-                      .filter((p) => p.field === field)
-                      .map((p) => p.text)
-                      .join(' / ') || undefined
-                  }
-                  readOnly={readOnly}
-                />
-              ) : null
-            }
-            body={
-              s.kind === 'loop' ? (
-                <Box pl="md" pt={4}>
-                  {renderList((s.steps as Step[]) ?? [], path)}
-                  {!readOnly && (
-                    <DropZone
-                      label={t('flowEditor.builder.dropInLoop')}
-                      active={drag !== null}
-                      testId={`flow-drop-${stepKey(path)}`}
-                      {...dropProps(() => ({ parent: path, index: ((s.steps as Step[]) ?? []).length }))}
-                    />
-                  )}
-                </Box>
-              ) : null
-            }
-          />
-        );
-      })}
-    </Stack>
-  );
+  const renderList = (list: readonly Step[], parent: number[]): ReactNode => {
+    const inTask = inTaskFlags(list);
+    return (
+      <Stack gap={6} component="ol" p={0} m={0} style={{ listStyle: 'none' }}>
+        {list.map((s, i) => {
+          const path = [...parent, i];
+          return (
+            <StepBlock
+              key={stepKey(path)}
+              step={s}
+              path={path}
+              inTask={inTask[i] ?? false}
+              siblings={list.length}
+              selected={selected === stepKey(path)}
+              issues={issuesAt(stepKey(path))}
+              kindName={kindName}
+              summary={summaryOf(s, data, floorAt.get(stepKey(path)) ?? null)}
+              readOnly={readOnly}
+              dragging={drag?.type === 'step' && stepKey(drag.path) === stepKey(path)}
+              onSelect={() => setSelected(stepKey(path))}
+              onDragStart={(e) => {
+                e.stopPropagation();
+                e.dataTransfer.effectAllowed = 'move';
+                e.dataTransfer.setData('text/plain', stepKey(path));
+                setDrag({ type: 'step', path });
+              }}
+              onDragEnd={() => setDrag(null)}
+              drop={dropProps}
+              onUp={() => applyMove(nudgeStep(steps, path, -1), 'up')}
+              onDown={() => applyMove(nudgeStep(steps, path, 1), 'down')}
+              onDuplicate={() => {
+                const r = duplicateStep(steps, path);
+                commit(r.steps, r.path);
+                setFocus({ key: stepKey(r.path), control: 'select' });
+              }}
+              onRemove={() => {
+                const next = removeStep(steps, path);
+                commit(next, null);
+                // The step now in its place, else the one before it, else its loop.
+                const after = stepAt(next, path) ? path : i > 0 ? [...parent, i - 1] : parent;
+                if (after.length > 0) setFocus({ key: stepKey(after), control: 'select' });
+                setAnnouncement(t('flowEditor.builder.removed', { number: numberOf(path) }));
+              }}
+              fields={
+                selected === stepKey(path) ? (
+                  <StepFields
+                    step={s}
+                    onChange={(next) => commit(updateStep(steps, path, next))}
+                    data={data}
+                    floorId={floorAt.get(stepKey(path)) ?? null}
+                    fieldError={(field) =>
+                      issuesAt(stepKey(path))
+                        .filter((p) => p.field === field)
+                        .map((p) => p.text)
+                        .join(' / ') || undefined
+                    }
+                    readOnly={readOnly}
+                  />
+                ) : null
+              }
+              body={
+                s.kind === 'loop' ? (
+                  <Box pl="md" pt={4}>
+                    {renderList((s.steps as Step[]) ?? [], path)}
+                    {!readOnly && (
+                      <DropZone
+                        label={t('flowEditor.builder.dropInLoop')}
+                        active={drag !== null}
+                        testId={`flow-drop-${stepKey(path)}`}
+                        {...dropProps(() => ({ parent: path, index: ((s.steps as Step[]) ?? []).length }))}
+                      />
+                    )}
+                  </Box>
+                ) : null
+              }
+            />
+          );
+        })}
+      </Stack>
+    );
+  };
 
   const floorName = (id: number) => data.floors.find((f) => f.id === id)?.name ?? `#${id}`;
 
@@ -466,9 +470,21 @@ function DropZone({
   );
 }
 
+/** Which steps of a list are between a task start and its task complete (shown indented). */
+function inTaskFlags(list: readonly Step[]): boolean[] {
+  let open = false;
+  return list.map((s) => {
+    if (s.kind === 'taskComplete') open = false;
+    const inside = open;
+    if (s.kind === 'taskStart') open = true;
+    return inside;
+  });
+}
+
 interface StepBlockProps {
   step: Step;
   path: number[];
+  inTask: boolean;
   siblings: number;
   selected: boolean;
   issues: Placed[];
@@ -518,6 +534,10 @@ function StepBlock(p: StepBlockProps) {
         borderWidth: bad || p.selected ? 2 : undefined,
         opacity: p.dragging ? 0.5 : 1,
         background: isLoop ? 'var(--mantine-color-gray-0)' : undefined,
+        marginLeft: p.inTask ? 'var(--mantine-spacing-lg)' : undefined,
+        ...(p.inTask && !bad && !p.selected
+          ? { borderLeftWidth: 4, borderLeftColor: 'var(--mantine-color-teal-4)' }
+          : {}),
       }}
       aria-label={t('flowEditor.builder.stepLabel', { number, kind })}
       aria-invalid={bad || undefined}
@@ -525,6 +545,7 @@ function StepBlock(p: StepBlockProps) {
       data-step-id={String(p.step.id ?? '')}
       data-kind={p.step.kind}
       data-invalid={bad ? 'true' : undefined}
+      data-in-task={p.inTask ? 'true' : undefined}
     >
       <Group
         justify="space-between"
