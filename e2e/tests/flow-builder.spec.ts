@@ -86,6 +86,15 @@ test('an administrator builds a flow by mouse (move, photo, speech, loop) on the
   await page.getByTestId('flow-step-select-steps.1').click();
   await page.getByTestId('flow-step-steps.1').getByTestId('flow-field-count').fill('3');
   await expect(page.getByTestId('flow-loop-count-steps.1')).toHaveText(TEXT.ja.times);
+  // With the loop selected, a new move goes into it; its waypoint is clicked on the path preview.
+  await page.getByRole('button', { name: TEXT.ja.addMove }).click();
+  await expect(page.getByTestId('flow-step-steps.1.steps.2')).toHaveAttribute('data-kind', 'moveToWaypoint');
+  const spot = page
+    .locator(`[data-testid="flow-preview-floor-${floorId}"] [data-testid^="flow-preview-waypoint-"]`)
+    .nth(3);
+  const spotId = Number((await spot.getAttribute('data-testid'))!.split('-').pop());
+  await spot.click();
+  await expect(page.getByTestId('flow-preview-target-2')).toBeVisible();
   await expect(page.getByTestId('flow-builder-valid')).toHaveText(TEXT.ja.valid);
   await keep(page, 'flow-builder-ja');
 
@@ -97,7 +106,8 @@ test('an administrator builds a flow by mouse (move, photo, speech, loop) on the
   expect(saved.definition.steps.map((s) => s.kind)).toEqual(['moveToWaypoint', 'loop']);
   const loop = saved.definition.steps[1]!;
   expect(loop.kind === 'loop' && loop.count).toBe(3);
-  expect(loop.kind === 'loop' && loop.steps.map((s) => s.kind)).toEqual(['takePhoto', 'speak']);
+  expect(loop.kind === 'loop' && loop.steps.map((s) => s.kind)).toEqual(['takePhoto', 'speak', 'moveToWaypoint']);
+  expect(loop.kind === 'loop' && loop.steps[2]).toMatchObject({ waypointId: spotId });
 
   // Reopened in English: the same blocks, the JSON view in sync.
   await useLanguage(page, 'en');

@@ -564,7 +564,7 @@ function ErrorPolicyField({
   const describe = (p: ErrorPolicy) =>
     p.policy === 'retry' ? b('options.retryN', { count: p.retries }) : b(`options.${p.policy}`);
   return (
-    <SimpleGrid cols={2}>
+    <SimpleGrid cols={policy?.policy === 'retry' ? 2 : 1}>
       <NativeSelect
         label={b('fields.onError')}
         value={policy?.policy ?? ''}
