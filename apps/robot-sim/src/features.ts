@@ -482,8 +482,10 @@ interface Utterance {
 
 /**
  * The robot's teleoperation features (speech, long-term recording, photos, gimbal, periscope,
- * lights, thermal camera, call-in customer service, audio levels, OS update): the custom instant
- * actions of docs/robot-protocol.md section 7 and the `teleop` information entry of the state.
+ * lights, thermal camera, call-in customer service, audio levels, OS update) and flow actions
+ * (audio, face, pose, camera settings, safety margin, person detection): the custom actions of
+ * docs/robot-protocol.md section 6 and the `teleop` information entry of the state. The flow
+ * actions (scope NODE) run the same way when the order executor hands them over as node actions.
  *
  * Every parameter may come as a string (the portal sends strings); a bad one FAILS the action with a
  * resultDescription naming it. Durations are simulated seconds (`step`), except the OS update's

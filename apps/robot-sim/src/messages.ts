@@ -87,7 +87,7 @@ export function factsheetMessage(
     },
     agvGeometry: {},
     loadSpecification: {},
-    // Extension (docs/robot-protocol.md section 7): the robot's cameras.
+    // Extension (docs/robot-protocol.md section 6): the robot's cameras.
     [FACTSHEET_CAMERAS_KEY]: [...features.cameras],
   };
 }

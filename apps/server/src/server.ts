@@ -11,6 +11,8 @@ import { createFileStore } from './services/file-store.ts';
 import { systemClock } from './lib/time.ts';
 import { startRobotLink } from './modules/robot-link/index.ts';
 import { startSimulatedFleet, type SimulatedFleet } from './services/simulated-fleet.ts';
+import { simulatedBuildingOutbound } from './services/simulated-building.ts';
+import { outboundFromConfig } from './lib/outbound.ts';
 import { DEMO_ACCOUNTS, ensureAdmin, isEmpty, seedDemo, seedDemoMaps } from './seed.ts';
 import { ensureDefaultTerms } from './modules/terms/terms-service.ts';
 
@@ -57,9 +59,12 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     }
     const caches = createReadCaches(db.dataVersion, db.cacheable && config.readCache, systemClock, config.readCache);
     robotLink = await startRobotLink({ config, db: db.kysely, log: lazyLog, clock: systemClock });
+    // The flow runner reaches the demo's simulated building systems (on 127.0.0.1) once they start.
+    const demoBuilding = simulatedBuildingOutbound(outboundFromConfig(config));
     app = await buildApp({
       ctx: { ...ctxBase, mailer, fileStore, caches, robotLink: robotLink.link },
       isReady: () => ready,
+      outbound: demoBuilding.outbound,
     });
 
     await app.listen({ port: config.port, host: config.host });
@@ -76,9 +81,15 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
         clock: systemClock,
         count: config.simulatedRobots,
         dataDir: config.dataDir,
+        buildingSystems: { admit: demoBuilding.admit },
       });
     }
-    printBanner(url, config, { seeded, createdAdmin, simulated: simulated?.robots ?? 0 });
+    printBanner(url, config, {
+      seeded,
+      createdAdmin,
+      simulated: simulated?.robots ?? 0,
+      buildingSystems: simulated?.buildingSystems ?? null,
+    });
 
     const m = mailer;
     const rl = robotLink;
@@ -110,7 +121,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
 function printBanner(
   url: string,
   config: Config,
-  info: { seeded: boolean; createdAdmin: boolean; simulated: number },
+  info: { seeded: boolean; createdAdmin: boolean; simulated: number; buildingSystems?: string | null },
 ): void {
   const lines = [
     '',
@@ -122,6 +133,7 @@ function printBanner(
   ];
   if (info.simulated > 0) {
     lines.push(`  Simulated robots: ${info.simulated} on the demo building (SIMULATED_ROBOTS=0 turns them off)`);
+    if (info.buildingSystems) lines.push(`  Simulated elevators and security doors: ${info.buildingSystems}`);
   }
   if (info.createdAdmin && config.admin) lines.push(`  Created system administrator ${config.admin.email}`);
   if (info.seeded) {

@@ -7,8 +7,8 @@ const HELP = `A simulated building's elevators and security doors behind the bui
   node --import tsx apps/robot-sim/src/building-systems/cli.ts [options]
 
 Options
-  --bank ID:FLOORS    an elevator bank and the floor indexes it serves (1F = 1, B1 = 0), e.g. main:0,1,2;
-                      repeat for more banks (default main:0,1,2)
+  --bank ID:FLOORS    an elevator bank and the floor indexes it serves (1F = 1, B1 = 0), e.g. A:0,1,2;
+                      repeat for more banks (default A:0,1,2)
   --cars N            cars per bank (default 2)
   --door ID           a security door; repeat for more (default door-1 and door-2)
   --host H            address to listen on (default 127.0.0.1)
@@ -48,7 +48,7 @@ function fail(message: string): never {
 
 function parseBank(spec: string, cars: number): BuildingSystemsOptions['banks'][number] {
   const m = /^([A-Za-z0-9_.-]{1,64}):(-?\d+(?:,-?\d+)*)$/.exec(spec);
-  if (!m) fail(`--bank ${spec}: expected ID:FLOORS, e.g. main:0,1,2`);
+  if (!m) fail(`--bank ${spec}: expected ID:FLOORS, e.g. A:0,1,2`);
   return { id: m[1]!, floors: m[2]!.split(',').map(Number), cars };
 }
 
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const port = Number(args.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a port number');
   if (args.faults !== 'on' && args.faults !== 'off') fail('--faults must be on or off');
-  const banks = (args.bank ?? ['main:0,1,2']).map((b) => parseBank(b, cars));
+  const banks = (args.bank ?? ['A:0,1,2']).map((b) => parseBank(b, cars));
   const doors = args.door ?? ['door-1', 'door-2'];
   const faults = args.faults === 'on';
   const systems = await startBuildingSystems(

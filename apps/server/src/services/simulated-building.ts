@@ -9,7 +9,7 @@ import { createOutbound, type Outbound } from '../lib/outbound.ts';
 import { linksRepo } from '../modules/buildings/links-repo.ts';
 
 /** The demo building's elevator bank (it serves every floor) and security doors (docs/building-systems.md). */
-export const DEMO_ELEVATOR_BANK = 'main';
+export const DEMO_ELEVATOR_BANK = 'A';
 export const DEMO_SECURITY_DOORS = ['door-1', 'door-2'] as const;
 /** How long the simulator may take to start listening. */
 const START_TIMEOUT_MS = 20_000;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ACTIVE_RUN_STATUSES } from '@portal/contract';
 import type { Database } from '../db/schema.ts';
 import { insertReturningId } from '../db/rows.ts';
 import { snakeRow } from '../lib/naming.ts';
@@ -31,7 +32,12 @@ export function simulatedFleetRepo(db: Kysely<Database>) {
 
     /** The building's floors, top floor first. */
     floorsOf: (buildingId: number) =>
-      db.selectFrom('floors').select(['id', 'index']).where('building_id', '=', buildingId).orderBy('index', 'desc').execute(),
+      db
+        .selectFrom('floors')
+        .select(['id', 'index'])
+        .where('building_id', '=', buildingId)
+        .orderBy('index', 'desc')
+        .execute(),
 
     /** The live (not deleted) robot of this serial number. */
     liveRobotBySerial: (serialNo: string) =>
@@ -41,6 +47,18 @@ export function simulatedFleetRepo(db: Kysely<Database>) {
         .where('serial_no', '=', serialNo)
         .where('deleted_at', 'is', null)
         .executeTakeFirst(),
+
+    /** Of these robots, the ones with a flow run in progress (running or paused). */
+    async robotsInFlows(robotIds: readonly number[]): Promise<Set<number>> {
+      if (robotIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('flow_runs')
+        .select('robot_id')
+        .where('robot_id', 'in', [...robotIds])
+        .where('status', 'in', [...ACTIVE_RUN_STATUSES])
+        .execute();
+      return new Set(rows.map((r) => r.robot_id));
+    },
 
     async setPasswordHash(robotId: number, hash: string): Promise<void> {
       await db.updateTable('robots').set({ mqtt_password_hash: hash }).where('id', '=', robotId).execute();

@@ -197,9 +197,12 @@ export async function startSimulatedFleet(opts: {
     });
   }
 
-  // Idle robots go on patrol; a robot low on battery goes home to charge.
-  const timer = setInterval(() => {
+  // Idle robots go on patrol; a robot low on battery goes home to charge. A robot running a flow
+  // (idle between its steps, or waiting) is left to it.
+  const patrolRound = async () => {
+    const inFlows = await repo.robotsInFlows(robots.map((r) => r.id));
     for (const r of robots) {
+      if (inFlows.has(r.id)) continue;
       const live = link.live({ id: r.id, status: 1 });
       if (!live.online || live.issues.length > 0) continue;
       if (live.activity !== 'idle' && live.activity !== 'charging') continue;
@@ -224,6 +227,9 @@ export async function startSimulatedFleet(opts: {
         .then((orderId) => orderLabels.remember(orderId, { kind: 'patrol', name: null }))
         .catch(() => undefined);
     }
+  };
+  const timer = setInterval(() => {
+    patrolRound().catch((err: unknown) => log.warn({ err }, 'simulated patrol round failed'));
   }, PATROL_EVERY_MS);
   timer.unref();
 
