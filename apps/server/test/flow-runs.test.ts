@@ -12,7 +12,8 @@ import {
   type VdaOrder,
 } from '@portal/contract';
 import { demoMapDocument } from '../src/seed.ts';
-import { createRunner, type FlowRunner } from '../src/modules/flow-runs/runner.ts';
+import { createRunner, initialCursor, type FlowRunner } from '../src/modules/flow-runs/runner.ts';
+import { runRepo } from '../src/modules/flow-runs/run-repo.ts';
 import { activityService } from '../src/modules/activity/activity-service.ts';
 import { createOutbound } from '../src/lib/outbound.ts';
 import { mapService } from '../src/modules/maps/map-service.ts';
@@ -69,6 +70,35 @@ describe('flow runs', () => {
       return d?.state && !t.link.busy(robotId);
     });
   };
+
+  /**
+   * Kills the app's runner as a kill -9 would (its lease is not released, nothing more is written);
+   * `next()` builds another server's runner on the same database and broker whose clock is a minute
+   * ahead, so the lease has run out for it.
+   */
+  async function createKilledServer(_runId: number) {
+    await runnerOf(t).close({ release: false });
+    const log = { error: () => undefined, warn: () => undefined, info: () => undefined };
+    const maps = mapService({
+      config: t.config,
+      db: t.db.kysely,
+      dialect: t.db.dialect,
+      clock: () => new Date(),
+      audit: { record: async () => undefined },
+      robotLink: t.link,
+      log,
+    } as never);
+    const deps = {
+      db: t.db.kysely,
+      clock: () => new Date(Date.now() + 60_000),
+      robotLink: t.link,
+      log,
+      outbound: createOutbound(),
+      activity: activityService({ db: t.db.kysely, clock: () => new Date(), robotLink: t.link }),
+      mapOf: (id: number) => maps.current(id),
+    };
+    return { next: () => createRunner(deps) };
+  }
 
   /** Back to Standby (2), idle, for the next test. */
   const backHome = async () => {
@@ -186,6 +216,53 @@ describe('flow runs', () => {
     const log = await t.call('GET', `/robots/${robotId}/activity`, admin);
     const codes = log.json<Array<{ kind: string; code: string }>>().map((e) => `${e.kind}.${e.code}`);
     expect(codes).toEqual(expect.arrayContaining(['flow.started', 'flow.finished', 'healthCheck.passed']));
+  }, 90_000);
+
+  it('carries photo and speech steps after a move as HARD node actions on its goal, and keeps the photo', async () => {
+    await atStart();
+    const flowId = await createFlow('Photo round', [
+      { kind: 'moveToWaypoint', id: 'p1', waypointId: 3 },
+      { kind: 'takePhoto', id: 'shot', camera: 'v1', resolution: '1080p', saveAsTaskImage: false },
+      { kind: 'speak', id: 'hello', text: 'Patrol 1 checked', language: 'en' },
+      { kind: 'speak', id: 'alone', text: 'Going home', language: 'en' },
+      { kind: 'wait', id: 'pause', seconds: 0 },
+      { kind: 'speak', id: 'after-wait', text: 'Going home now', language: 'en' },
+      { kind: 'moveToWaypoint', id: 'home', waypointId: 2 },
+    ]);
+    const sentBefore = orders.length;
+    const instantBefore = instant.length;
+    const run = (await start(flowId)).json<FlowRun>();
+    const d = await ended(run.id, 60_000);
+    expect(d.status, JSON.stringify(d.steps)).toBe('done');
+    const first = orders.slice(sentBefore)[0]!;
+    const goal = first.nodes.at(-1)!;
+    expect(goal.nodeId).toBe('wp-3');
+    // The three robot actions right after the move ride on its goal node, in order, blocking.
+    expect(goal.actions.map((a) => [a.actionType, a.blockingType])).toEqual([
+      ['takePhoto', 'HARD'],
+      ['speak', 'HARD'],
+      ['speak', 'HARD'],
+    ]);
+    expect(goal.actions[0]!.actionParameters).toEqual(
+      expect.arrayContaining([
+        { key: 'camera', value: 'v1' },
+        { key: 'resolution', value: '1080p' },
+      ]),
+    );
+    // After the wait (a server step) the next speech is an instant action.
+    const later = instant.slice(instantBefore).flatMap((m) => m.actions);
+    expect(later.filter((a) => a.actionType === 'speak').map((a) => a.actionParameters)).toEqual([
+      expect.arrayContaining([{ key: 'text', value: 'Going home now' }]),
+    ]);
+    // The photo step names its action; the record answers the stored photo once it arrived.
+    const shot = d.steps.find((s) => s.stepId === 'shot')!;
+    expect(shot.result).toBe('done');
+    expect(shot.data.actionId).toBe(goal.actions[0]!.actionId);
+    const withPhoto = await until(async () => {
+      const again = await detail(run.id);
+      return again.steps.find((s) => s.stepId === 'shot' && typeof s.data.photoId === 'number');
+    });
+    expect(withPhoto.data.camera).toBe('v1');
   }, 90_000);
 
   it('refuses a second run on a busy robot with FLOW_ALREADY_RUNNING, then cancels the first', async () => {
@@ -310,28 +387,9 @@ describe('flow runs', () => {
     await until(async () => (await detail(run.id)).currentStepId === 'far');
     await sim.waitFor((s) => s.driving && s.lastNodeId.startsWith('wp-'), 20_000);
     // The owner dies without a word (its lease is not released).
-    await runnerOf(t).close({ release: false });
-    const deps = {
-      db: t.db.kysely,
-      clock: () => new Date(Date.now() + 60_000),
-      robotLink: t.link,
-      log: { error: () => undefined, warn: () => undefined, info: () => undefined },
-      outbound: createOutbound(),
-      activity: activityService({ db: t.db.kysely, clock: () => new Date(), robotLink: t.link }),
-      mapOf: (id: number) => mapService({ ...(t.app as never as object), db: t.db.kysely } as never).current(id),
-    };
-    const maps = mapService({
-      config: t.config,
-      db: t.db.kysely,
-      dialect: t.db.dialect,
-      clock: () => new Date(),
-      audit: { record: async () => undefined },
-      robotLink: t.link,
-      log: deps.log,
-    } as never);
-    deps.mapOf = (id: number) => maps.current(id);
-    const b = createRunner(deps);
-    const c = createRunner(deps);
+    const killed = await createKilledServer(run.id);
+    const b = killed.next();
+    const c = killed.next();
     try {
       // Two servers find the orphan at once (the lease ran out a minute ago by their clock): one takes it.
       await Promise.all([b.heartbeat(), c.heartbeat()]);
@@ -347,4 +405,72 @@ describe('flow runs', () => {
       await c.close();
     }
   }, 90_000);
+
+  it('closes a run as unknown when its server died and the robot does not show it', async () => {
+    await atStart();
+    // A run its dead server left behind: waiting for a node of an order the robot never had.
+    const repo = runRepo(t.db.kysely);
+    const past = new Date(Date.now() - 1_000).toISOString();
+    const id = await repo.insert({
+      organization_id: (
+        await t.db.kysely
+          .selectFrom('robots')
+          .select('organization_id')
+          .where('id', '=', robotId)
+          .executeTakeFirstOrThrow()
+      ).organization_id,
+      building_id: buildingId,
+      floor_id: floorId,
+      flow_id: null,
+      flow_name: 'Left behind',
+      robot_id: robotId,
+      robot_name: 'Runner',
+      definition: JSON.stringify([{ kind: 'moveToWaypoint', id: 'far', waypointId: 5 }]),
+      status: 'running',
+      started_at: past,
+      ended_at: null,
+      started_by: null,
+      current_step_id: 'far',
+      current_step_kind: 'moveToWaypoint',
+      error_code: null,
+      message: null,
+      cursor: JSON.stringify({
+        ...initialCursor(floorId),
+        frames: [{ index: 0, pass: 0 }],
+        seq: 1,
+        order: {
+          orderId: 'gone',
+          updateId: 0,
+          last: { nodeId: 'wp-5', seq: 4, x: 18, y: 10, mapId: `floor-${floorId}` },
+        },
+        wait: { kind: 'node', orderId: 'gone', seq: 4 },
+      }),
+      owner: 'dead-server',
+      lease_until: past,
+    });
+    await repo.insertStep({
+      run_id: id,
+      seq: 1,
+      step_id: 'far',
+      kind: 'moveToWaypoint',
+      pass: '',
+      attempt: 1,
+      result: 'running',
+      started_at: past,
+      ended_at: null,
+      error_code: null,
+      message: null,
+      data: '{}',
+    });
+    const other = (await createKilledServer(id)).next();
+    try {
+      await other.heartbeat();
+      const d = await ended(id);
+      expect(d.status).toBe('unknown');
+      expect(d.errorCode).toBe('RUN_SERVER_RESTART');
+      expect(d.steps.map((s) => [s.stepId, s.result])).toEqual([['far', 'unknown']]);
+    } finally {
+      await other.close();
+    }
+  });
 });

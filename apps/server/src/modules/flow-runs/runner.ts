@@ -113,6 +113,8 @@ class Execution {
   private waiters = new Set<() => void>();
   paused: boolean;
   cancelRequested = false;
+  /** Another server took the run over: stop here without writing anything. */
+  lost = false;
   done: Promise<void> = Promise.resolve();
 
   constructor(
@@ -499,7 +501,16 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
   }
 
   function reachNode(ex: Execution, orderId: string, updateId: number, seq: number) {
+    // Once the robot has shown the update, losing the goal (a cancel or another order) fails the step.
+    let acknowledged = false;
     return until(ex, ({ state }) => {
+      if (state.orderId === orderId && state.orderUpdateId >= updateId) acknowledged = true;
+      if (acknowledged && !ex.paused) {
+        if (state.orderId !== orderId)
+          return new StepFailure('RUN_REJECTED', 'The robot dropped the order for another one');
+        if (state.lastNodeSequenceId < seq && !state.nodeStates.some((n) => n.sequenceId === seq))
+          return new StepFailure('RUN_REJECTED', 'The robot no longer holds the order (cancelled on the robot)');
+      }
       const rejected = state.errors.find(
         (e) =>
           refersTo(e, 'orderId', orderId) &&
@@ -752,7 +763,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         } catch (err) {
           resumeWait = false;
           // Stopping (a server shutting down, or killed in a test): nothing more is written, as after a kill -9.
-          if (closed && !ex.cancelRequested) throw new Cancelled();
+          if ((closed && !ex.cancelRequested) || ex.lost) throw new Cancelled();
           if (err instanceof Cancelled || ex.abort.signal.aborted) {
             await endStep(stepRow, 'cancel', {});
             throw new Cancelled();
@@ -851,7 +862,8 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         await carryOut(ex, resumeWait);
         await finish(ex, 'done');
       } catch (err) {
-        if (closed && !ex.cancelRequested) return; // stopping: another server (or the restart) picks it up
+        // Stopping (another server or the restart picks it up), or taken over: nothing is written.
+        if ((closed && !ex.cancelRequested) || ex.lost) return;
         if (err instanceof Cancelled) await finish(ex, 'cancel');
         else if (err instanceof RunFailed) await finish(ex, 'fail', err.failure);
         else {
@@ -918,6 +930,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         // Taken over elsewhere (this server was too slow to renew): stop here without closing it.
         executions.delete(r.id);
         if (byRobot.get(ex.robotId) === ex) byRobot.delete(ex.robotId);
+        ex.lost = true;
         ex.abort.abort();
         continue;
       }
