@@ -49,7 +49,11 @@ export function createRoutes(): RouteObject[] {
           id: 'signed-in',
           lazy: () => import('./routes/app-layout'),
           children: [
-            { path: paths.robot.control.path, lazy: withTexts('robots', () => import('./routes/robot/control')) },
+            // Each robot's card names its running flow's step (flows section).
+            {
+              path: paths.robot.control.path,
+              lazy: withTexts(['robots', 'flows'], () => import('./routes/robot/control')),
+            },
             { path: paths.robot.list.path, lazy: withTexts('robots', () => import('./routes/robot/list')) },
             { path: paths.robot.create.path, lazy: withTexts('robots', () => import('./routes/robot/create')) },
             {

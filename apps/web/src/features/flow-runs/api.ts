@@ -52,6 +52,20 @@ export const useActiveRun = (robotId: number, interval = ACTIVE_RUN_LOOKUP_MS) =
   });
 };
 
+/** Every active run in scope (the robot control grid: one request for all cards), by robot. */
+const allActiveFilter: Filter = {
+  where: { status: { inq: [...ACTIVE_RUN_STATUSES] } },
+  order: 'startedAt DESC',
+  limit: 200,
+};
+const byRobot = (runs: FlowRun[]): ReadonlyMap<number, FlowRun> => new Map(runs.map((r) => [r.robotId, r]));
+export const useActiveRuns = (interval: number) =>
+  useQuery({
+    ...opQuery(flowRunOps.listFlowRuns, keys.list(allActiveFilter), { query: { filter: allActiveFilter } }),
+    select: byRobot,
+    refetchInterval: (query) => (query.state.error ? false : interval),
+  });
+
 /** Once a run is final, the lists (the robot's active run, recent runs) are read again. */
 export function useRefreshListsWhenFinal(run: Pick<FlowRun, 'status'> | undefined) {
   const qc = useQueryClient();

@@ -6,10 +6,12 @@ import {
   flowRunOps,
   flowRunSchema,
   flowSchema,
+  fleetRobotSchema,
   groupOpsByKind,
   groupSchema,
   robotOps,
   robotSchema,
+  type FleetRobot,
   type Flow,
   type FlowRun,
   type FlowRunDetail,
@@ -29,7 +31,7 @@ import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, on, reply, replyError, type ApiCall, type Routes } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import { runPollInterval } from './api';
-import { RunningFlowLine } from './components/robot-flow-section';
+import { RunningFlowLine } from './components/running-flow';
 
 /**
  * Flow runs on screen (issue 13): "Run on robot" from the flow editor with its refusals in words, the
@@ -456,6 +458,57 @@ describe('the operator screen’s running flow', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('teleop-flow', {}, slow)).toHaveTextContent(
       '実行中のフロー: Night patrol（一時停止中）：写真撮影 (photo)',
     );
+  });
+});
+
+describe('the robot control grid', { timeout: 30_000 }, () => {
+  const fleetRobot = (id: number, name: string): FleetRobot =>
+    fleetRobotSchema.parse({
+      id,
+      serialNo: `UGO-${id}`,
+      name,
+      model: 'mini',
+      organizationId: 1,
+      buildingId: 10,
+      buildingName: 'Tokyo Office',
+      groupId: null,
+      groupName: null,
+      status: 1,
+      live: {
+        robotId: id,
+        online: true,
+        everSeen: true,
+        statusLabel: 'available',
+        battery: 80,
+        batteryState: 'active',
+        activity: 'driving',
+        orderId: null,
+        floorId: 1,
+        position: null,
+        issues: [],
+        lastCommunicationAt: T0,
+        protocolVersion: '2.0.0',
+      },
+    });
+
+  it('names the running flow and its step on the robot’s card, from one request for all robots', async () => {
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      [on(robotOps.listFleet)]: () =>
+        reply(z.array(fleetRobotSchema), [fleetRobot(55, 'Lobby guide'), fleetRobot(56, 'Stairs')]),
+      [on(flowRunOps.listFlowRuns)]: () => runs([run()]),
+    });
+    renderApp('/robot/control', { session: makeSession(0), realtime });
+    const card = await screen.findByTestId('robot-card-UGO-55', {}, slow);
+    expect(await within(card).findByTestId('robot-flow-55', {}, slow)).toHaveTextContent(
+      'Running flow: Night patrol: Take photo (photo)',
+    );
+    expect(within(screen.getByTestId('robot-card-UGO-56')).queryByTestId('robot-flow-56')).not.toBeInTheDocument();
+    const lists = calls.filter((c) => c.path === '/api/flow-runs');
+    expect(lists).toHaveLength(1);
+    expect(JSON.parse(lists[0]?.search.get('filter') ?? '{}')).toMatchObject({
+      where: { status: { inq: ['running', 'paused'] } },
+    });
   });
 });
 

@@ -96,6 +96,8 @@ export const flowRunEn = {
     RUN_NOT_AVAILABLE: 'Not available yet',
     RUN_SERVER_RESTART: 'The server restarted during the run',
     RUN_BUILDING_SYSTEMS: 'The elevator or security door system failed',
+    RUN_TIMEOUT: 'The step did not finish in time',
+    RUN_WRONG_FLOOR: 'The robot is not on the floor of this step',
     other: 'Error {{code}}',
   },
   section: {

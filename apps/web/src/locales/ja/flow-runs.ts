@@ -94,6 +94,8 @@ export const flowRunJa: FlowsMessages['flowRun'] = {
     RUN_NOT_AVAILABLE: 'まだ利用できません',
     RUN_SERVER_RESTART: '実行中にサーバーが再起動しました',
     RUN_BUILDING_SYSTEMS: 'エレベーターまたはセキュリティドアのシステムでエラーが発生しました',
+    RUN_TIMEOUT: 'ステップが時間内に終わりませんでした',
+    RUN_WRONG_FLOOR: 'ロボットがこのステップのフロアにいません',
     other: 'エラー {{code}}',
   },
   section: {

@@ -1,6 +1,6 @@
 import { Navigate, useParams } from 'react-router';
 import { paths } from '@/config/paths';
-import { RunningFlowLine } from '@/features/flow-runs/components/robot-flow-section';
+import { RunningFlowLine } from '@/features/flow-runs/components/running-flow';
 import { OperatorScreen } from '@/features/teleop/components/operator-screen';
 import { RobotGate } from '@/features/teleop/components/robot-gate';
 import { loadSection } from '@/lib/i18n';

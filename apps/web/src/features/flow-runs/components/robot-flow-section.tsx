@@ -3,10 +3,7 @@ import type { FlowRun } from '@portal/contract';
 import { useState } from 'react';
 import { ListTable, type Column } from '@/components/list-page';
 import { BuildingDateTime } from '@/components/time-zone';
-import { RECENT_RUNS_PER_PAGE, useActiveRun, useRecentRuns } from '../api';
-
-/** How often the operator screen reads the running flow's step (ms). */
-const OPERATOR_POLL_MS = 2000;
+import { RECENT_RUNS_PER_PAGE, useRecentRuns } from '../api';
 import { useRunWords } from '../words';
 import { FlowRunPanel, RunStatusBadge } from './flow-run-panel';
 import { RunFlowButton } from './start-run';
@@ -102,24 +99,5 @@ function RecentRuns({ robot }: { robot: RobotRef }) {
         {open && <FlowRunPanel runId={open.id} />}
       </Modal>
     </Stack>
-  );
-}
-
-/** The operator screen's line about the running flow: its name and current step (nothing when none). */
-export function RunningFlowLine({ robotId }: { robotId: number }) {
-  const { t, stepKind } = useRunWords();
-  const { data: run } = useActiveRun(robotId, OPERATOR_POLL_MS);
-  if (!run) return null;
-  const step = run.currentStepId ? `${stepKind(run.currentStepKind)} (${run.currentStepId})` : '—';
-  return (
-    <Text size="xs" data-testid="teleop-flow" data-status={run.status} lineClamp={1}>
-      <Text span c="dimmed">
-        {t('flowRun.operatorCard.label')}:
-      </Text>{' '}
-      {t(run.status === 'paused' ? 'flowRun.operatorCard.paused' : 'flowRun.operatorCard.value', {
-        flow: run.flowName,
-        step,
-      })}
-    </Text>
   );
 }

@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import type { FleetRobot } from '@portal/contract';
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BatteryIndicator, IssueList, RelativeTime, StatusBadge } from '@/components/robot-status';
@@ -11,6 +11,8 @@ import { modelLabel } from '../model-label';
 interface RobotItemProps {
   robot: FleetRobot;
   floorName: string | null;
+  /** More about the robot (the running flow), composed by the route. */
+  extra?: ((robotId: number) => ReactNode) | undefined;
 }
 
 function Activity({ robot }: { robot: FleetRobot }) {
@@ -41,7 +43,7 @@ export function OperateLink({ robot }: { robot: FleetRobot }) {
 }
 
 /** One robot of the control grid; re-renders only when its robot object changes. */
-export const RobotCard = memo(function RobotCard({ robot, floorName }: RobotItemProps) {
+export const RobotCard = memo(function RobotCard({ robot, floorName, extra }: RobotItemProps) {
   const { t } = useTranslation();
   const { live } = robot;
   return (
@@ -72,6 +74,7 @@ export const RobotCard = memo(function RobotCard({ robot, floorName }: RobotItem
           </Text>
           <OperateLink robot={robot} />
         </Group>
+        {extra?.(robot.id)}
         <IssueList issues={live.issues} compact />
         <Text size="xs" c="dimmed">
           {t('robotCommon.lastCommunication')}:{' '}
@@ -96,7 +99,7 @@ export const rowStyle: React.CSSProperties = {
 };
 
 /** One robot of the control list (the same test ids as the card). */
-export const RobotRow = memo(function RobotRow({ robot, floorName }: RobotItemProps) {
+export const RobotRow = memo(function RobotRow({ robot, floorName, extra }: RobotItemProps) {
   const { t } = useTranslation();
   const { live } = robot;
   return (
@@ -123,8 +126,9 @@ export const RobotRow = memo(function RobotRow({ robot, floorName }: RobotItemPr
           {floorName ?? t('robotCommon.unknownValue')}
         </Text>
       </div>
-      <div role="cell">
+      <div role="cell" style={{ minWidth: 0 }}>
         <Activity robot={robot} />
+        {extra?.(robot.id)}
       </div>
       <div role="cell" style={{ minWidth: 0 }}>
         <IssueList issues={live.issues} compact />

@@ -58,7 +58,12 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
 interface VirtualProps {
   robots: FleetRobot[];
   floorNames: ReadonlyMap<number, string>;
+  /** More about a robot on its card or row (the running flow), composed by the route. */
+  robotExtra?: RobotExtra | undefined;
 }
+
+/** What the route adds to a robot's card or row (keep its identity stable: the cards are memoized). */
+export type RobotExtra = (robotId: number) => ReactNode;
 
 const scrollBoxStyle: React.CSSProperties = {
   height: 'max(420px, calc(100dvh - 300px))',
@@ -66,7 +71,7 @@ const scrollBoxStyle: React.CSSProperties = {
   contain: 'strict',
 };
 
-function VirtualGrid({ robots, floorNames }: VirtualProps) {
+function VirtualGrid({ robots, floorNames, robotExtra }: VirtualProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const width = useWidth(scrollRef);
   const columns = Math.max(1, Math.floor((width + GAP) / (CARD_MIN_WIDTH + GAP)));
@@ -105,6 +110,7 @@ function VirtualGrid({ robots, floorNames }: VirtualProps) {
                 key={r.id}
                 robot={r}
                 floorName={r.live.floorId === null ? null : (floorNames.get(r.live.floorId) ?? null)}
+                extra={robotExtra}
               />
             ))}
           </div>
@@ -114,7 +120,7 @@ function VirtualGrid({ robots, floorNames }: VirtualProps) {
   );
 }
 
-function VirtualList({ robots, floorNames }: VirtualProps) {
+function VirtualList({ robots, floorNames, robotExtra }: VirtualProps) {
   const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
   // The virtualizer is not memoizable by the compiler; the rows read it during render only.
@@ -173,6 +179,7 @@ function VirtualList({ robots, floorNames }: VirtualProps) {
               <RobotRow
                 robot={r}
                 floorName={r.live.floorId === null ? null : (floorNames.get(r.live.floorId) ?? null)}
+                extra={robotExtra}
               />
             </div>
           );
@@ -185,10 +192,11 @@ function VirtualList({ robots, floorNames }: VirtualProps) {
 interface RobotControlProps {
   /** The building filter (only for operators who see more than one building), composed by the route. */
   buildingFilter?: ReactNode;
+  robotExtra?: RobotExtra;
 }
 
 /** /robot/control: every robot in scope, live from the WebSocket, as a grid or a list. */
-export function RobotControl({ buildingFilter }: RobotControlProps) {
+export function RobotControl({ buildingFilter, robotExtra }: RobotControlProps) {
   const [search] = useSearchParams();
   const building = parseControlParams(search).building;
   const fleet = useFleet(fleetTopic(building), { poses: false });
@@ -199,15 +207,16 @@ export function RobotControl({ buildingFilter }: RobotControlProps) {
     if (rest.isError) return <QueryError error={rest.error} onRetry={() => void rest.refetch()} />;
     return <PageLoader />;
   }
-  return <RobotControlView robots={robots} buildingFilter={buildingFilter} />;
+  return <RobotControlView robots={robots} buildingFilter={buildingFilter} robotExtra={robotExtra} />;
 }
 
 interface RobotControlViewProps {
   robots: readonly FleetRobot[];
   buildingFilter?: ReactNode;
+  robotExtra?: RobotExtra | undefined;
 }
 
-export function RobotControlView({ robots, buildingFilter }: RobotControlViewProps) {
+export function RobotControlView({ robots, buildingFilter, robotExtra }: RobotControlViewProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useSearchParams();
   const params = parseControlParams(search);
@@ -337,9 +346,9 @@ export function RobotControlView({ robots, buildingFilter }: RobotControlViewPro
       ) : (
         <Box>
           {view === 'grid' ? (
-            <VirtualGrid robots={shown} floorNames={floorNames} />
+            <VirtualGrid robots={shown} floorNames={floorNames} robotExtra={robotExtra} />
           ) : (
-            <VirtualList robots={shown} floorNames={floorNames} />
+            <VirtualList robots={shown} floorNames={floorNames} robotExtra={robotExtra} />
           )}
         </Box>
       )}
