@@ -75,7 +75,8 @@ export const flowsEn = {
       tabBuilder: 'Builder',
       tabJson: 'Advanced (JSON)',
       palette: 'Commands',
-      paletteHint: 'Click or drag a command to add it: after the selected step, or into the selected loop.',
+      paletteHint:
+        'Click or drag a command to add it: after the selected step, into the selected loop, or at the end when no step is selected (click a selected step to close it).',
       categories: {
         movement: 'Movement',
         camera: 'Camera / photo',

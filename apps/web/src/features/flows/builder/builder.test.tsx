@@ -303,6 +303,11 @@ describe('flow builder by drag and drop and keyboard', () => {
     await app.user.keyboard('{Enter}');
     expect(await screen.findByTestId('flow-step-steps.1.steps.0')).toHaveAttribute('data-kind', 'face');
     await waitFor(() => expect(screen.getByTestId('flow-step-up-steps.1.steps.0')).toHaveFocus());
+    // A click on the selected step closes it: the palette adds at the end again.
+    await app.user.click(screen.getByTestId('flow-step-select-steps.1.steps.0'));
+    expect(screen.queryByTestId('flow-step-fields')).toBeNull();
+    await app.user.click(screen.getByTestId('flow-palette-wait'));
+    expect(screen.getByTestId('flow-step-steps.2')).toHaveAttribute('data-kind', 'wait');
 
     const def = await jsonOf(app);
     expect(def.steps).toEqual([
@@ -316,6 +321,7 @@ describe('flow builder by drag and drop and keyboard', () => {
           { kind: 'lights', id: 'lights-1', ringLight: true },
         ],
       },
+      { kind: 'wait', id: 'wait-1', seconds: 10 },
     ]);
   }, 60_000);
 });

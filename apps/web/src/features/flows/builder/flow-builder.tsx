@@ -278,7 +278,7 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
               summary={summaryOf(s, data, floorAt.get(stepKey(path)) ?? null)}
               readOnly={readOnly}
               dragging={drag?.type === 'step' && stepKey(drag.path) === stepKey(path)}
-              onSelect={() => setSelected(stepKey(path))}
+              onSelect={() => setSelected((k) => (k === stepKey(path) ? null : stepKey(path)))}
               onDragStart={(e) => {
                 e.stopPropagation();
                 e.dataTransfer.effectAllowed = 'move';
