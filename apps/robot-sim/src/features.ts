@@ -8,6 +8,7 @@ import {
   RECORDING_ACTIVE_STATES,
   robotPhotoMessageSchema,
   THERMAL_COLOR_MAPS,
+  UPLOAD_QUALITIES,
   VOICE_LANGUAGES,
   type ActionState,
   type CallState,
@@ -140,7 +141,14 @@ const ACTION_DEFS: ReadonlyArray<FeatureAction & { needs?: Hardware }> = [
     actionScopes: FLOW,
     actionDescription:
       'Start a long-term recording: preparing, then started (FINISHED); FAILED recordingAlreadyStarted while one runs',
-    actionParameters: [],
+    actionParameters: [
+      {
+        key: 'quality',
+        valueDataType: 'STRING',
+        description: `Upload quality: ${UPLOAD_QUALITIES.join(', ')} (accepted; the simulator uploads nothing)`,
+        isOptional: true,
+      },
+    ],
   },
   {
     actionType: 'stopRecording',
@@ -286,13 +294,19 @@ const ACTION_DEFS: ReadonlyArray<FeatureAction & { needs?: Hardware }> = [
   {
     actionType: 'setCamera',
     actionScopes: FLOW,
-    actionDescription: 'Camera settings: the zoom of one camera',
+    actionDescription: 'Camera settings: the zoom of one camera, the colour map of the thermal camera',
     actionParameters: [
       { key: 'camera', valueDataType: 'STRING', description: 'Camera id (factsheet `cameras`)', isOptional: false },
       {
         key: 'zoom',
         valueDataType: 'NUMBER',
         description: `Zoom factor ${CAMERA_ZOOM_LIMIT.min}..${CAMERA_ZOOM_LIMIT.max}`,
+        isOptional: true,
+      },
+      {
+        key: 'colorMap',
+        valueDataType: 'STRING',
+        description: `Thermal camera only: ${THERMAL_COLOR_MAPS.join(', ')}`,
         isOptional: true,
       },
     ],
@@ -610,6 +624,7 @@ export class RobotFeatures {
       case 'speak':
         return this.speak(p, st);
       case 'startRecording':
+        p.oneOf('quality', UPLOAD_QUALITIES, true);
         return this.startRecording(st);
       case 'stopRecording':
         return this.stopRecording(st);
@@ -698,7 +713,12 @@ export class RobotFeatures {
       case 'setCamera': {
         const camera = this.camera(p);
         const zoom = p.number('zoom', CAMERA_ZOOM_LIMIT, true);
+        const colorMap = p.oneOf('colorMap', THERMAL_COLOR_MAPS, true);
+        if (colorMap !== undefined && camera !== 'thermal') {
+          throw new ParamError(`Parameter colorMap is for the thermal camera only (camera is ${camera})`);
+        }
         if (zoom !== undefined) this.zoom.set(camera, zoom);
+        if (colorMap !== undefined) this.thermal = { ...this.thermal, colorMap };
         return finish(st);
       }
       case 'setSafetyMargin':

@@ -389,6 +389,10 @@ describe('the new flow actions', () => {
     expect(f.settings().zoom).toEqual({ g1: 12.5 });
     failed(act('setCamera', { camera: 'g1', zoom: '31' }), /zoom must be a number from 1 to 30/);
     failed(act('setCamera', { camera: 's1', zoom: '2' }), /not one of this robot's cameras/);
+    expect(act('setCamera', { camera: 'thermal', colorMap: 'ir' }).actionStatus).toBe('FINISHED');
+    expect(f.view().thermal.colorMap).toBe('ir');
+    failed(act('setCamera', { camera: 'g1', colorMap: 'mono' }), /colorMap is for the thermal camera only/);
+    failed(act('setCamera', { camera: 'thermal', colorMap: 'rainbow' }), /colorMap must be one of normal, mono, ir/);
 
     expect(act('setSafetyMargin', { meters: '0.8' }).actionStatus).toBe('FINISHED');
     expect(f.settings().safetyMargin).toBe(0.8);
@@ -444,6 +448,12 @@ describe('the new flow actions', () => {
       soon.act('detectPerson', { camera: 's1', distanceM: '2', timeoutS: '5' }),
       /not one of this robot's cameras/,
     );
+  });
+
+  it('startRecording takes an optional quality (low, high)', () => {
+    const { act } = features('mini');
+    failed(act('startRecording', { quality: 'ultra' }), /quality must be one of low, high/);
+    expect(act('startRecording', { quality: 'high' }).actionStatus).toBe('RUNNING');
   });
 
   it('takePhoto takes an optional resolution (720p, 1080p, 4k)', () => {
