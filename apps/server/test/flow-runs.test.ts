@@ -17,6 +17,7 @@ import { runRepo } from '../src/modules/flow-runs/run-repo.ts';
 import { activityService } from '../src/modules/activity/activity-service.ts';
 import { createOutbound } from '../src/lib/outbound.ts';
 import { mapService } from '../src/modules/maps/map-service.ts';
+import { openProbe } from './ws-probe.ts';
 import { createTestApp, errorOf, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
 
 /**
@@ -376,6 +377,31 @@ describe('flow runs', () => {
     expect(runs.json<FlowRun[]>().every((r) => r.flowName !== 'Checked')).toBe(true);
     await until(() => t.link.details(robotId)?.state?.safetyState.eStop === 'NONE');
   });
+
+  it('pauses the running flow when an operator takes the robot’s controls (manual driving)', async () => {
+    await atStart();
+    const flowId = await createFlow('Interrupted', [
+      { kind: 'moveToWaypoint', id: 'far', waypointId: 5 },
+      { kind: 'moveToWaypoint', id: 'home', waypointId: 2 },
+    ]);
+    const run = (await start(flowId)).json<FlowRun>();
+    await until(async () => (await detail(run.id)).currentStepId === 'far');
+    const probe = await openProbe(t, (await t.as('operator@demo.example')).token);
+    try {
+      probe.send({ type: 'teleop.join', robotId, want: 'control' });
+      expect((await probe.next('teleop.joined')).role).toBe('controller');
+      await until(async () => (await detail(run.id)).status === 'paused');
+      // While the operator holds the controls, nobody else resumes it.
+      expect(errorOf(await t.call('POST', `/flow-runs/${run.id}/resume`, admin)).code).toBe('TELEOP_LOCKED');
+    } finally {
+      probe.ws.terminate();
+    }
+    await until(async () => {
+      const res = await t.call('POST', `/flow-runs/${run.id}/resume`, admin);
+      return res.statusCode === 200;
+    });
+    expect((await ended(run.id, 60_000)).status).toBe('done');
+  }, 90_000);
 
   it('a run whose server was killed is picked up by another server from the robot’s state, exactly once', async () => {
     await atStart();
