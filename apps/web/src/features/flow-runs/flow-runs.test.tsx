@@ -299,6 +299,28 @@ describe('the robot page’s flow section', { timeout: 30_000 }, () => {
     expect(within(recent).getByTestId('flow-run-row-6')).toHaveTextContent('Done');
   });
 
+  it('shows a run whose library command was expanded (a loop of prefixed step ids) with its current step', async () => {
+    const inner = 'library-command-step-with-a-long-generated-id-speak';
+    const expanded = {
+      version: 1,
+      steps: [
+        { kind: 'loop', id: 'cmd', count: 1, steps: [{ kind: 'speak', id: inner, text: 'Hello', language: 'en' }] },
+      ],
+    };
+    mockApi({
+      ...robotRoutes(() => [run()], []),
+      [on(flowRunOps.getFlowRun)]: () =>
+        reply(flowRunDetailSchema, {
+          ...detail({ currentStepId: inner, currentStepKind: 'speak' }, []),
+          definition: expanded,
+        }),
+    });
+    renderApp('/robot/55', { session: makeSession(2), realtime });
+    const panel = await screen.findByTestId('flow-run-panel', {}, slow);
+    expect(within(panel).getByTestId(`flow-run-step-${inner}`)).toHaveAttribute('aria-current', 'step');
+    expect(within(panel).getByTestId('flow-run-current-step')).toHaveTextContent(`Speak (${inner})`);
+  });
+
   it('Pause, Resume and Cancel (after a confirmation) call their operations', async () => {
     let current = detail();
     const { calls } = mockApi({

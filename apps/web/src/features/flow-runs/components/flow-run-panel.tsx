@@ -1,12 +1,5 @@
 import { Alert, Badge, Box, Button, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import {
-  flowDefinitionSchema,
-  isActiveRun,
-  walkSteps,
-  type FlowDefinition,
-  type FlowRunDetail,
-  type FlowRunStep,
-} from '@portal/contract';
+import { isActiveRun, walkSteps, type FlowDefinition, type FlowRunDetail, type FlowRunStep } from '@portal/contract';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
@@ -77,11 +70,24 @@ function RunById({ runId }: { runId: number }) {
   return <RunView run={run.data} />;
 }
 
-/** The definition's steps in order, with their depth (loops before their steps). */
+type Loose = { id?: unknown; kind?: unknown; steps?: unknown };
+const looseSteps = (steps: unknown, depth = 0): boolean =>
+  Array.isArray(steps) &&
+  depth <= 8 &&
+  steps.every((s: Loose | null) => {
+    if (typeof s !== 'object' || s === null || typeof s.id !== 'string' || typeof s.kind !== 'string') return false;
+    return s.kind !== 'loop' || looseSteps(s.steps, depth + 1);
+  });
+
+/**
+ * The definition's steps in order, with their depth (loops before their steps). Read leniently: the run's
+ * definition has its library commands expanded (loops of prefixed step ids), which the editor's schema
+ * need not accept; only ids, kinds and loops are needed here.
+ */
 function definitionSteps(definition: unknown) {
-  const parsed = flowDefinitionSchema.safeParse(definition);
-  if (!parsed.success) return null;
-  const def = parsed.data as FlowDefinition;
+  const steps = (definition as { steps?: unknown } | null)?.steps;
+  if (!looseSteps(steps)) return null;
+  const def = { version: 1, steps } as FlowDefinition;
   return { def, rows: [...walkSteps(def.steps)].map(({ step, path }) => ({ step, depth: (path.length - 2) / 2 })) };
 }
 

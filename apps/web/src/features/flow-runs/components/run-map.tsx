@@ -34,16 +34,17 @@ export function runTargets(def: FlowDefinition, startFloorId: number, map?: Floo
     out.push({ number: out.length + 1, stepId, floorId: floor, waypointId: ids.at(-1) ?? null, waypointIds: ids });
   for (const { step } of walkSteps(def.steps)) {
     const here = map && map.floorId === floor ? map : undefined;
+    const num = (v: unknown) => (typeof v === 'number' ? [v] : []);
     switch (step.kind) {
       case 'moveToWaypoint':
-        push(step.id, [step.waypointId]);
+        push(step.id, num(step.waypointId));
         break;
       case 'followRoute':
         push(step.id, [...(here?.document.routes.find((r) => r.id === step.routeId)?.waypointIds ?? [])]);
         break;
       case 'moveToFloor':
-        floor = step.floorId;
-        push(step.id, [step.waypointId]);
+        if (typeof step.floorId === 'number') floor = step.floorId;
+        push(step.id, num(step.waypointId));
         break;
       case 'returnToCharger': {
         const charger = here?.document.waypoints.find((w) => w.type === WaypointType.charge);
