@@ -9,7 +9,9 @@ import {
   type SimulatedBuilding,
 } from '../src/services/simulated-building.ts';
 import { linksRepo } from '../src/modules/buildings/links-repo.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { simulatedFleetRepo } from '../src/services/simulated-fleet-repo.ts';
+import { createTestApp, registerDemoRobot, type TestApp } from './helpers.ts';
+import { runRepo } from '../src/modules/flow-runs/run-repo.ts';
 
 /**
  * The demo's simulated building systems (npm start): the simulator's controller runs as a child
@@ -102,5 +104,40 @@ describe('the demo building’s simulated elevators and doors', () => {
     });
     expect(other).toBeNull();
     expect((await links.find(building.id))?.t_spider_url).toBe('https://elevators.example.com');
+  });
+
+  it('the demo patrol finds the robots with a flow run in progress', async () => {
+    const repo = simulatedFleetRepo(t.db.kysely);
+    const { created, floorId } = await registerDemoRobot(t, { serialNo: 'SIMB-1', name: 'In a flow', model: 'ex' });
+    const other = await registerDemoRobot(t, { serialNo: 'SIMB-2', name: 'Free', model: 'mini' });
+    const ids = [created.robot.id, other.created.robot.id];
+    expect(await repo.robotsInFlows(ids)).toEqual(new Set());
+    const at = new Date().toISOString();
+    const run = (robotId: number, status: string) =>
+      runRepo(t.db.kysely).insert({
+        organization_id: building.organization_id,
+        building_id: building.id,
+        floor_id: floorId,
+        flow_id: null,
+        flow_name: 'Patrol',
+        robot_id: robotId,
+        robot_name: 'r',
+        definition: '{"version":1,"steps":[]}',
+        status,
+        started_at: at,
+        ended_at: null,
+        started_by: null,
+        current_step_id: null,
+        current_step_kind: null,
+        error_code: null,
+        message: null,
+        cursor: '{}',
+        owner: null,
+        lease_until: null,
+      });
+    await run(created.robot.id, 'paused');
+    await run(other.created.robot.id, 'done');
+    expect(await repo.robotsInFlows(ids)).toEqual(new Set([created.robot.id]));
+    expect(await repo.robotsInFlows([])).toEqual(new Set());
   });
 });
