@@ -1,0 +1,460 @@
+/**
+ * `npm run bench:flows`: 200 simulated robots (4 buildings × 50), each running a looping patrol flow
+ * (six waypoints; at each a photo and a sentence spoken) on one server, measured for 60 s. Figures:
+ * step transition latency p50/p95/p99 (goal p99 < 50 ms), runs stuck or lost (goal 0), failed steps,
+ * server CPU and peak RSS. Results in bench/results/flows.json.
+ *
+ * Three processes, as bench:fleet: the server (a child, as `npm run serve` starts it, in a temporary
+ * DATA_DIR on free ports, no demo data, no simulated robots of its own); the simulator (a second
+ * child, bench/lib/flows-sim.ts: the robots' MQTT traffic and physics, and the latency measurement on
+ * the robots' side); and this process, which seeds through the API, starts the runs, watches them and
+ * prints the figures.
+ *
+ * How a run goes (docs/flow-runner.md): one VDA 5050 order per run, extended by order updates; the
+ * photo and the speech after a move ride as HARD node actions on the move's goal node; the runner
+ * sends the next move's update once the robot's state shows the goal reached and the node actions
+ * FINISHED (or FAILED).
+ *
+ * Step transition latency, measured in the simulator process (one clock): for each order update a
+ * robot receives (orderUpdateId > 0), its arrival at the robot − the publish of the robot's first
+ * state message showing the previous base end reached with all its node actions FINISHED or FAILED
+ * (the message the runner reacted to). It includes both MQTT hops (robot → broker → server, server →
+ * broker → robot) besides the server's own work, so it is conservative: "node reached → next update
+ * on the wire" is shorter by the second hop.
+ *
+ * Stuck or lost: after the window every run must still be `running` and its `stepsStarted` must have
+ * grown in the last FLOWS_STALL_S seconds (default 15); a run that ended (fail, unknown...) or stood
+ * still counts. The failed (and skipped) steps are counted from the runs' step records.
+ *
+ * Options (environment): FLOWS_DURATION_S (measured seconds, default 60), FLOWS_ROBOTS_PER_BUILDING
+ * (default 50), FLOWS_BUILDINGS (default 4), FLOWS_SPEED_SCALE (simulated time per real time, default
+ * 5: each leg takes 1.2 to 2.3 s), FLOWS_VISUALIZATION_HZ (default 5), FLOWS_SERVER_PROFILE=1 (run the
+ * server with --cpu-prof; the profile is written to bench/results/flows-server-profile/ when it stops;
+ * summarize with `node --import tsx bench/lib/profile-summary.ts <file>`).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { authOps, flowRunOps, isApiError, type FlowRun } from '@portal/contract';
+import { cpuCount, machineBusyPercent, machineCpu, processCpuMs, processMemory } from './lib/fleet-measure.ts';
+import {
+  BenchError,
+  benchApi,
+  freePort,
+  pool,
+  rememberTempDir,
+  ROOT,
+  serverLog,
+  startServer,
+  stopAll,
+  stopChild,
+  waitForHealth,
+} from './lib/fleet-server.ts';
+import type { FromFlowSim, ToFlowSim, TransitionReport } from './lib/flows-protocol.ts';
+import { registerRobots, seedBuildings, type BenchRobot, type SeededBuilding } from './lib/flows-seed.ts';
+import { resultsDir, round, writeResults, type Figure } from './lib/results.ts';
+
+const ADMIN = { loginId: 'bench-admin@example.com', loginPw: 'Bench-Pass-2024!' };
+const BUILDINGS = envNumber('FLOWS_BUILDINGS', 4);
+const ROBOTS_PER_BUILDING = envNumber('FLOWS_ROBOTS_PER_BUILDING', 50);
+const ROBOTS = BUILDINGS * ROBOTS_PER_BUILDING;
+const SPEED_SCALE = envNumber('FLOWS_SPEED_SCALE', 5);
+const VISUALIZATION_HZ = envNumber('FLOWS_VISUALIZATION_HZ', 5);
+/** State messages go out on every change, and at least this often (the simulator's default). */
+const STATE_INTERVAL_MS = 5_000;
+const WARMUP_SECONDS = 10;
+const DURATION_SECONDS = envNumber('FLOWS_DURATION_S', 60);
+/** A run whose stepsStarted did not grow in this many seconds before the end of the window is stuck. */
+const STALL_SECONDS = envNumber('FLOWS_STALL_S', 15);
+const PROFILE_SERVER = process.env.FLOWS_SERVER_PROFILE === '1';
+const REGISTER_CONCURRENCY = 8;
+const RUN_START_CONCURRENCY = 8;
+const SIM_START_CONCURRENCY = 50;
+const RSS_POLL_MS = 250;
+const RUNS_POLL_MS = 5_000;
+
+const GOAL_P99_MS = 50;
+const MB = 1024 * 1024;
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, not ${raw}`);
+  return n;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- the simulator process
+
+class Simulator {
+  private nextId = 1;
+  private readonly pending = new Map<number, (r: TransitionReport) => void>();
+  private started: ((m: Extract<FromFlowSim, { type: 'started' }>) => void) | null = null;
+  private failure: ((e: Error) => void) | null = null;
+
+  constructor(readonly child: ChildProcess) {
+    child.on('message', (msg: FromFlowSim) => {
+      if (msg.type === 'report') {
+        this.pending.get(msg.id)?.(msg);
+        this.pending.delete(msg.id);
+      } else if (msg.type === 'started') this.started?.(msg);
+      else if (msg.type === 'failed') this.failure?.(new BenchError(`simulator: ${msg.message}`));
+    });
+    child.on('exit', (code, signal) => this.failure?.(new BenchError(`simulator exited (${signal ?? code})`)));
+  }
+
+  private send(msg: ToFlowSim): void {
+    this.child.send(msg);
+  }
+
+  start(robots: BenchRobot[], timeoutMs = 300_000): Promise<Extract<FromFlowSim, { type: 'started' }>> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new BenchError('the simulated fleet did not start in time')), timeoutMs);
+      this.started = (m) => (clearTimeout(timer), resolve(m));
+      this.failure = (e) => (clearTimeout(timer), reject(e));
+      this.send({
+        type: 'start',
+        robots: robots.map(({ flowId: _flowId, ...spec }) => spec),
+        visualizationHz: VISUALIZATION_HZ,
+        stateIntervalMs: STATE_INTERVAL_MS,
+        speedScale: SPEED_SCALE,
+        concurrency: SIM_START_CONCURRENCY,
+      });
+    });
+  }
+
+  measureOn(): void {
+    this.send({ type: 'measure', on: true });
+  }
+
+  measureOff(): Promise<TransitionReport> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new BenchError('the simulator did not answer')), 10_000);
+      this.pending.set(id, (r) => (clearTimeout(timer), resolve(r)));
+      this.send({ type: 'measure', on: false, id });
+    });
+  }
+
+  /** Robots say OFFLINE and the process ends; killed by PID if it takes too long. */
+  async stop(): Promise<void> {
+    this.failure = null;
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => this.child.once('exit', () => r()));
+    try {
+      this.send({ type: 'stop' });
+    } catch {
+      // the channel is gone; stopChild below ends it
+    }
+    await Promise.race([exited, sleep(15_000)]);
+    await stopChild(this.child, 2_000);
+  }
+}
+
+/** bench/lib/flows-sim.ts with an IPC channel (stdout and stderr shared with the bench). */
+function startSimulatorProcess(): ChildProcess {
+  const child = fork(fileURLToPath(new URL('./lib/flows-sim.ts', import.meta.url)), [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  // Last resort: no orphaned simulator if the bench goes down some other way.
+  process.on('exit', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return child;
+}
+
+// ---------------------------------------------------------------- the runs
+
+async function login(base: string): Promise<string> {
+  const res = await benchApi(base).call(authOps.login, { body: ADMIN });
+  if (!('token' in res)) throw new BenchError('the bench administrator signs in with a verification code');
+  return res.token;
+}
+
+/**
+ * POST /api/flows/{id}/runs for each robot. A robot the server has not seen online with a state yet
+ * fails the health check (409 HEALTH_CHECK_FAILED): tried again for up to 30 s.
+ */
+async function startRuns(base: string, token: string, robots: BenchRobot[]): Promise<FlowRun[]> {
+  const api = benchApi(base);
+  return pool(robots, RUN_START_CONCURRENCY, async (r) => {
+    const deadline = performance.now() + 30_000;
+    for (;;) {
+      try {
+        return await api.call(flowRunOps.startFlowRun, {
+          token,
+          params: { id: r.flowId },
+          body: { robotId: r.robotId },
+        });
+      } catch (err) {
+        if (isApiError(err) && err.code === 'HEALTH_CHECK_FAILED' && performance.now() < deadline) {
+          await sleep(500);
+          continue;
+        }
+        throw new BenchError(`starting the run of robot ${r.serialNumber}: ${(err as Error).message}`);
+      }
+    }
+  });
+}
+
+/** Every run of the bench's buildings (GET /api/flow-runs, one page per building). */
+async function listRuns(base: string, token: string, buildings: SeededBuilding[]): Promise<FlowRun[]> {
+  const api = benchApi(base);
+  const pages = await Promise.all(
+    buildings.map((b) =>
+      api.call(flowRunOps.listFlowRuns, {
+        token,
+        query: { filter: JSON.stringify({ where: { buildingId: b.id }, limit: 200 }) },
+      }),
+    ),
+  );
+  return pages.flat();
+}
+
+interface Snapshot {
+  at: number;
+  steps: Map<number, number>;
+}
+
+const snapshotOf = (runs: FlowRun[]): Snapshot => ({
+  at: performance.now(),
+  steps: new Map(runs.map((r) => [r.id, r.stepsStarted])),
+});
+
+// ---------------------------------------------------------------- the run
+
+let server: ChildProcess | null = null;
+let simulator: Simulator | null = null;
+
+async function cleanup(): Promise<void> {
+  await simulator?.stop();
+  simulator = null;
+  // The server stops on SIGTERM (and writes its CPU profile then, with FLOWS_SERVER_PROFILE=1).
+  await stopChild(server, 25_000);
+  server = null;
+  await stopAll();
+}
+
+process.once('SIGINT', () => {
+  console.error('\ninterrupted; stopping the server and the simulator');
+  void cleanup().finally(() => process.exit(130));
+});
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-bench-flows-'));
+  rememberTempDir(dataDir);
+  const port = await freePort();
+  let mqttPort = await freePort();
+  while (mqttPort === port) mqttPort = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const profileDir = path.join(resultsDir, 'flows-server-profile');
+  console.log(`DATA_DIR ${dataDir}`);
+  console.log(
+    `starting the server on ${base} (MQTT ${mqttPort})${PROFILE_SERVER ? `, profiling to ${profileDir}` : ''}`,
+  );
+  server = startServer({
+    port,
+    mqttPort,
+    dataDir,
+    admin: ADMIN,
+    nodeArgs: PROFILE_SERVER ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
+  const serverPid = server.pid;
+  const startMs = await waitForHealth(base, server);
+  console.log(`healthy after ${Math.round(startMs)} ms (PID ${serverPid})`);
+
+  let peakRss = 0;
+  const rssTimer = setInterval(() => {
+    const m = processMemory(serverPid);
+    if (m && m.rss > peakRss) peakRss = m.rss;
+  }, RSS_POLL_MS);
+  rssTimer.unref();
+
+  // 1. Buildings, maps, flows and robots through the API.
+  const token = await login(base);
+  let t = performance.now();
+  const buildings = await seedBuildings(base, token, BUILDINGS);
+  console.log(
+    `seeded ${BUILDINGS} buildings (a floor, its patrol map and a looping patrol flow each) in ${Math.round(performance.now() - t)} ms`,
+  );
+  t = performance.now();
+  const robots = await registerRobots(base, token, buildings, ROBOTS_PER_BUILDING, REGISTER_CONCURRENCY);
+  console.log(`registered ${robots.length} robots in ${Math.round(performance.now() - t)} ms`);
+
+  // 2. The fleet, in its own process.
+  simulator = new Simulator(startSimulatorProcess());
+  const simPid = simulator.child.pid;
+  console.log(
+    `starting ${ROBOTS} simulated robots (speedScale ${SPEED_SCALE}, ${VISUALIZATION_HZ} Hz visualization, state on change)`,
+  );
+  const started = await simulator.start(robots);
+  console.log(`  ${started.robots} robots connected in ${Math.round(started.ms)} ms`);
+
+  // 3. A run on every robot.
+  t = performance.now();
+  const runs = await startRuns(base, token, robots);
+  console.log(`started ${runs.length} runs in ${Math.round(performance.now() - t)} ms; warming up ${WARMUP_SECONDS} s`);
+  await sleep(WARMUP_SECONDS * 1000);
+
+  // 4. The measured window: the simulator times the transitions; the runs are read every 5 s.
+  const snapshots: Snapshot[] = [snapshotOf(await listRuns(base, token, buildings))];
+  const cpu0 = { server: processCpuMs(serverPid), sim: processCpuMs(simPid), machine: machineCpu() };
+  const t0 = performance.now();
+  simulator.measureOn();
+  console.log(`measuring ${DURATION_SECONDS} s`);
+  const end = t0 + DURATION_SECONDS * 1000;
+  while (performance.now() < end) {
+    await sleep(Math.min(RUNS_POLL_MS, end - performance.now()));
+    const snap = snapshotOf(await listRuns(base, token, buildings));
+    snapshots.push(snap);
+    const steps = [...snap.steps.values()].reduce((a, b) => a + b, 0);
+    console.log(`  ${Math.round((snap.at - t0) / 1000)} s: ${steps} steps started in all`);
+  }
+  const report = await simulator.measureOff();
+  const windowMs = performance.now() - t0;
+  const cpu1 = { server: processCpuMs(serverPid), sim: processCpuMs(simPid), machine: machineCpu() };
+  const hwm = processMemory(serverPid)?.hwm ?? Number.NaN;
+
+  // 5. Stuck or lost: every run still running, its steps grown within the last STALL_SECONDS.
+  const finalRuns = await listRuns(base, token, buildings);
+  const last = snapshots[snapshots.length - 1]!;
+  const reference = [...snapshots].reverse().find((s) => last.at - s.at >= STALL_SECONDS * 1000) ?? snapshots[0]!;
+  const first = snapshots[0]!;
+  const ours = new Set(runs.map((r) => r.id));
+  const problems: string[] = [];
+  let ended = 0;
+  let stalled = 0;
+  for (const id of ours) {
+    const run = finalRuns.find((r) => r.id === id);
+    if (!run || run.status !== 'running') {
+      ended++;
+      problems.push(`run ${id}: ${run ? `${run.status} ${run.errorCode ?? ''} ${run.message ?? ''}` : 'missing'}`);
+      continue;
+    }
+    if ((reference.steps.get(id) ?? 0) >= run.stepsStarted) {
+      stalled++;
+      problems.push(
+        `run ${id} (${run.robotName}): no step started in the last ${STALL_SECONDS} s (at ${run.currentStepId})`,
+      );
+    }
+  }
+  const stepsInWindow = [...last.steps.entries()].reduce((a, [id, n]) => a + n - (first.steps.get(id) ?? n), 0);
+
+  // 6. The step records: failed and skipped steps (each run's newest 500 steps).
+  const api = benchApi(base);
+  const details = await pool([...ours], 8, (id) => api.call(flowRunOps.getFlowRun, { token, params: { id } }));
+  const failedSteps = details.flatMap((d) => d.steps.filter((s) => s.result === 'fail'));
+  const skippedSteps = details.flatMap((d) => d.steps.filter((s) => s.result === 'skip'));
+  const codes = new Map<string, number>();
+  for (const s of [...failedSteps, ...skippedSteps]) {
+    const key = `${s.kind} ${s.result} ${s.errorCode ?? ''}`.trim();
+    codes.set(key, (codes.get(key) ?? 0) + 1);
+  }
+
+  // 7. Cancel every run; each must end as `cancel`.
+  const cancelled = await pool([...ours], 8, async (id) => {
+    try {
+      return (await api.call(flowRunOps.cancelFlowRun, { token, params: { id } })).status;
+    } catch (err) {
+      return isApiError(err) ? err.code : String(err);
+    }
+  });
+  const notCancelled = cancelled.filter((s) => s !== 'cancel').length;
+  clearInterval(rssTimer);
+
+  // ---------------------------------------------------------------- figures
+  const sorted = [...report.latenciesMs].sort((a, b) => a - b);
+  const p99 = percentile(sorted, 99);
+  const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
+  const serverCpuMs = cpu0.server !== null && cpu1.server !== null ? cpu1.server - cpu0.server : Number.NaN;
+  const simCpuMs = cpu0.sim !== null && cpu1.sim !== null ? cpu1.sim - cpu0.sim : Number.NaN;
+  const perRobot = Object.values(report.updatesPerRobot);
+  const lost = ended + stalled;
+
+  console.log(
+    `\nstep transition latency: state message with the node reached and its actions done (robot publish) → ` +
+      `the next order update at the robot; both MQTT hops included (conservative)`,
+  );
+  console.log(
+    `  ${sorted.length} transitions in ${round(windowMs / 1000)} s (${round((sorted.length / windowMs) * 1000)}/s); ` +
+      `${report.early} updates before the robot reported done; ${report.newOrders} new orders; ` +
+      `updates per robot min ${Math.min(...perRobot)} max ${Math.max(...perRobot)} (${perRobot.length} robots)`,
+  );
+  console.log(
+    `  simulator: ${report.statePublished} state messages (${report.stateParsed} parsed to check), ` +
+      `${report.photos} photos, ${report.connected} robots connected, event-loop delay p99 ` +
+      `${round(report.loopDelayP99Ms)} ms max ${round(report.loopDelayMaxMs)} ms`,
+  );
+  console.log(`  runs: ${runs.length} started, ${stepsInWindow} steps started in the window`);
+  if (codes.size > 0) console.log(`  failed/skipped steps: ${[...codes].map(([k, n]) => `${k} ×${n}`).join(', ')}`);
+  for (const p of problems.slice(0, 20)) console.log(`  ${p}`);
+  if (notCancelled > 0) console.log(`  ${notCancelled} runs did not end as cancel on POST .../cancel`);
+
+  const figures: Figure[] = [
+    { name: 'robots', value: ROBOTS, unit: 'robots' },
+    { name: 'measured window', value: windowMs / 1000, unit: 's' },
+    { name: 'step transitions', value: sorted.length, unit: 'count' },
+    { name: 'steps started (all runs)', value: stepsInWindow, unit: 'count' },
+    { name: 'transition latency p50', value: percentile(sorted, 50), unit: 'ms' },
+    { name: 'transition latency p95', value: percentile(sorted, 95), unit: 'ms' },
+    {
+      name: 'transition latency p99',
+      value: p99,
+      unit: 'ms',
+      goal: `p99 < ${GOAL_P99_MS} ms`,
+      met: sorted.length > 0 && p99 < GOAL_P99_MS,
+    },
+    { name: 'transition latency max', value: sorted[sorted.length - 1] ?? Number.NaN, unit: 'ms' },
+    { name: 'transition latency mean', value: mean, unit: 'ms' },
+    { name: 'updates before done reported', value: report.early, unit: 'count' },
+    { name: 'runs stuck or lost', value: lost, unit: 'runs', goal: '0', met: lost === 0 },
+    { name: 'runs ended', value: ended, unit: 'runs' },
+    { name: `runs without a new step in ${STALL_SECONDS} s`, value: stalled, unit: 'runs' },
+    { name: 'steps failed', value: failedSteps.length, unit: 'steps' },
+    { name: 'steps skipped (failed, policy skip)', value: skippedSteps.length, unit: 'steps' },
+    { name: 'runs not cancelled at the end', value: notCancelled, unit: 'runs' },
+    { name: 'server CPU', value: (serverCpuMs / windowMs) * 100, unit: '% of one core' },
+    { name: 'simulator CPU', value: (simCpuMs / windowMs) * 100, unit: '% of one core' },
+    {
+      name: 'machine busy',
+      value: machineBusyPercent(cpu0.machine, cpu1.machine),
+      unit: `% of ${cpuCount()} cores`,
+    },
+    { name: 'server peak RSS', value: Math.max(peakRss, Number.isFinite(hwm) ? hwm : 0) / MB, unit: 'MB' },
+    { name: 'simulator event-loop delay p99', value: report.loopDelayP99Ms, unit: 'ms' },
+  ];
+  writeResults('flows', figures);
+  const missed = figures.filter((f) => f.met === false);
+  console.log(
+    missed.length === 0
+      ? `\nall goals met (${ROBOTS} robots, ${DURATION_SECONDS} s)`
+      : `\ngoals missed: ${missed.map((f) => `${f.name} ${round(f.value)} ${f.unit} (${f.goal})`).join('; ')}`,
+  );
+}
+
+try {
+  await main();
+  await cleanup();
+} catch (err) {
+  console.error(
+    `\nbench:flows failed: ${err instanceof BenchError ? err.message : ((err as Error).stack ?? String(err))}`,
+  );
+  if (isApiError(err)) console.error(`  ${err.status} ${err.code}: ${JSON.stringify(err.details).slice(0, 1000)}`);
+  if (serverLog.length > 0) {
+    console.error(`server output (last ${Math.min(serverLog.length, 40)} lines):`);
+    for (const line of serverLog.slice(-40)) console.error(`  ${line.slice(0, 500)}`);
+  }
+  await cleanup();
+  process.exitCode = 1;
+}
