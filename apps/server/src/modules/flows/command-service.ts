@@ -18,7 +18,7 @@ import type { AppContext, Principal } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { parseFilter } from '../../lib/filter.ts';
-import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
+import { cachedLists, refuseFields, rowsInOrder, type ListAnswer } from '../../lib/list-answer.ts';
 import { canSeeBuilding } from '../../lib/scope.ts';
 import { expectVersioned, nextVersion, staleUpdate } from '../../lib/versioned.ts';
 import {
@@ -133,16 +133,10 @@ export function commandService({ db, clock, audit, caches }: Ctx) {
   return {
     async list(p: Principal, rawFilter: string | undefined): Promise<ListAnswer> {
       const f = parseFilter(rawFilter, commandFilter);
-      if (f.fields)
-        throw new AppError('BAD_FILTER', 'Invalid filter: fields is not supported here', [
-          { path: 'fields', message: 'fields is not supported here; every entry is answered whole' },
-        ]);
-      return cachedList('commands', p, rawFilter, listSchema, async () => {
-        const { ids, total } = await repo.page(p, f);
-        if (ids.length === 0) return { items: [], total };
-        const byId = new Map((await repo.byIds(p, ids)).map((r) => [r.id, r]));
-        return { items: ids.flatMap((id) => byId.get(id) ?? []).map(toCommand), total };
-      });
+      refuseFields(f);
+      return cachedList('commands', p, rawFilter, listSchema, async () =>
+        rowsInOrder(await repo.page(p, f), (ids) => repo.byIds(p, ids), toCommand),
+      );
     },
 
     async get(p: Principal, id: number): Promise<Command> {

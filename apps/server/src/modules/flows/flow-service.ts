@@ -19,7 +19,7 @@ import type { AppContext, Principal } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { parseFilter } from '../../lib/filter.ts';
-import { cachedLists, type ListAnswer } from '../../lib/list-answer.ts';
+import { cachedLists, refuseFields, rowsInOrder, type ListAnswer } from '../../lib/list-answer.ts';
 import { canSeeBuilding } from '../../lib/scope.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { commandRepo } from './command-repo.ts';
@@ -161,16 +161,10 @@ export function flowService({ db, clock, audit, caches }: Ctx) {
   return {
     async list(p: Principal, rawFilter: string | undefined): Promise<ListAnswer> {
       const f = parseFilter(rawFilter, flowFilter);
-      if (f.fields)
-        throw new AppError('BAD_FILTER', 'Invalid filter: fields is not supported here', [
-          { path: 'fields', message: 'fields is not supported here; every entry is answered whole' },
-        ]);
-      return cachedList('flows', p, rawFilter, listSchema, async () => {
-        const { ids, total } = await repo.page(p, f);
-        if (ids.length === 0) return { items: [], total };
-        const byId = new Map((await repo.byIds(p, ids)).map((r) => [r.id, r]));
-        return { items: ids.flatMap((id) => byId.get(id) ?? []).map(toFlow), total };
-      });
+      refuseFields(f);
+      return cachedList('flows', p, rawFilter, listSchema, async () =>
+        rowsInOrder(await repo.page(p, f), (ids) => repo.byIds(p, ids), toFlow),
+      );
     },
 
     async get(p: Principal, id: number): Promise<Flow> {
