@@ -1,10 +1,8 @@
-import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import {
   flowRunDetailSchema,
   flowRunSchema,
-  vdaTopic,
   type FlowDefinition,
   type FlowRun,
   type FlowRunDetail,
@@ -18,7 +16,7 @@ import { activityService } from '../src/modules/activity/activity-service.ts';
 import { createOutbound } from '../src/lib/outbound.ts';
 import { mapService } from '../src/modules/maps/map-service.ts';
 import { openProbe } from './ws-probe.ts';
-import { createTestApp, errorOf, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
+import { observeRobot, createTestApp, errorOf, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
 
 /**
  * The flow runner against a real simulated robot over MQTT (docs/flow-runner.md): a flow's steps
@@ -34,7 +32,7 @@ describe('flow runs', () => {
   let buildingId: number;
   let admin: string;
   let general: string;
-  let observer: mqtt.MqttClient;
+  let observer: Awaited<ReturnType<typeof observeRobot>>;
   const orders: VdaOrder[] = [];
   const instant: VdaInstantActions[] = [];
 
@@ -122,23 +120,7 @@ describe('flow runs', () => {
       document: demoMapDocument(),
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    const c = r.created.credentials;
-    observer = await mqtt.connectAsync(c.mqttUrl, {
-      protocolVersion: 4,
-      username: c.username,
-      password: c.password,
-      clientId: `${c.manufacturer}-${c.serialNumber}:observer`,
-      reconnectPeriod: 0,
-    });
-    observer.on('message', (topic, payload) => {
-      const msg = JSON.parse(payload.toString('utf8')) as unknown;
-      if (topic.endsWith('/order')) orders.push(msg as VdaOrder);
-      else instant.push(msg as VdaInstantActions);
-    });
-    await observer.subscribeAsync(
-      [vdaTopic(c.manufacturer, c.serialNumber, 'order'), vdaTopic(c.manufacturer, c.serialNumber, 'instantActions')],
-      { qos: 1 },
-    );
+    observer = await observeRobot(r.created, orders, instant);
     sim = await startRobot(
       simOptions(r.created, {
         model: 'pro',
@@ -154,7 +136,7 @@ describe('flow runs', () => {
 
   afterAll(async () => {
     await sim?.stop().catch(() => undefined);
-    await observer?.endAsync().catch(() => undefined);
+    await observer?.close().catch(() => undefined);
     await t?.close();
   });
 

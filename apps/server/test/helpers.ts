@@ -15,7 +15,8 @@ import { createFileStore } from '../src/services/file-store.ts';
 import { seedDemo } from '../src/seed.ts';
 import { DEMO_ACCOUNTS } from '../src/seed.ts';
 import { startRobotLink, type RobotLinkService } from '../src/modules/robot-link/index.ts';
-import { errorBodySchema, type CreatedRobot } from '@portal/contract';
+import mqtt from 'mqtt';
+import { errorBodySchema, vdaTopic, type CreatedRobot, type VdaInstantActions, type VdaOrder } from '@portal/contract';
 import type { RobotOptions } from '@portal/robot-sim';
 
 /**
@@ -243,4 +244,33 @@ export async function registerDemoRobot(
   });
   if (res.statusCode !== 201) throw new Error(`register ${robot.serialNo}: ${res.statusCode} ${res.body}`);
   return { created: res.json<CreatedRobot>(), buildingId: building.id, floorId: floor.id };
+}
+
+/**
+ * What the portal sends a robot, as the robot receives it: a second MQTT session with the robot's
+ * credentials subscribed to its `order` and `instantActions` topics. The lists fill as messages come.
+ */
+export async function observeRobot(
+  created: CreatedRobot,
+  orders: VdaOrder[] = [],
+  instant: VdaInstantActions[] = [],
+): Promise<{ orders: VdaOrder[]; instant: VdaInstantActions[]; close(): Promise<void> }> {
+  const c = created.credentials;
+  const client = await mqtt.connectAsync(c.mqttUrl, {
+    protocolVersion: 4,
+    username: c.username,
+    password: c.password,
+    clientId: `${c.manufacturer}-${c.serialNumber}:observer`,
+    reconnectPeriod: 0,
+  });
+  client.on('message', (topic, payload) => {
+    const msg = JSON.parse(payload.toString('utf8')) as unknown;
+    if (topic.endsWith('/order')) orders.push(msg as VdaOrder);
+    else instant.push(msg as VdaInstantActions);
+  });
+  await client.subscribeAsync(
+    [vdaTopic(c.manufacturer, c.serialNumber, 'order'), vdaTopic(c.manufacturer, c.serialNumber, 'instantActions')],
+    { qos: 1 },
+  );
+  return { orders, instant, close: () => client.endAsync() };
 }

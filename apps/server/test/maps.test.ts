@@ -3,7 +3,6 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import {
@@ -12,7 +11,6 @@ import {
   instantActionsSchema,
   mapRevisionSummarySchema,
   orderSchema,
-  vdaTopic,
   type CreatedRobot,
   type FloorDetail,
   type FloorMap,
@@ -24,7 +22,7 @@ import {
   type Waypoint,
   type WaypointEntry,
 } from '@portal/contract';
-import { createTestApp, type TestApp, until, errorOf } from './helpers.ts';
+import { observeRobot, createTestApp, type TestApp, until, errorOf } from './helpers.ts';
 
 /**
  * Floor maps: revisions (save, stale save, overwrite, restore), the document rules, the waypoint
@@ -588,7 +586,7 @@ describe('robots on the map: told of new revisions, goto and trial run', () => {
   let floor: FloorDetail;
   let created: CreatedRobot;
   let robot: SimRobot;
-  let observer: mqtt.MqttClient;
+  let observer: Awaited<ReturnType<typeof observeRobot>>;
   const orders: VdaOrder[] = [];
   const instant: VdaInstantActions[] = [];
   let revision = 0;
@@ -630,22 +628,7 @@ describe('robots on the map: told of new revisions, goto and trial run', () => {
     created = res.json<CreatedRobot>();
     const c = created.credentials;
     // What the robot is sent, as the robot receives it (a second session with the robot's credentials).
-    observer = await mqtt.connectAsync(c.mqttUrl, {
-      protocolVersion: 4,
-      username: c.username,
-      password: c.password,
-      clientId: `${c.manufacturer}-${c.serialNumber}:observer`,
-      reconnectPeriod: 0,
-    });
-    observer.on('message', (topic, payload) => {
-      const msg = JSON.parse(payload.toString('utf8')) as unknown;
-      if (topic.endsWith('/order')) orders.push(msg as VdaOrder);
-      else instant.push(msg as VdaInstantActions);
-    });
-    await observer.subscribeAsync(
-      [vdaTopic(c.manufacturer, c.serialNumber, 'order'), vdaTopic(c.manufacturer, c.serialNumber, 'instantActions')],
-      { qos: 1 },
-    );
+    observer = await observeRobot(created, orders, instant);
     robot = await startRobot({
       brokerUrl: c.mqttUrl,
       username: c.username,
@@ -666,7 +649,7 @@ describe('robots on the map: told of new revisions, goto and trial run', () => {
   });
   afterAll(async () => {
     await robot?.stop().catch(() => undefined);
-    await observer?.endAsync().catch(() => undefined);
+    await observer?.close().catch(() => undefined);
   });
 
   it('tells robots on the floor of a new revision with the custom instant action mapChanged', async () => {
