@@ -186,16 +186,16 @@ async function main(): Promise<void> {
   }
   const hz = num('hz', args.hz, 0);
   const speedScale = num('speed-scale', args['speed-scale'], 0.01);
-  const list = args.credentials
-    ? fromFile(args.credentials, hz, speedScale)
-    : await fromPortal(num('robots', args.robots, 1), hz, speedScale);
-
-  if (args.teleop !== 'on' && args.teleop !== 'off') fail('--teleop must be on or off');
   const actionFailRate = num('action-fail-rate', args['action-fail-rate'], 0);
   if (actionFailRate > 1) fail('--action-fail-rate must be a number from 0 to 1');
   const personAfter = args['person-after'];
   const personDetectionSeconds =
     personAfter === undefined ? undefined : personAfter === 'never' ? null : num('person-after', personAfter, 0);
+  const list = args.credentials
+    ? fromFile(args.credentials, hz, speedScale)
+    : await fromPortal(num('robots', args.robots, 1), hz, speedScale);
+
+  if (args.teleop !== 'on' && args.teleop !== 'off') fail('--teleop must be on or off');
   const teleop = args.teleop === 'on' ? webrtcTeleop() : undefined;
 
   const robots: SimRobot[] = [];
