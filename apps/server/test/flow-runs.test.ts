@@ -248,6 +248,26 @@ describe('flow runs', () => {
     expect(withPhoto.data.camera).toBe('v1');
   }, 90_000);
 
+  it('takes the robot over from an order it did not send (a goto under way)', async () => {
+    await atStart();
+    const flowId = await createFlow('Take over', [
+      { kind: 'moveToWaypoint', id: 'p1', waypointId: 3 },
+      { kind: 'moveToWaypoint', id: 'home', waypointId: 2 },
+    ]);
+    const go = await t.call('POST', `/robots/${robotId}/goto`, admin, { floorId, waypointId: 6 });
+    expect(go.statusCode, go.body).toBe(202);
+    const gotoOrder = go.json<{ orderId: string }>().orderId;
+    await sim.waitFor((s) => s.orderId === gotoOrder && s.driving, 20_000);
+    const cancelsBefore = instant.flatMap((m) => m.actions).filter((a) => a.actionType === 'cancelOrder').length;
+    const res = await start(flowId);
+    expect(res.statusCode, res.body).toBe(201);
+    const d = await ended(res.json<FlowRun>().id, 60_000);
+    expect(d.status, JSON.stringify(d.steps)).toBe('done');
+    expect(instant.flatMap((m) => m.actions).filter((a) => a.actionType === 'cancelOrder').length).toBe(
+      cancelsBefore + 1,
+    );
+  }, 90_000);
+
   it('refuses a second run on a busy robot with FLOW_ALREADY_RUNNING, then cancels the first', async () => {
     await atStart();
     const flowId = await createFlow('Long wait', [

@@ -472,6 +472,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         ...rest,
       ];
     } else {
+      await takeOver(ex, d.state);
       orderId = randomUUID();
       updateId = 0;
       stops = startingAt(stops, pos ? { x: pos.x, y: pos.y, mapId: pos.mapId } : null, `start-${orderId.slice(0, 8)}`);
@@ -498,6 +499,18 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     await link.publishOrder(ex.robotId, { orderId, orderUpdateId: updateId, nodes, edges });
     await reachNode(ex, orderId, updateId, goal.sequenceId);
     return { orderId, orderUpdateId: updateId, waypointId: goals[goals.length - 1]!.id };
+  }
+
+  /**
+   * The robot holds an order that is not the run's (a demo patrol, a goto, a trial run): the flow
+   * takes over. It is cancelled and the robot waited for until it stands free, so the run's new order
+   * is not refused as "an order is still active".
+   */
+  async function takeOver(ex: Execution, state: VdaState): Promise<void> {
+    const holds = (st: VdaState) => st.nodeStates.length > 0 || st.edgeStates.length > 0;
+    if (!holds(state) || state.orderId === ex.cursor.order?.orderId) return;
+    await link.command(ex.robotId, 'cancel');
+    await until(ex, ({ state: st }) => !holds(st) && !st.driving);
   }
 
   function reachNode(ex: Execution, orderId: string, updateId: number, seq: number) {
