@@ -30,10 +30,13 @@
  * (default 50), FLOWS_BUILDINGS (default 4), FLOWS_SPEED_SCALE (simulated time per real time, default
  * 5: each leg takes 1.2 to 2.3 s), FLOWS_VISUALIZATION_HZ (default 5), FLOWS_SERVER_PROFILE=1 (run the
  * server with --cpu-prof; the profile is written to bench/results/flows-server-profile/ when it stops;
- * summarize with `node --import tsx bench/lib/profile-summary.ts <file>`).
+ * summarize with `node --import tsx bench/lib/profile-summary.ts <file>`), FLOWS_SERVER_PROBE=1 (load
+ * bench/lib/fleet-probe.ts into the server: the broker's routing queue and the event loop, printed for
+ * the window), FLOWS_SQL_PROBE=1 (load bench/lib/flows-sql-probe.ts into the server: the SQLite statements
+ * that took most time in the window).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +56,7 @@ import {
   waitForHealth,
 } from './lib/fleet-server.ts';
 import type { FromFlowSim, ToFlowSim, TransitionReport } from './lib/flows-protocol.ts';
+import type { SqlProbeLine } from './lib/flows-sql-probe.ts';
 import { registerRobots, seedBuildings, type BenchRobot, type SeededBuilding } from './lib/flows-seed.ts';
 import { resultsDir, round, writeResults, type Figure } from './lib/results.ts';
 
@@ -69,6 +73,8 @@ const DURATION_SECONDS = envNumber('FLOWS_DURATION_S', 60);
 /** A run whose stepsStarted did not grow in this many seconds before the end of the window is stuck. */
 const STALL_SECONDS = envNumber('FLOWS_STALL_S', 15);
 const PROFILE_SERVER = process.env.FLOWS_SERVER_PROFILE === '1';
+const PROBE_SERVER = process.env.FLOWS_SERVER_PROBE === '1';
+const SQL_PROBE = process.env.FLOWS_SQL_PROBE === '1';
 const REGISTER_CONCURRENCY = 8;
 const RUN_START_CONCURRENCY = 8;
 const SIM_START_CONCURRENCY = 50;
@@ -251,6 +257,62 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+/**
+ * What bench/lib/fleet-probe.ts saw in the server during the window (FLOWS_SERVER_PROBE=1), one line
+ * per 5 s: the embedded broker's routing queue (most, and in flight), messages routed, the event
+ * loop's utilization and its delay p99 (worst of the 500 ms samples).
+ */
+function printProbe(file: string, from: number, to: number): void {
+  if (!existsSync(file)) return console.log('probe: no data');
+  type Line = { at: number; queued: number; inFlight: number; routed: number; elu: number; delayP99Ms: number };
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Line)
+    .filter((l) => l.at >= from && l.at <= to);
+  console.log('\nprobe (server, per 5 s of the window): broker queue, routed/s, loop utilization, loop delay p99');
+  for (let i = 0; i < lines.length; i += 10) {
+    const g = lines.slice(i, i + 10);
+    const s = ((g[0]!.at - from) / 1000).toFixed(0).padStart(3);
+    const queue = Math.max(...g.map((l) => l.queued));
+    const routed = g.reduce((a, l) => a + l.routed, 0) / (g.length * 0.5);
+    const elu = g.reduce((a, l) => a + l.elu, 0) / g.length;
+    const delay = Math.max(...g.map((l) => l.delayP99Ms));
+    console.log(
+      `  ${s} s  queue max ${String(queue).padStart(6)}  routed ${routed.toFixed(0).padStart(5)}/s  ` +
+        `ELU ${(elu * 100).toFixed(0).padStart(3)}%  delay p99 ${delay.toFixed(0).padStart(5)} ms`,
+    );
+  }
+}
+
+/** What bench/lib/flows-sql-probe.ts saw (FLOWS_SQL_PROBE=1): the statements that took most time in the window. */
+function printSqlProbe(file: string, from: number, to: number, windowMs: number): void {
+  if (!existsSync(file)) return console.log('SQL probe: no data');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as SqlProbeLine);
+  const before = [...lines].reverse().find((l) => l.at <= from) ?? { at: from, sql: {} };
+  const after = [...lines].reverse().find((l) => l.at <= to + 1000) ?? lines[lines.length - 1];
+  if (!after) return console.log('SQL probe: no data');
+  const rows = Object.entries(after.sql).map(([sql, [calls, ms]]) => {
+    const [calls0, ms0] = before.sql[sql] ?? [0, 0];
+    return { sql, calls: calls - calls0, ms: ms - ms0 };
+  });
+  const total = rows.reduce((a, r) => a + r.ms, 0);
+  const calls = rows.reduce((a, r) => a + r.calls, 0);
+  console.log(
+    `\nSQL probe (server, the window): ${calls} statements (${round((calls / windowMs) * 1000)}/s), ` +
+      `${round(total)} ms in SQLite (${round((total / windowMs) * 100)} % of one core); most time:`,
+  );
+  for (const r of rows.sort((a, b) => b.ms - a.ms).slice(0, 15)) {
+    console.log(
+      `  ${round(r.ms).toString().padStart(7)} ms ${String(r.calls).padStart(7)}× ` +
+        `${round(r.ms / Math.max(1, r.calls))} ms  ${r.sql.slice(0, 110)}`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-bench-flows-'));
   rememberTempDir(dataDir);
@@ -263,12 +325,22 @@ async function main(): Promise<void> {
   console.log(
     `starting the server on ${base} (MQTT ${mqttPort})${PROFILE_SERVER ? `, profiling to ${profileDir}` : ''}`,
   );
+  const probeFile = path.join(dataDir, 'probe.jsonl');
+  const sqlProbeFile = path.join(dataDir, 'sql-probe.jsonl');
   server = startServer({
     port,
     mqttPort,
     dataDir,
     admin: ADMIN,
-    nodeArgs: PROFILE_SERVER ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    nodeArgs: [
+      ...(PROFILE_SERVER ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...(PROBE_SERVER ? ['--import', new URL('./lib/fleet-probe.ts', import.meta.url).href] : []),
+      ...(SQL_PROBE ? ['--import', new URL('./lib/flows-sql-probe.ts', import.meta.url).href] : []),
+    ],
+    env: {
+      ...(PROBE_SERVER ? { FLEET_PROBE_FILE: probeFile } : {}),
+      ...(SQL_PROBE ? { FLOWS_SQL_PROBE_FILE: sqlProbeFile } : {}),
+    },
   });
   const serverPid = server.pid;
   const startMs = await waitForHealth(base, server);
@@ -311,6 +383,7 @@ async function main(): Promise<void> {
   const snapshots: Snapshot[] = [snapshotOf(await listRuns(base, token, buildings))];
   const cpu0 = { server: processCpuMs(serverPid), sim: processCpuMs(simPid), machine: machineCpu() };
   const t0 = performance.now();
+  const epoch0 = Date.now();
   simulator.measureOn();
   console.log(`measuring ${DURATION_SECONDS} s`);
   const end = t0 + DURATION_SECONDS * 1000;
@@ -323,6 +396,8 @@ async function main(): Promise<void> {
   }
   const report = await simulator.measureOff();
   const windowMs = performance.now() - t0;
+  if (PROBE_SERVER) printProbe(probeFile, epoch0, Date.now());
+  if (SQL_PROBE) printSqlProbe(sqlProbeFile, epoch0, Date.now(), windowMs);
   const cpu1 = { server: processCpuMs(serverPid), sim: processCpuMs(simPid), machine: machineCpu() };
   const hwm = processMemory(serverPid)?.hwm ?? Number.NaN;
 
