@@ -327,6 +327,41 @@ describe('robot groups and flow groups', () => {
       );
     });
   }
+
+  it('lists buildings with their groups and flow groups, each in its order, as the building itself answers them', async () => {
+    const one = await createBuilding('Listed groups one');
+    const two = await createBuilding('Listed groups two');
+    const make = async (kind: 'robot-groups' | 'flow-groups', buildingId: number, name: string) =>
+      groupSchema.parse((await call('POST', `/${kind}`, auth.orgAdmin, { buildingId, name })).json()).id;
+    const rg1 = [await make('robot-groups', one.id, 'R1'), await make('robot-groups', one.id, 'R2')];
+    const fg1 = [await make('flow-groups', one.id, 'F1'), await make('flow-groups', one.id, 'F2')];
+    const rg2 = [await make('robot-groups', two.id, 'R3')];
+    await call('PUT', `/buildings/${one.id}/robot-groups/order`, auth.orgAdmin, { ids: [rg1[1], rg1[0]] });
+    await call('PUT', `/buildings/${one.id}/flow-groups/order`, auth.orgAdmin, { ids: [fg1[1], fg1[0]] });
+    const list = async (include: string[]) => {
+      const filter = { where: { id: { inq: [one.id, two.id] } }, order: 'id ASC', include };
+      const res = await call('GET', `/buildings?filter=${encodeURIComponent(JSON.stringify(filter))}`, auth.orgAdmin);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-total-count']).toBe('2');
+      return res.json<Building[]>();
+    };
+    const ids = (groups: Group[] | { id: number }[] | undefined) => groups?.map((g) => g.id);
+    const both = await list(['groups', 'flowGroups']);
+    expect(both.map((b) => [b.id, ids(b.groups), ids(b.flowGroups)])).toEqual([
+      [one.id, [rg1[1], rg1[0]], [fg1[1], fg1[0]]],
+      [two.id, rg2, []],
+    ]);
+    for (const b of both) {
+      const alone = buildingSchema.parse((await call('GET', `/buildings/${b.id}`, auth.orgAdmin)).json());
+      expect([b.groups, b.flowGroups]).toEqual([alone.groups, alone.flowGroups]);
+    }
+    const onlyFlows = await list(['flowGroups']);
+    expect(onlyFlows.map((b) => [b.id, 'groups' in b, ids(b.flowGroups)])).toEqual([
+      [one.id, false, [fg1[1], fg1[0]]],
+      [two.id, false, []],
+    ]);
+    expect((await list([])).every((b) => !('groups' in b) && !('flowGroups' in b))).toBe(true);
+  });
 });
 
 describe('speech texts', () => {

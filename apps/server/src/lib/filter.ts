@@ -612,17 +612,45 @@ export function filteredPage<DB, TB extends keyof DB, O>(
   return pageWithTotal(applyFilter(select(scoped), f), countOf(scoped, f.where), f.skip);
 }
 
+type RowMapper = (row: Record<string, unknown>) => Record<string, unknown>;
+const rowMappers = new WeakMap<object, Map<string, RowMapper>>();
+
+/**
+ * The writer of `toApiRow` for one spec and selection, made once and kept: a list maps every row of
+ * every page, so the field walk (names, columns, booleans, the selection) is done once, not per row.
+ */
+function rowMapper(spec: { fields: Record<string, { column: string; type: string }> }, fields: string[] | null) {
+  let bySelection = rowMappers.get(spec);
+  if (!bySelection) {
+    bySelection = new Map();
+    rowMappers.set(spec, bySelection);
+  }
+  const key = fields ? fields.join(',') : '*';
+  let map = bySelection.get(key);
+  if (!map) {
+    const entries = Object.entries(spec.fields).filter(([name]) => !fields || fields.includes(name));
+    const names = entries.map(([name]) => name);
+    const columns = entries.map(([, f]) => f.column);
+    const booleans = entries.map(([, f]) => f.type === 'boolean');
+    map = (row) => {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) {
+        const v = row[columns[i]!];
+        out[names[i]!] = booleans[i] ? v === 1 || v === true : v;
+      }
+      return out;
+    };
+    // Selections come from the allow-list, so the kinds of key are few; bound it all the same.
+    if (bySelection.size < 100) bySelection.set(key, map);
+  }
+  return map;
+}
+
 /** A database row as the API shows it: API names, booleans as booleans, only the fields asked for. */
 export function toApiRow(
   row: Record<string, unknown>,
   spec: { fields: Record<string, { column: string; type: string }> },
   fields: string[] | null,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, f] of Object.entries(spec.fields)) {
-    if (fields && !fields.includes(name)) continue;
-    const v = row[f.column];
-    out[name] = f.type === 'boolean' ? v === 1 || v === true : v;
-  }
-  return out;
+  return rowMapper(spec, fields)(row);
 }

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { BuildingTable, Database } from '../../db/schema.ts';
 import { deleteById, findById, insertReturningId, rowExists, updateById, updateVersioned } from '../../db/rows.ts';
 import { applyFilter, countOf, pageWithTotal, type ParsedFilter } from '../../lib/filter.ts';
@@ -69,8 +69,41 @@ export function buildingRepo(db: Kysely<Database>) {
     return byBuilding;
   }
 
+  /**
+   * The groups of each building from several group tables in one statement (`union all`), so a
+   * list that includes groups and flow groups costs one query for both, not one each.
+   */
+  async function groupsOfEach(
+    tables: readonly GroupTableName[],
+    buildingIds: number[],
+  ): Promise<Map<GroupTableName, Map<number, NamedGroup[]>>> {
+    const out = new Map<GroupTableName, Map<number, NamedGroup[]>>(tables.map((t) => [t, new Map()]));
+    if (tables.length === 0 || buildingIds.length === 0) return out;
+    if (tables.length === 1) return out.set(tables[0]!, await groupsOf(tables[0]!, buildingIds));
+    const part = (table: GroupTableName) =>
+      db
+        .selectFrom(table)
+        .select([sql.lit(table).as('source'), 'id', 'name', 'building_id', 'sort_order'])
+        .where('building_id', 'in', buildingIds);
+    const [first, ...rest] = tables;
+    const rows = await rest
+      .reduce((q, t) => q.unionAll(part(t)), part(first!))
+      .orderBy('source')
+      .orderBy('sort_order')
+      .orderBy('id')
+      .execute();
+    for (const r of rows) {
+      const byBuilding = out.get(r.source as GroupTableName)!;
+      const list = byBuilding.get(r.building_id) ?? [];
+      list.push({ id: r.id, name: r.name });
+      byBuilding.set(r.building_id, list);
+    }
+    return out;
+  }
+
   return {
     groupsOf,
+    groupsOfEach,
 
     find: (id: number): Promise<BuildingRow | undefined> => findById(db, 'buildings', id),
 

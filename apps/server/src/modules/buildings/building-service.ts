@@ -9,7 +9,7 @@ import { camelRow } from '../../lib/naming.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { liveRobotCount, purgeDeletedRobots } from './placement-repo.ts';
 import { flowCountOfBuilding } from '../flows/flow-repo.ts';
-import { buildingFilter, buildingRepo, type BuildingRow } from './building-repo.ts';
+import { buildingFilter, buildingRepo, type BuildingRow, type GroupTableName } from './building-repo.ts';
 import { buildingInScope, nullIfEmpty, recorder, requireManager } from './common.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'fileStore'>;
@@ -51,16 +51,23 @@ export function buildingListService({ db, caches }: Pick<AppContext, 'db' | 'cac
       return cachedList('buildings', p, rawFilter, buildingListSchema, async () => {
         const f = parseFilter(rawFilter, buildingFilter);
         const { rows, total } = await repo.list(p, f);
-        const ids = rows.map((r) => r.id);
-        const [groups, flowGroups] = await Promise.all([
-          f.include.includes('groups') ? repo.groupsOf('robot_groups', ids) : null,
-          f.include.includes('flowGroups') ? repo.groupsOf('flow_groups', ids) : null,
-        ]);
-        const items = rows.map((r) => ({
-          ...toApiRow(r, buildingFilter, f.fields),
-          ...(groups ? { groups: groups.get(r.id) ?? [] } : {}),
-          ...(flowGroups ? { flowGroups: flowGroups.get(r.id) ?? [] } : {}),
-        }));
+        const tables: GroupTableName[] = [];
+        if (f.include.includes('groups')) tables.push('robot_groups');
+        if (f.include.includes('flowGroups')) tables.push('flow_groups');
+        const groups = await repo.groupsOfEach(
+          tables,
+          rows.map((r) => r.id),
+        );
+        const robotGroups = groups.get('robot_groups');
+        const flowGroups = groups.get('flow_groups');
+        // The mapped row is a new object: add the relations to it (a spread of it per row costs more
+        // than the rest of the mapping).
+        const items = rows.map((r) => {
+          const item = toApiRow(r, buildingFilter, f.fields);
+          if (robotGroups) item.groups = robotGroups.get(r.id) ?? [];
+          if (flowGroups) item.flowGroups = flowGroups.get(r.id) ?? [];
+          return item;
+        });
         return { items, total };
       });
     },
@@ -74,11 +81,12 @@ export function buildingService({ db, clock, audit, fileStore }: Ctx) {
   async function read(id: number): Promise<Building> {
     const row = await repo.find(id);
     if (!row) throw notFound('Building');
-    const [groups, flowGroups] = await Promise.all([
-      repo.groupsOf('robot_groups', [id]),
-      repo.groupsOf('flow_groups', [id]),
-    ]);
-    return { ...toBuilding(row), groups: groups.get(id) ?? [], flowGroups: flowGroups.get(id) ?? [] };
+    const groups = await repo.groupsOfEach(['robot_groups', 'flow_groups'], [id]);
+    return {
+      ...toBuilding(row),
+      groups: groups.get('robot_groups')?.get(id) ?? [],
+      flowGroups: groups.get('flow_groups')?.get(id) ?? [],
+    };
   }
 
   async function organizationExists(id: number): Promise<void> {

@@ -70,8 +70,10 @@ export function floorListService(ctx: Pick<AppContext, 'db' | 'config' | 'clock'
       return cachedList(`floors:${buildingId}`, p, rawFilter, floorListSchema, async () => {
         const { rows, total } = await repo.list(buildingId, f);
         const items = rows.map((r) => {
+          // A new object per row: set the signed image on it (no spread per row).
           const row = toApiRow(r, floorFilter, f.fields);
-          return 'img' in row ? { ...row, img: signedImage(ctx, r.img) } : row;
+          if ('img' in row) row.img = signedImage(ctx, r.img);
+          return row;
         });
         return { items, total };
       });
