@@ -15,7 +15,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import type { StepKind } from '@portal/contract';
-import { useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useText } from './text';
 import { checkFlowDefinition, mainParameter, type DefinitionProblem } from '../components/definition';
 import { useFlowMessage } from '../components/use-flow-message';
@@ -86,7 +86,8 @@ const numberOf = (path: StepPath) => path.map((i) => i + 1).join('.');
 export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems, readOnly }: FlowBuilderProps) {
   const { t, language, exists } = useText();
   const message = useFlowMessage();
-  const steps = useMemo(() => parseDefinitionText(text), [text]);
+  const parsed = useMemo(() => parseDefinitionText(text), [text]);
+  const steps = useMemo(() => parsed ?? [], [parsed]);
   const check = useMemo(() => checkFlowDefinition(text), [text]);
   const [selected, setSelected] = useState<string | null>(null);
   const [drag, setDrag] = useState<Drag | null>(null);
@@ -104,10 +105,10 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
   }, [focus, text]);
 
   const startFloor = floorId > 0 ? floorId : null;
-  const floorAt = useMemo(() => floorsAtSteps(steps ?? [], startFloor), [steps, startFloor]);
+  const floorAt = useMemo(() => floorsAtSteps(steps, startFloor), [steps, startFloor]);
   const floorIds = useMemo(() => {
     const ids = startFloor === null ? [] : [startFloor];
-    for (const { step } of eachStep(steps ?? []))
+    for (const { step } of eachStep(steps))
       if (step.kind === 'moveToFloor' && typeof step.floorId === 'number') ids.push(step.floorId);
     return ids;
   }, [steps, startFloor]);
@@ -117,7 +118,7 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
 
   // Every problem at its step: the schema and rules (as the JSON view), the server's, and the maps'.
   const placed = useMemo((): Placed[] => {
-    const keys = [...eachStep(steps ?? [])].map(({ path }) => stepKey(path));
+    const keys = [...eachStep(steps)].map(({ path }) => stepKey(path));
     const place = (p: DefinitionProblem): Placed => {
       const key = keys.filter((k) => p.path === k || p.path.startsWith(`${k}.`)).sort((a, b) => b.length - a.length)[0];
       return {
@@ -128,7 +129,7 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
     };
     const problems: DefinitionProblem[] = [...(check.ok ? [] : check.problems), ...serverProblems];
     // A waypoint or route not on the loaded map of the floor the robot is on (the server's check, early).
-    for (const { step, path } of eachStep(steps ?? [])) {
+    for (const { step, path } of eachStep(steps)) {
       const key = stepKey(path);
       const floor = step.kind === 'moveToFloor' ? step.floorId : floorAt.get(key);
       const map = typeof floor === 'number' ? data.mapOf.get(floor) : undefined;
@@ -154,12 +155,22 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
       .map(place);
   }, [check, serverProblems, steps, floorAt, data.mapOf, message]);
 
-  if (steps === null)
-    return (
-      <Alert color="orange" data-testid="flow-builder-not-blocks">
-        {t('flowEditor.builder.notBlocks')}
-      </Alert>
-    );
+  // The blocks' handlers: one stable object calling the latest ones (so unchanged blocks skip rendering).
+  const latest = useRef<BlockActions | null>(null);
+  const actions = useMemo<BlockActions>(
+    () => ({
+      select: (key) => latest.current?.select(key),
+      dragStart: (e, path) => latest.current?.dragStart(e, path),
+      dragEnd: () => latest.current?.dragEnd(),
+      dragOver: (e) => latest.current?.dragOver(e),
+      drop: (e, slot) => latest.current?.drop(e, slot),
+      up: (path) => latest.current?.up(path),
+      down: (path) => latest.current?.down(path),
+      duplicate: (path) => latest.current?.duplicate(path),
+      remove: (path) => latest.current?.remove(path),
+    }),
+    [],
+  );
 
   const commit = (next: Step[], select?: number[] | null) => {
     onText(definitionText(next));
@@ -246,6 +257,47 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
     },
   });
 
+  const handlers: BlockActions = {
+    select: (key) => setSelected((k) => (k === key ? null : key)),
+    dragStart: (e, path) => {
+      e.stopPropagation();
+      e.dataTransfer.effectAllowed = 'move';
+      e.dataTransfer.setData('text/plain', stepKey(path));
+      setDrag({ type: 'step', path });
+    },
+    dragEnd: () => setDrag(null),
+    dragOver: (e) => dropProps(() => ({ parent: [], index: 0 })).onDragOver(e),
+    drop: (e, slot) => dropProps(() => slot).onDrop(e),
+    up: (path) => applyMove(nudgeStep(steps, path, -1), 'up'),
+    down: (path) => applyMove(nudgeStep(steps, path, 1), 'down'),
+    duplicate: (path) => {
+      const r = duplicateStep(steps, path);
+      commit(r.steps, r.path);
+      setFocus({ key: stepKey(r.path), control: 'select' });
+    },
+    remove: (path) => {
+      const next = removeStep(steps, path);
+      commit(next, null);
+      // The step now in its place, else the one before it, else its loop.
+      const parent = path.slice(0, -1);
+      const i = path[path.length - 1]!;
+      const after = stepAt(next, path) ? path : i > 0 ? [...parent, i - 1] : parent;
+      if (after.length > 0) setFocus({ key: stepKey(after), control: 'select' });
+      setAnnouncement(t('flowEditor.builder.removed', { number: numberOf(path) }));
+    },
+  };
+
+  useLayoutEffect(() => {
+    latest.current = handlers;
+  });
+
+  if (parsed === null)
+    return (
+      <Alert color="orange" data-testid="flow-builder-not-blocks">
+        {t('flowEditor.builder.notBlocks')}
+      </Alert>
+    );
+
   const issuesAt = (key: string) => placed.filter((p) => p.key === key);
   const selectedPath = selected ? keyToPath(selected) : null;
   const selectedStep = selectedPath ? stepAt(steps, selectedPath) : undefined;
@@ -274,34 +326,11 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
               siblings={list.length}
               selected={selected === stepKey(path)}
               issues={issuesAt(stepKey(path))}
-              kindName={kindName}
+              kind={kindName(s.kind)}
               summary={summaryOf(s, data, floorAt.get(stepKey(path)) ?? null)}
               readOnly={readOnly}
               dragging={drag?.type === 'step' && stepKey(drag.path) === stepKey(path)}
-              onSelect={() => setSelected((k) => (k === stepKey(path) ? null : stepKey(path)))}
-              onDragStart={(e) => {
-                e.stopPropagation();
-                e.dataTransfer.effectAllowed = 'move';
-                e.dataTransfer.setData('text/plain', stepKey(path));
-                setDrag({ type: 'step', path });
-              }}
-              onDragEnd={() => setDrag(null)}
-              drop={dropProps}
-              onUp={() => applyMove(nudgeStep(steps, path, -1), 'up')}
-              onDown={() => applyMove(nudgeStep(steps, path, 1), 'down')}
-              onDuplicate={() => {
-                const r = duplicateStep(steps, path);
-                commit(r.steps, r.path);
-                setFocus({ key: stepKey(r.path), control: 'select' });
-              }}
-              onRemove={() => {
-                const next = removeStep(steps, path);
-                commit(next, null);
-                // The step now in its place, else the one before it, else its loop.
-                const after = stepAt(next, path) ? path : i > 0 ? [...parent, i - 1] : parent;
-                if (after.length > 0) setFocus({ key: stepKey(after), control: 'select' });
-                setAnnouncement(t('flowEditor.builder.removed', { number: numberOf(path) }));
-              }}
+              actions={actions}
               fields={
                 selected === stepKey(path) ? (
                   <StepFields
@@ -488,39 +517,65 @@ interface StepBlockProps {
   siblings: number;
   selected: boolean;
   issues: Placed[];
-  kindName: (kind: string) => string;
+  /** The kind's name. */
+  kind: string;
   summary: string;
   readOnly?: boolean;
   dragging: boolean;
-  onSelect: () => void;
-  onDragStart: (e: DragEvent) => void;
-  onDragEnd: () => void;
-  drop: (slot: () => Slot) => { onDragOver: (e: DragEvent) => void; onDrop: (e: DragEvent) => void };
-  onUp: () => void;
-  onDown: () => void;
-  onDuplicate: () => void;
-  onRemove: () => void;
+  actions: BlockActions;
   fields: ReactNode;
   body: ReactNode;
 }
 
-function StepBlock(p: StepBlockProps) {
+interface BlockActions {
+  select: (key: string) => void;
+  dragStart: (e: DragEvent, path: number[]) => void;
+  dragEnd: () => void;
+  dragOver: (e: DragEvent) => void;
+  drop: (e: DragEvent, slot: Slot) => void;
+  up: (path: number[]) => void;
+  down: (path: number[]) => void;
+  duplicate: (path: number[]) => void;
+  remove: (path: number[]) => void;
+}
+
+/**
+ * A block renders again only when what it shows changed: a step that is not selected and not a loop
+ * (a loop shows its steps) with the same parameters, problems, name and place is left as it is.
+ */
+const sameBlock = (a: StepBlockProps, b: StepBlockProps): boolean =>
+  !a.selected &&
+  !b.selected &&
+  a.step.kind !== 'loop' &&
+  b.step.kind !== 'loop' &&
+  stepKey(a.path) === stepKey(b.path) &&
+  a.siblings === b.siblings &&
+  a.inTask === b.inTask &&
+  a.kind === b.kind &&
+  a.summary === b.summary &&
+  a.readOnly === b.readOnly &&
+  a.dragging === b.dragging &&
+  a.actions === b.actions &&
+  a.issues.map((x) => x.text).join('\n') === b.issues.map((x) => x.text).join('\n') &&
+  JSON.stringify(a.step) === JSON.stringify(b.step);
+
+const StepBlock = memo(function StepBlock(p: StepBlockProps) {
   const { t } = useText();
   const key = stepKey(p.path);
   const number = numberOf(p.path);
   const parent = p.path.slice(0, -1);
   const index = p.path[p.path.length - 1]!;
-  const kind = p.kindName(p.step.kind);
+  const kind = p.kind;
   const bad = p.issues.length > 0;
   const isLoop = p.step.kind === 'loop';
   const atTop = p.path.length === 1;
   // A drop on a leaf's lower half goes after it; on a loop's header, before it (its body has a zone).
   const drop = {
-    onDragOver: p.drop(() => ({ parent, index })).onDragOver,
+    onDragOver: p.actions.dragOver,
     onDrop: (e: DragEvent) => {
       const rect = (e.currentTarget as HTMLElement).getBoundingClientRect();
       const after = !isLoop && rect.height > 0 && e.clientY > rect.top + rect.height / 2;
-      p.drop(() => ({ parent, index: after ? index + 1 : index })).onDrop(e);
+      p.actions.drop(e, { parent, index: after ? index + 1 : index });
     },
   };
   return (
@@ -552,14 +607,14 @@ function StepBlock(p: StepBlockProps) {
         wrap="nowrap"
         gap="xs"
         draggable={!p.readOnly}
-        onDragStart={p.onDragStart}
-        onDragEnd={p.onDragEnd}
+        onDragStart={(e: DragEvent) => p.actions.dragStart(e, p.path)}
+        onDragEnd={p.actions.dragEnd}
         {...drop}
         style={{ cursor: p.readOnly ? undefined : 'grab' }}
         data-testid={`flow-step-head-${key}`}
       >
         <UnstyledButton
-          onClick={p.onSelect}
+          onClick={() => p.actions.select(key)}
           style={{ flex: 1, minWidth: 0 }}
           aria-expanded={p.selected}
           aria-label={t('flowEditor.builder.stepLabel', { number, kind })}
@@ -596,7 +651,7 @@ function StepBlock(p: StepBlockProps) {
               size="sm"
               disabled={atTop && index === 0}
               aria-label={t('flowEditor.builder.up', { number })}
-              onClick={p.onUp}
+              onClick={() => p.actions.up(p.path)}
               data-testid={`flow-step-up-${key}`}
             >
               ↑
@@ -606,7 +661,7 @@ function StepBlock(p: StepBlockProps) {
               size="sm"
               disabled={atTop && index === p.siblings - 1}
               aria-label={t('flowEditor.builder.down', { number })}
-              onClick={p.onDown}
+              onClick={() => p.actions.down(p.path)}
               data-testid={`flow-step-down-${key}`}
             >
               ↓
@@ -615,7 +670,7 @@ function StepBlock(p: StepBlockProps) {
               variant="subtle"
               size="sm"
               aria-label={t('flowEditor.builder.duplicate', { number })}
-              onClick={p.onDuplicate}
+              onClick={() => p.actions.duplicate(p.path)}
               data-testid={`flow-step-duplicate-${key}`}
             >
               <svg
@@ -636,7 +691,7 @@ function StepBlock(p: StepBlockProps) {
               size="sm"
               color="red"
               aria-label={t('flowEditor.builder.remove', { number })}
-              onClick={p.onRemove}
+              onClick={() => p.actions.remove(p.path)}
               data-testid={`flow-step-remove-${key}`}
             >
               ✕
@@ -655,7 +710,7 @@ function StepBlock(p: StepBlockProps) {
       {p.body}
     </Paper>
   );
-}
+}, sameBlock);
 
 function Palette({
   data,
