@@ -321,6 +321,45 @@ describe('the robot page’s flow section', { timeout: 30_000 }, () => {
     expect(within(panel).getByTestId('flow-run-current-step')).toHaveTextContent(`Speak (${inner})`);
   });
 
+  it('words a failed elevator ride: its code and the phase it got to, and the run’s error', async () => {
+    const ride = step(1, 'up', 'moveToFloor', {
+      result: 'fail',
+      errorCode: 'A0004',
+      message: 'car full',
+      data: { floorId: 2, waypointId: 9, phase: 'boarding' },
+    });
+    mockApi({
+      ...robotRoutes(
+        () => [],
+        [run({ id: 9, status: 'fail', endedAt: T0, currentStepId: null, errorCode: 'RUN_OFFLINE' })],
+      ),
+      [on(flowRunOps.getFlowRun)]: () =>
+        reply(flowRunDetailSchema, {
+          ...detail(
+            {
+              id: 9,
+              status: 'fail',
+              endedAt: T0,
+              currentStepId: null,
+              currentStepKind: null,
+              errorCode: 'RUN_OFFLINE',
+            },
+            [ride],
+          ),
+        }),
+    });
+    const app = renderApp('/robot/55', { session: makeSession(2), realtime });
+    const recent = await screen.findByTestId('flow-runs-table', {}, slow);
+    await app.user.click(within(recent).getByRole('button', { name: 'Open: Night patrol' }));
+    const panel = await screen.findByTestId('flow-run-panel', {}, slow);
+    expect(within(panel).getByTestId('flow-run-status')).toHaveTextContent('Failed');
+    expect(within(panel).getByTestId('flow-run-error')).toHaveTextContent('The robot went offline');
+    const row = within(panel).getByTestId('flow-run-record-1');
+    expect(row).toHaveTextContent('Move to floor (elevator)');
+    expect(row).toHaveTextContent('Boarding');
+    expect(row).toHaveTextContent('A0004 The elevator car was full · car full');
+  });
+
   it('Pause, Resume and Cancel (after a confirmation) call their operations', async () => {
     let current = detail();
     const { calls } = mockApi({

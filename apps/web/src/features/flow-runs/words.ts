@@ -39,7 +39,17 @@ export function useRunWords() {
     (p: HealthProblem) => t(`flowRun.healthProblems.${p}`, { percent: FLOW_MIN_BATTERY_PERCENT }),
     [t],
   );
-  return { t, status, stepResult, stepKind, errorCode, healthProblem };
+  /** The elevator or door phase a ride or passage step got to (its record's `data.phase`), in words. */
+  const phase = useCallback(
+    (kind: string, value: unknown) => {
+      if (typeof value !== 'string') return '';
+      const group = kind === 'moveToFloor' ? 'elevatorPhases' : kind === 'passSecurityDoor' ? 'securityPhases' : null;
+      const key = `robotCommon.buildingSystems.${group}.${value.replace(/^(elv|sec)_/, '')}`;
+      return group && i18n.exists(key) ? t(key) : '';
+    },
+    [t],
+  );
+  return { t, status, stepResult, stepKind, errorCode, healthProblem, phase };
 }
 
 /** An error code in words ("" for none); an unknown code reads "Error X". */

@@ -107,7 +107,7 @@ const RECORD_SHOWN = 20;
 
 function RunView({ run }: { run: FlowRunDetail }) {
   const words = useRunWords();
-  const { t, stepKind, stepResult, errorCode } = words;
+  const { t, stepKind, stepResult, errorCode, phase } = words;
   const active = isActiveRun(run.status);
   const definition = definitionSteps(run.definition);
   const last = lastRecordByStep(run.steps);
@@ -253,6 +253,7 @@ function RunView({ run }: { run: FlowRunDetail }) {
                       <Text span size="xs" c="dimmed">
                         {s.stepId}
                         {s.pass !== '' && ` · ${t('flowRun.panel.pass', { pass: s.pass })}`}
+                        {phase(s.kind, s.data.phase) && ` · ${phase(s.kind, s.data.phase)}`}
                       </Text>
                     </Table.Td>
                     <Table.Td>
