@@ -321,6 +321,13 @@ async function main(): Promise<void> {
   while (mqttPort === port) mqttPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const profileDir = path.join(resultsDir, 'flows-server-profile');
+  const load = os.loadavg()[0]!;
+  if (load > cpuCount() / 2) {
+    console.log(
+      `note: the machine is busy (load average ${load.toFixed(1)} on ${cpuCount()} CPUs); other work competes ` +
+        `with the server, see "other processes CPU" in the figures`,
+    );
+  }
   console.log(`DATA_DIR ${dataDir}`);
   console.log(
     `starting the server on ${base} (MQTT ${mqttPort})${PROFILE_SERVER ? `, profiling to ${profileDir}` : ''}`,
@@ -381,7 +388,12 @@ async function main(): Promise<void> {
 
   // 4. The measured window: the simulator times the transitions; the runs are read every 5 s.
   const snapshots: Snapshot[] = [snapshotOf(await listRuns(base, token, buildings))];
-  const cpu0 = { server: processCpuMs(serverPid), sim: processCpuMs(simPid), machine: machineCpu() };
+  const cpu0 = {
+    server: processCpuMs(serverPid),
+    sim: processCpuMs(simPid),
+    bench: process.cpuUsage(),
+    machine: machineCpu(),
+  };
   const t0 = performance.now();
   const epoch0 = Date.now();
   simulator.measureOn();
@@ -398,7 +410,12 @@ async function main(): Promise<void> {
   const windowMs = performance.now() - t0;
   if (PROBE_SERVER) printProbe(probeFile, epoch0, Date.now());
   if (SQL_PROBE) printSqlProbe(sqlProbeFile, epoch0, Date.now(), windowMs);
-  const cpu1 = { server: processCpuMs(serverPid), sim: processCpuMs(simPid), machine: machineCpu() };
+  const cpu1 = {
+    server: processCpuMs(serverPid),
+    sim: processCpuMs(simPid),
+    bench: process.cpuUsage(cpu0.bench),
+    machine: machineCpu(),
+  };
   const hwm = processMemory(serverPid)?.hwm ?? Number.NaN;
 
   // 5. Stuck or lost: every run still running, its steps grown within the last STALL_SECONDS.
@@ -455,6 +472,10 @@ async function main(): Promise<void> {
   const serverCpuMs = cpu0.server !== null && cpu1.server !== null ? cpu1.server - cpu0.server : Number.NaN;
   const simCpuMs = cpu0.sim !== null && cpu1.sim !== null ? cpu1.sim - cpu0.sim : Number.NaN;
   const perRobot = Object.values(report.updatesPerRobot);
+  // What the rest of the machine used meanwhile (other work competes with the server for the cores).
+  const machineBusyMs = cpu0.machine && cpu1.machine ? (cpu1.machine.busy - cpu0.machine.busy) * 10 : Number.NaN;
+  const benchCpuMs = (cpu1.bench.user + cpu1.bench.system) / 1000;
+  const otherCpuMs = machineBusyMs - serverCpuMs - simCpuMs - benchCpuMs;
   const lost = ended + stalled;
 
   console.log(
@@ -501,6 +522,7 @@ async function main(): Promise<void> {
     { name: 'runs not cancelled at the end', value: notCancelled, unit: 'runs' },
     { name: 'server CPU', value: (serverCpuMs / windowMs) * 100, unit: '% of one core' },
     { name: 'simulator CPU', value: (simCpuMs / windowMs) * 100, unit: '% of one core' },
+    { name: 'other processes CPU', value: (otherCpuMs / windowMs) * 100, unit: '% of one core' },
     {
       name: 'machine busy',
       value: machineBusyPercent(cpu0.machine, cpu1.machine),
