@@ -54,6 +54,7 @@ test('an administrator builds a flow by mouse (move, photo, speech, loop) on the
   await useLanguage(page, 'ja');
 
   await page.goto('/flow/create');
+  await expect(page.getByTestId('flow-builder')).toBeVisible({ timeout: 30_000 });
   await page.getByTestId('flow-name').fill(name);
   const building = page.getByTestId('flow-form-building');
   if ((await building.inputValue()) === '') await building.selectOption({ index: 1 });
@@ -112,6 +113,8 @@ test('an administrator builds a flow by mouse (move, photo, speech, loop) on the
   // Reopened in English: the same blocks, the JSON view in sync.
   await useLanguage(page, 'en');
   await page.goto(`/flow/${id}`);
+  // The page's code and the flow load first (slow on a busy machine).
+  await expect(page.getByTestId('flow-builder')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('flow-step-steps.0')).toContainText(waypointName);
   await expect(page.getByTestId('flow-loop-count-steps.1')).toHaveText(TEXT.en.times);
   await expect(page.getByTestId('flow-step-steps.1.steps.0')).toHaveAttribute('data-kind', 'takePhoto');
