@@ -47,6 +47,8 @@ export default async function globalSetup(): Promise<void> {
       MQTT_PORT: String(mqttPort),
       LOG_LEVEL: 'warn',
       SIMULATED_ROBOTS: '0',
+      // The demo building's simulated elevators and security doors, for flows across floors (flow-run.spec.ts).
+      SIMULATED_BUILDING_SYSTEMS: '1',
       RATE_LIMIT_LOGIN: '1000',
       ADMIN_EMAIL: E2E_ADMIN.loginId,
       ADMIN_PASSWORD: E2E_ADMIN.password,

@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** Where screenshots and the run's state live (git-ignored). */
-export const ARTIFACTS_DIR = path.join(import.meta.dirname, '..', '.artifacts');
+/**
+ * Where screenshots and the run's state live (git-ignored); E2E_ARTIFACTS_DIR moves them, so two runs
+ * on one machine (with `--output` apart too) do not share a state file and stop each other's server.
+ */
+export const ARTIFACTS_DIR = process.env.E2E_ARTIFACTS_DIR
+  ? path.resolve(process.env.E2E_ARTIFACTS_DIR)
+  : path.join(import.meta.dirname, '..', '.artifacts');
 /** Written by global-setup, read by the tests and global-teardown. */
 export const STATE_FILE = path.join(ARTIFACTS_DIR, 'server.json');
 

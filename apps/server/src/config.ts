@@ -69,6 +69,8 @@ const envSchema = z.object({
   ROBOT_STATE_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(ROBOT_DEFAULT_STATE_INTERVAL_S),
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
   SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
+  /** The demo building's simulated elevators and security doors; unset: on exactly when SIMULATED_ROBOTS is. */
+  SIMULATED_BUILDING_SYSTEMS: boolish.optional(),
   /**
    * Hosts the server may call although they are internal (on-premise chat servers): comma-separated
    * host names (`chat.corp.example`, `*.corp.example`), addresses or CIDRs (`10.20.0.0/16`).
@@ -139,6 +141,8 @@ export interface Config {
   /** WebRTC ICE servers for teleoperation (browsers and robots get the same list). */
   iceServers: IceServer[];
   simulatedRobots: number;
+  /** Run the demo building's simulated elevators and doors (with or without simulated robots). */
+  simulatedBuildingSystems: boolean;
   /** The state interval (s) of a robot whose factsheet announces none. */
   robotStateIntervalS: number;
   /** Internal hosts, addresses or CIDRs outbound calls may reach (lib/outbound.ts). */
@@ -222,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttAuthToken: e.MQTT_AUTH_TOKEN ?? null,
     iceServers: e.ICE_SERVERS,
     simulatedRobots: e.SIMULATED_ROBOTS,
+    simulatedBuildingSystems: e.SIMULATED_BUILDING_SYSTEMS ?? e.SIMULATED_ROBOTS > 0,
     robotStateIntervalS: e.ROBOT_STATE_INTERVAL_S,
     outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS,
     webDist: e.WEB_DIST ?? null,

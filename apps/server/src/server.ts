@@ -10,8 +10,8 @@ import { createReadCaches } from './services/read-cache.ts';
 import { createFileStore } from './services/file-store.ts';
 import { systemClock } from './lib/time.ts';
 import { startRobotLink } from './modules/robot-link/index.ts';
-import { startSimulatedFleet, type SimulatedFleet } from './services/simulated-fleet.ts';
-import { simulatedBuildingOutbound } from './services/simulated-building.ts';
+import { startDemoBuildingSystems, startSimulatedFleet, type SimulatedFleet } from './services/simulated-fleet.ts';
+import { simulatedBuildingOutbound, type SimulatedBuilding } from './services/simulated-building.ts';
 import { outboundFromConfig } from './lib/outbound.ts';
 import { DEMO_ACCOUNTS, ensureAdmin, isEmpty, seedDemo, seedDemoMaps } from './seed.ts';
 import { ensureDefaultTerms } from './modules/terms/terms-service.ts';
@@ -30,6 +30,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   let mailer: Mailer | null = null;
   let robotLink: Awaited<ReturnType<typeof startRobotLink>> | null = null;
   let simulated: SimulatedFleet | null = null;
+  let buildingSystems: SimulatedBuilding | null = null;
   try {
     await migrate(db.kysely as never, db.dialect);
     const empty = await isEmpty(db.kysely);
@@ -81,19 +82,28 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
         clock: systemClock,
         count: config.simulatedRobots,
         dataDir: config.dataDir,
-        buildingSystems: { admit: demoBuilding.admit },
+        buildingSystems: config.simulatedBuildingSystems ? { admit: demoBuilding.admit } : undefined,
+      });
+    } else if (config.simulatedBuildingSystems) {
+      // Without robots (SIMULATED_BUILDING_SYSTEMS=1, SIMULATED_ROBOTS=0): robots come from elsewhere (e2e).
+      buildingSystems = await startDemoBuildingSystems({
+        db: db.kysely,
+        log: app.log,
+        clock: systemClock,
+        admit: demoBuilding.admit,
       });
     }
     printBanner(url, config, {
       seeded,
       createdAdmin,
       simulated: simulated?.robots ?? 0,
-      buildingSystems: simulated?.buildingSystems ?? null,
+      buildingSystems: simulated?.buildingSystems ?? buildingSystems?.url ?? null,
     });
 
     const m = mailer;
     const rl = robotLink;
     const sim = simulated;
+    const systems = buildingSystems;
     return {
       app,
       config,
@@ -102,6 +112,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
         ready = false;
         // close() stops accepting connections and waits for in-flight requests to finish.
         await sim?.stop();
+        await systems?.stop();
         await app.close();
         await rl.stop();
         await m.drain();
@@ -111,6 +122,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     };
   } catch (err) {
     await simulated?.stop().catch(() => undefined);
+    await buildingSystems?.stop().catch(() => undefined);
     await robotLink?.stop().catch(() => undefined);
     mailer?.close();
     await db.close().catch(() => undefined);
@@ -133,8 +145,8 @@ function printBanner(
   ];
   if (info.simulated > 0) {
     lines.push(`  Simulated robots: ${info.simulated} on the demo building (SIMULATED_ROBOTS=0 turns them off)`);
-    if (info.buildingSystems) lines.push(`  Simulated elevators and security doors: ${info.buildingSystems}`);
   }
+  if (info.buildingSystems) lines.push(`  Simulated elevators and security doors: ${info.buildingSystems}`);
   if (info.createdAdmin && config.admin) lines.push(`  Created system administrator ${config.admin.email}`);
   if (info.seeded) {
     lines.push('', '  Demo accounts (login ID / password):');

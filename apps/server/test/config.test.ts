@@ -35,6 +35,18 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ DATA_DIR: tmp(), ROBOT_STATE_INTERVAL_S: bad }), bad).toThrow(/ROBOT_STATE_INTERVAL_S/);
   });
 
+  it('runs the simulated building systems exactly when simulated robots run, unless SIMULATED_BUILDING_SYSTEMS says', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).simulatedBuildingSystems).toBe(true);
+    expect(loadConfig({ DATA_DIR: tmp(), SIMULATED_ROBOTS: '0' }).simulatedBuildingSystems).toBe(false);
+    expect(
+      loadConfig({ DATA_DIR: tmp(), SIMULATED_ROBOTS: '0', SIMULATED_BUILDING_SYSTEMS: '1' }).simulatedBuildingSystems,
+    ).toBe(true);
+    expect(loadConfig({ DATA_DIR: tmp(), SIMULATED_BUILDING_SYSTEMS: '0' }).simulatedBuildingSystems).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: tmp(), SIMULATED_BUILDING_SYSTEMS: 'maybe' })).toThrow(
+      /SIMULATED_BUILDING_SYSTEMS/,
+    );
+  });
+
   it('chooses PostgreSQL for postgres:// and an external broker for MQTT_URL', () => {
     const c = loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'postgres://u:p@db/portal', MQTT_URL: 'mqtt://broker:1883' });
     expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db/portal' });

@@ -250,3 +250,29 @@ export async function startSimulatedFleet(opts: {
     },
   };
 }
+
+/**
+ * The demo building's simulated elevators and doors without simulated robots
+ * (SIMULATED_BUILDING_SYSTEMS=1 with SIMULATED_ROBOTS=0, as the e2e tests run the server): the same
+ * as `startSimulatedFleet`'s `buildingSystems`. Null when there is no demo building or they do not start.
+ */
+export async function startDemoBuildingSystems(opts: {
+  db: Kysely<Database>;
+  log: FastifyBaseLogger;
+  clock: Clock;
+  admit?: ((url: string) => void) | undefined;
+}): Promise<SimulatedBuilding | null> {
+  const repo = simulatedFleetRepo(opts.db);
+  const building = await repo.buildingNamed(DEMO_BUILDING);
+  const floors = building ? await repo.floorsOf(building.id) : [];
+  if (!building || floors.length === 0) {
+    opts.log.info('simulated building systems skipped: no demo building with floors (SEED_DEMO=0?)');
+    return null;
+  }
+  return startSimulatedBuilding({ ...opts, building, floorIndexes: floors.map((f) => f.index) }).catch(
+    (err: unknown) => {
+      opts.log.warn({ err }, 'simulated building systems did not start');
+      return null;
+    },
+  );
+}
