@@ -118,7 +118,14 @@ describe('flow runs across floors', () => {
     expect(created.statusCode, created.body).toBe(201);
     const res = await t.call('POST', `/flows/${created.json<{ id: number }>().id}/runs`, admin, { robotId });
     expect(res.statusCode, res.body).toBe(201);
-    const d = await ended(res.json<FlowRun>().id);
+    const runId = res.json<FlowRun>().id;
+    // While it rides, the step's record names the phase it is in (what the operator screen shows).
+    const riding = await until(async () => {
+      const step = (await detail(runId)).steps.find((s) => s.stepId === 'up');
+      return step?.result === 'running' && typeof step.data.phase === 'string' ? step : undefined;
+    });
+    expect(['prep', 'call', 'boarding', 'movement', 'disembarking', 'done']).toContain(riding.data.phase);
+    const d = await ended(runId);
     expect(d.status, JSON.stringify(d.steps)).toBe('done');
     expect(d.steps.map((s) => [s.stepId, s.result])).toEqual([
       ['hall', 'done'],

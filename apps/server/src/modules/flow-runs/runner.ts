@@ -115,6 +115,9 @@ class Execution {
   cancelRequested = false;
   /** Another server took the run over: stop here without writing anything. */
   lost = false;
+  /** The record row of the step in progress, and its progress writes in order (awaited before it ends). */
+  stepRow: number | null = null;
+  pending: Promise<void> = Promise.resolve();
   done: Promise<void> = Promise.resolve();
 
   constructor(
@@ -197,6 +200,16 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     });
     events.changed?.(ex.run.id);
     return id;
+  }
+
+  /** A ride's or passage's phase as it changes, on the step's record (what operator screens show). */
+  function progress(ex: Execution, data: Data): void {
+    const row = ex.stepRow;
+    if (row === null) return;
+    ex.pending = ex.pending
+      .then(() => repo.updateStep(row, { data: JSON.stringify(data) }))
+      .then(() => events.changed?.(ex.run.id))
+      .catch((err: unknown) => log.warn({ err, runId: ex.run.id }, 'step progress not recorded'));
   }
 
   const endStep = (id: number, result: FlowStepResult, data: Data, failure?: StepFailure) =>
@@ -586,6 +599,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
             {
               onPhase: (ph) => {
                 last = ph;
+                progress(ex, { door: step.doorId, phase: ph });
               },
               pass: async () => undefined,
             },
@@ -672,6 +686,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         {
           onPhase: (ph) => {
             last = ph;
+            progress(ex, { floorId: step.floorId, waypointId: step.waypointId, phase: ph });
           },
           board: async () => undefined,
           alight: async () => {
@@ -764,6 +779,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
           stepRow = last && last.result === 'running' ? last.id : await startStep(ex, at.step, at.frames, attempt);
           if (last && last.result === 'running') attempt = last.attempt;
         } else stepRow = await startStep(ex, at.step, at.frames, attempt);
+        ex.stepRow = stepRow;
         try {
           const data =
             ex.cursor.wait && resumeWait
@@ -771,10 +787,12 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
               : await exec(ex, at.step, at.frames, attempt);
           resumeWait = false;
           ex.cursor.wait = null;
+          await ex.pending;
           await endStep(stepRow, 'done', data);
           break;
         } catch (err) {
           resumeWait = false;
+          await ex.pending;
           // Stopping (a server shutting down, or killed in a test): nothing more is written, as after a kill -9.
           if ((closed && !ex.cancelRequested) || ex.lost) throw new Cancelled();
           if (err instanceof Cancelled || ex.abort.signal.aborted) {
