@@ -5,11 +5,14 @@ import {
   flowRunDetailSchema,
   flowRunOps,
   flowRunSchema,
+  floorMapSchema,
   flowSchema,
   fleetRobotSchema,
   groupOpsByKind,
   groupSchema,
+  mapOps,
   robotOps,
+  robotTopic,
   robotSchema,
   type FleetRobot,
   type Flow,
@@ -177,6 +180,35 @@ const robotRoutes = (active: () => FlowRun[], recent: FlowRun[], extra: Routes =
   },
   ...extra,
 });
+
+const fleetRobot = (id: number, name: string, position: FleetRobot['live']['position'] = null): FleetRobot =>
+  fleetRobotSchema.parse({
+    id,
+    serialNo: `UGO-${id}`,
+    name,
+    model: 'mini',
+    organizationId: 1,
+    buildingId: 10,
+    buildingName: 'Tokyo Office',
+    groupId: null,
+    groupName: null,
+    status: 1,
+    live: {
+      robotId: id,
+      online: true,
+      everSeen: true,
+      statusLabel: 'available',
+      battery: 80,
+      batteryState: 'active',
+      activity: 'driving',
+      orderId: null,
+      floorId: 1,
+      position,
+      issues: [],
+      lastCommunicationAt: T0,
+      protocolVersion: '2.0.0',
+    },
+  });
 
 const detailCalls = (calls: ApiCall[]) => calls.filter((c) => c.method === 'GET' && c.path === '/api/flow-runs/7');
 
@@ -360,6 +392,45 @@ describe('the robot page’s flow section', { timeout: 30_000 }, () => {
     expect(row).toHaveTextContent('A0004 The elevator car was full · car full');
   });
 
+  it('draws the floor map with the flow’s targets, the current one highlighted, and the robot’s live position', async () => {
+    const map = floorMapSchema.parse({
+      floorId: 1,
+      buildingId: 10,
+      revision: 1,
+      savedAt: null,
+      savedBy: null,
+      image: null,
+      document: {
+        waypoints: [
+          { id: 1, name: 'Lobby', x: 0, y: 0, theta: 0, type: 1 },
+          { id: 2, name: 'Dock', x: 10, y: 5, theta: 0, type: 2 },
+        ],
+        edges: [{ id: 1, from: 1, to: 2, oneWay: false, speed: 'normal', path: null }],
+        routes: [],
+        noGoAreas: [],
+        partialMaps: [],
+      },
+    });
+    mockApi({
+      ...robotRoutes(() => [run()], []),
+      [on(flowRunOps.getFlowRun)]: () =>
+        reply(flowRunDetailSchema, detail({ currentStepId: 'home', currentStepKind: 'returnToCharger' })),
+      [on(mapOps.getFloorMap, { id: 1 })]: () => reply(floorMapSchema, map),
+    });
+    renderApp('/robot/55', { session: makeSession(2), realtime });
+    const mapBox = await screen.findByTestId('flow-run-map', {}, slow);
+    // Target 1 is the lobby (go-lobby), target 2 the charger (home, the current step).
+    const target2 = await within(mapBox).findByTestId('flow-run-map-target-2', {}, slow);
+    expect(target2).toHaveAttribute('data-current', 'true');
+    expect(within(mapBox).getByTestId('flow-run-map-target-1')).not.toHaveAttribute('data-current');
+    expect(within(mapBox).queryByTestId('flow-run-map-robot')).not.toBeInTheDocument();
+    await waitFor(() => expect(realtime.subscribed(robotTopic(55))).toBe(true));
+    realtime.snapshot(robotTopic(55), [
+      fleetRobot(55, 'Lobby guide', { x: 5, y: 2, theta: 0, mapId: 'floor-1', floorId: 1 }),
+    ]);
+    expect(await within(mapBox).findByTestId('flow-run-map-robot')).toHaveAttribute('transform', 'translate(5.8 3.8)');
+  });
+
   it('Pause, Resume and Cancel (after a confirmation) call their operations', async () => {
     let current = detail();
     const { calls } = mockApi({
@@ -523,35 +594,6 @@ describe('the operator screen’s running flow', { timeout: 30_000 }, () => {
 });
 
 describe('the robot control grid', { timeout: 30_000 }, () => {
-  const fleetRobot = (id: number, name: string): FleetRobot =>
-    fleetRobotSchema.parse({
-      id,
-      serialNo: `UGO-${id}`,
-      name,
-      model: 'mini',
-      organizationId: 1,
-      buildingId: 10,
-      buildingName: 'Tokyo Office',
-      groupId: null,
-      groupName: null,
-      status: 1,
-      live: {
-        robotId: id,
-        online: true,
-        everSeen: true,
-        statusLabel: 'available',
-        battery: 80,
-        batteryState: 'active',
-        activity: 'driving',
-        orderId: null,
-        floorId: 1,
-        position: null,
-        issues: [],
-        lastCommunicationAt: T0,
-        protocolVersion: '2.0.0',
-      },
-    });
-
   it('names the running flow and its step on the robot’s card, from one request for all robots', async () => {
     const { calls } = mockApi({
       ...signedInRoutes(),

@@ -76,7 +76,9 @@ export function currentTarget(run: FlowRunDetail, targets: readonly RunTarget[])
  */
 export function RunMap({ run, definition }: { run: FlowRunDetail; definition: FlowDefinition }) {
   const { t } = useRunWords();
-  const fleet = useFleet(robotTopic(run.robotId));
+  // The floor only (live changes): the robot's marker follows its positions on its own (RobotMarker),
+  // so a moving robot does not redraw the map.
+  const fleet = useFleet(robotTopic(run.robotId), { poses: false });
   const live = fleet.robots.get(run.robotId)?.live ?? null;
   const floorId = live?.floorId ?? run.floorId;
   const map = useRunFloorMap(floorId);
@@ -101,9 +103,8 @@ export function RunMap({ run, definition }: { run: FlowRunDetail; definition: Fl
       </Box>
     );
   const byId = new Map(doc.waypoints.map((w) => [w.id, w]));
-  const pos = live?.position ?? null;
-  const xs = [...waypoints.map((w) => w.x), ...(pos ? [pos.x] : [])];
-  const ys = [...waypoints.map((w) => w.y), ...(pos ? [pos.y] : [])];
+  const xs = waypoints.map((w) => w.x);
+  const ys = waypoints.map((w) => w.y);
   const minX = Math.min(...xs);
   const maxX = Math.max(...xs);
   const minY = Math.min(...ys);
@@ -196,21 +197,39 @@ export function RunMap({ run, definition }: { run: FlowRunDetail; definition: Fl
             </g>
           );
         })}
-        {pos && (
-          <g data-testid="flow-run-map-robot" transform={`translate(${px(pos.x)} ${py(pos.y)})`}>
-            <title>{t('flowRun.map.robot')}</title>
-            <circle r={r * 1.4} fill="var(--mantine-color-red-6)" stroke="white" strokeWidth={r * 0.3} />
-            <line
-              x1={0}
-              y1={0}
-              x2={Math.cos(pos.theta) * r * 2.4}
-              y2={-Math.sin(pos.theta) * r * 2.4}
-              stroke="var(--mantine-color-red-8)"
-              strokeWidth={r * 0.5}
-            />
-          </g>
-        )}
+        <RobotMarker robotId={run.robotId} floorId={floorId} frame={{ minX, maxY, pad, r }} />
       </svg>
     </Box>
+  );
+}
+
+/** The robot's live position on the map (WebSocket poses), drawn only while it is on the map's floor. */
+function RobotMarker({
+  robotId,
+  floorId,
+  frame,
+}: {
+  robotId: number;
+  floorId: number;
+  frame: { minX: number; maxY: number; pad: number; r: number };
+}) {
+  const { t } = useRunWords();
+  const live = useFleet(robotTopic(robotId)).robots.get(robotId)?.live ?? null;
+  const pos = live?.position ?? null;
+  if (!pos || (live?.floorId ?? floorId) !== floorId) return null;
+  const { minX, maxY, pad, r } = frame;
+  return (
+    <g data-testid="flow-run-map-robot" transform={`translate(${pos.x - minX + pad} ${maxY - pos.y + pad})`}>
+      <title>{t('flowRun.map.robot')}</title>
+      <circle r={r * 1.4} fill="var(--mantine-color-red-6)" stroke="white" strokeWidth={r * 0.3} />
+      <line
+        x1={0}
+        y1={0}
+        x2={Math.cos(pos.theta) * r * 2.4}
+        y2={-Math.sin(pos.theta) * r * 2.4}
+        stroke="var(--mantine-color-red-8)"
+        strokeWidth={r * 0.5}
+      />
+    </g>
   );
 }
