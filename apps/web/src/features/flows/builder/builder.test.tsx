@@ -326,6 +326,44 @@ describe('flow builder by drag and drop and keyboard', () => {
   }, 60_000);
 });
 
+describe('flow builder parameter forms', () => {
+  it('takes a negative angle typed key by key, a retry policy and a person detection', async () => {
+    routes([]);
+    const app = renderApp('/flow/5', { session: makeSession(2) });
+    await app.user.click(await screen.findByTestId('flow-palette-pose', {}, slow));
+    const pose = within(screen.getByTestId('flow-step-steps.0'));
+    await app.user.clear(pose.getByTestId('flow-field-pan'));
+    await app.user.type(pose.getByTestId('flow-field-pan'), '-30');
+    expect(pose.getByTestId('flow-field-pan')).toHaveValue('-30');
+    await app.user.selectOptions(pose.getByTestId('flow-field-onError'), 'retry');
+    await app.user.clear(pose.getByTestId('flow-field-retries'));
+    await app.user.type(pose.getByTestId('flow-field-retries'), '4');
+
+    await app.user.click(screen.getByTestId('flow-palette-wait'));
+    const wait = within(screen.getByTestId('flow-step-steps.1'));
+    await app.user.click(wait.getByTestId('flow-field-detectPerson'));
+    await app.user.clear(wait.getByTestId('flow-field-distance'));
+    await app.user.type(wait.getByTestId('flow-field-distance'), '7');
+    // Out of the detection range: the message at the field and the step.
+    expect(screen.getByTestId('flow-step-problems-steps.1')).toHaveTextContent(
+      'The detection distance must be between 0.5 and 5 m',
+    );
+
+    const def = await jsonOf(app);
+    expect(def.steps).toEqual([
+      {
+        kind: 'pose',
+        id: 'pose-1',
+        target: 'gimbal',
+        pan: -30,
+        tilt: 0,
+        onError: { policy: 'retry', retries: 4 },
+      },
+      { kind: 'wait', id: 'wait-1', seconds: 10, detectPerson: { camera: 'v1', distanceM: 7 } },
+    ]);
+  }, 60_000);
+});
+
 describe('builder tree moves', () => {
   const steps = parseDefinitionText(
     JSON.stringify({

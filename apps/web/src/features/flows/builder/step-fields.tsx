@@ -1,4 +1,14 @@
-import { Group, NativeSelect, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import {
+  Group,
+  NativeSelect,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  type NumberInputProps,
+} from '@mantine/core';
 import {
   CAMERA_IDS,
   DEFAULT_ERROR_POLICY,
@@ -12,7 +22,7 @@ import {
   type ErrorPolicy,
   type StepKind,
 } from '@portal/contract';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useText } from './text';
 import type { BuilderData } from './use-builder-data';
 import type { Step } from './tree';
@@ -60,10 +70,10 @@ export function StepFields({ step, onChange, data, floorId, fieldError, readOnly
   };
   const numberOf = (v: string) => (v === '' ? undefined : Number(v));
   const numField = (field: string, label: string, props: { min?: number; max?: number; step?: number } = {}) => (
-    <NumberInput
+    <NumberField
       label={label}
-      value={typeof s[field] === 'number' ? (s[field] as number) : ''}
-      onChange={(v) => set({ [field]: v === '' ? undefined : Number(v) })}
+      value={typeof s[field] === 'number' ? (s[field] as number) : undefined}
+      onValue={(v) => set({ [field]: v })}
       allowDecimal={(props.step ?? 1) < 1}
       {...props}
       error={fieldError(field)}
@@ -190,13 +200,13 @@ export function StepFields({ step, onChange, data, floorId, fieldError, readOnly
                 error={fieldError('detectPerson.camera')}
                 data-testid="flow-field-detectCamera"
               />
-              <NumberInput
+              <NumberField
                 label={b('fields.distance')}
-                value={d.distanceM ?? ''}
+                value={d.distanceM}
                 step={0.1}
                 decimalScale={2}
                 readOnly={readOnly}
-                onChange={(v) => set({ detectPerson: { ...d, distanceM: v === '' ? undefined : Number(v) } })}
+                onValue={(v) => set({ detectPerson: { ...d, distanceM: v } })}
                 error={fieldError('detectPerson.distanceM')}
                 data-testid="flow-field-distance"
               />
@@ -508,12 +518,12 @@ function CommandFields({
           );
         if (p.type === 'number')
           return (
-            <NumberInput
+            <NumberField
               key={p.name}
               label={label}
-              value={typeof values[p.name] === 'number' ? (values[p.name] as number) : ''}
+              value={typeof values[p.name] === 'number' ? (values[p.name] as number) : undefined}
               readOnly={readOnly}
-              onChange={(v) => setParam(p.name, v === '' ? undefined : Number(v))}
+              onValue={(v) => setParam(p.name, v)}
               error={err}
               data-testid={testId}
             />
@@ -583,17 +593,48 @@ function ErrorPolicyField({
         data-testid="flow-field-onError"
       />
       {policy?.policy === 'retry' && (
-        <NumberInput
+        <NumberField
           label={b('fields.retries')}
           value={policy.retries}
           min={1}
           max={5}
           readOnly={readOnly}
-          onChange={(v) => set({ onError: { policy: 'retry', retries: v === '' ? undefined : Number(v) } })}
+          onValue={(v) => set({ onError: { policy: 'retry', retries: v } })}
           error={retriesError}
           data-testid="flow-field-retries"
         />
       )}
     </SimpleGrid>
+  );
+}
+
+/**
+ * A number of the definition: written when the text is a number (or empty: removed), while what is
+ * not one yet ("-", "1.") stays in the field as typed.
+ */
+function NumberField({
+  value,
+  onValue,
+  ...props
+}: { value: number | undefined; onValue: (v: number | undefined) => void } & Omit<
+  NumberInputProps,
+  'value' | 'onChange'
+>) {
+  const [typed, setTyped] = useState<string | null>(null);
+  return (
+    <NumberInput
+      {...props}
+      value={typed ?? value ?? ''}
+      onChange={(v) => {
+        if (v === '') {
+          setTyped(null);
+          onValue(undefined);
+        } else if (typeof v === 'number' && Number.isFinite(v)) {
+          setTyped(null);
+          onValue(v);
+        } else setTyped(String(v));
+      }}
+      onBlur={() => setTyped(null)}
+    />
   );
 }
