@@ -96,7 +96,7 @@ describe('flow runs', () => {
       activity: activityService({ db: t.db.kysely, clock: () => new Date(), robotLink: t.link }),
       mapOf: (id: number) => maps.current(id),
     };
-    return { next: () => createRunner(deps) };
+    return { next: (grace = 0) => createRunner({ ...deps, recoveryGraceMs: grace }) };
   }
 
   /** Back to Standby (2), idle, for the next test. */
@@ -499,6 +499,51 @@ describe('flow runs', () => {
       expect(d.steps.map((s) => [s.stepId, s.result])).toEqual([['far', 'unknown']]);
     } finally {
       await other.close();
+    }
+  });
+
+  it('leaves a run of a robot it has not heard alone for a while after starting, then closes it as unknown', async () => {
+    const silent = await registerDemoRobot(t, { serialNo: 'RUN-002', name: 'Silent', model: 'pro' });
+    const repo = runRepo(t.db.kysely);
+    const past = new Date(Date.now() - 1_000).toISOString();
+    const id = await repo.insert({
+      organization_id: silent.created.robot.organizationId,
+      building_id: buildingId,
+      floor_id: floorId,
+      flow_id: null,
+      flow_name: 'Not heard',
+      robot_id: silent.created.robot.id,
+      robot_name: 'Silent',
+      definition: JSON.stringify([{ kind: 'moveToWaypoint', id: 'far', waypointId: 5 }]),
+      status: 'running',
+      started_at: past,
+      ended_at: null,
+      started_by: null,
+      current_step_id: null,
+      current_step_kind: null,
+      error_code: null,
+      message: null,
+      cursor: JSON.stringify(initialCursor(floorId)),
+      owner: 'dead-server',
+      lease_until: past,
+    });
+    const killed = await createKilledServer(id);
+    // Just started: the robot may not have spoken yet, so the run is not judged.
+    const early = killed.next(60_000);
+    try {
+      await early.heartbeat();
+      expect(early.owns(id)).toBe(false);
+      expect((await repo.byId(id))?.status).toBe('running');
+    } finally {
+      await early.close();
+    }
+    // After the grace period the robot is still silent: the run is closed as unknown, not left running.
+    const later = killed.next(0);
+    try {
+      await later.heartbeat();
+      expect((await detail(id)).status).toBe('unknown');
+    } finally {
+      await later.close();
     }
   });
 });

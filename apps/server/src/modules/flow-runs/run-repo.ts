@@ -124,7 +124,7 @@ export function runRepo(db: Kysely<Database>) {
     orphans: (now: string) =>
       db
         .selectFrom('flow_runs')
-        .select('id')
+        .select(['id', 'robot_id'])
         .where('status', 'in', ACTIVE)
         .where((eb) => eb.or([eb('owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
         .orderBy('id')

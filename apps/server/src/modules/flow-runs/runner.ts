@@ -30,6 +30,11 @@ import { runRepo, type FlowRunRow } from './run-repo.ts';
 /** How long a run's owner holds it without renewing; renewed every RENEW_MS. */
 export const RUN_LEASE_MS = 10_000;
 const RENEW_MS = 2_000;
+/**
+ * A server that has just started has not heard from the robots yet: for this long it leaves an
+ * orphaned run whose robot it has not heard alone (rather than closing it as unknown).
+ */
+const RECOVERY_GRACE_MS = 30_000;
 
 type LeafStep = Exclude<FlowStep, { kind: 'loop' }>;
 
@@ -100,6 +105,8 @@ export interface RunnerDeps {
   mapOf(floorId: number): Promise<MapDocument>;
   /** Elevator and door polling (tests make it short). */
   buildingPollMs?: number;
+  /** How long after start an orphaned run of a robot not heard yet is left alone (default 30 s). */
+  recoveryGraceMs?: number;
 }
 
 export interface RunEvents {
@@ -166,6 +173,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
   const executions = new Map<number, Execution>();
   const byRobot = new Map<number, Execution>();
   let closed = false;
+  const startedAt = Date.now();
 
   const now = () => clock().toISOString();
   const leaseUntil = () => new Date(clock().getTime() + RUN_LEASE_MS).toISOString();
@@ -976,6 +984,9 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     for (const o of await repo.orphans(now())) {
       if (closed) return;
       if (executions.has(o.id)) continue;
+      const heard = link.details(o.robot_id);
+      if (!(heard?.online && heard.state) && Date.now() - startedAt < (deps.recoveryGraceMs ?? RECOVERY_GRACE_MS))
+        continue;
       if (await repo.claim(o.id, instanceId, now(), leaseUntil())) await recover(o.id);
     }
   }
