@@ -1,7 +1,8 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { BuildingTable, Database } from '../../db/schema.ts';
 import { deleteById, findById, insertReturningId, rowExists, updateById, updateVersioned } from '../../db/rows.ts';
-import { applyFilter, countOf, pageWithTotal, type ParsedFilter } from '../../lib/filter.ts';
+import { compiledPage } from '../../lib/compiled-list.ts';
+import { applyFilter, countOf, type ParsedFilter } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import { scopeWhere, type TenantScope } from '../../lib/scope.ts';
 
@@ -112,10 +113,12 @@ export function buildingRepo(db: Kysely<Database>) {
 
     /** The buildings of the scope as the filter asks, with the total of the filter's where. */
     async list(scope: TenantScope, f: ParsedFilter): Promise<{ rows: BuildingRow[]; total: number }> {
-      const scoped = db
-        .selectFrom('buildings')
-        .where((eb) => scopeWhere(scope, eb, { organization: 'buildings.organization_id', building: 'buildings.id' }));
-      return pageWithTotal(applyFilter(scoped.selectAll(), f), countOf(scoped, f.where), f.skip);
+      return compiledPage(db as never, 'buildings', scope, f, (s, sf) => {
+        const scoped = db
+          .selectFrom('buildings')
+          .where((eb) => scopeWhere(s, eb, { organization: 'buildings.organization_id', building: 'buildings.id' }));
+        return { page: applyFilter(scoped.selectAll(), sf) as never, count: countOf(scoped, sf.where) as never };
+      });
     },
 
     organizationExists: (id: number): Promise<boolean> => rowExists(db, 'organizations', id),

@@ -1,11 +1,12 @@
 import type { Operator } from '@portal/contract';
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { InferResult, Insertable, Kysely, Updateable } from 'kysely';
 import type { Principal } from '../../context.ts';
 import type { Database, OperatorTable } from '../../db/schema.ts';
 import { findById, rowExists, updateVersioned } from '../../db/rows.ts';
-import { applyFilter, applyOrder, countOf, pageWithTotal, type ParsedFilter } from '../../lib/filter.ts';
+import { compiledPage } from '../../lib/compiled-list.ts';
+import { applyFilter, applyOrder, countOf, type ParsedFilter } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD, TENANT_FIELDS, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
-import { scopeWhere } from '../../lib/scope.ts';
+import { scopeWhere, type TenantScope } from '../../lib/scope.ts';
 
 /** Allow-list of `GET /operators?filter=` (docs/architecture-decisions.md "API"). */
 export const operatorFilter = filterSpec(
@@ -49,7 +50,7 @@ const COLUMNS = [
 /** SQL of operator management. Deleted operators (soft delete) are never seen here. */
 export function operatorRepo(db: Kysely<Database>) {
   /** Live operators of the caller's scope, with their organization and building names. */
-  const scoped = (p: Principal, trx: Kysely<Database> = db) =>
+  const scoped = (p: TenantScope, trx: Kysely<Database> = db) =>
     trx
       .selectFrom('operators')
       .innerJoin('organizations', 'organizations.id', 'operators.organization_id')
@@ -58,7 +59,7 @@ export function operatorRepo(db: Kysely<Database>) {
       .where((eb) => scopeWhere(p, eb, { organization: 'operators.organization_id' }));
 
   /** The same operators without the joins: what paging and counting need (filters name only operator columns). */
-  const live = (p: Principal) =>
+  const live = (p: TenantScope) =>
     db
       .selectFrom('operators')
       .where('operators.deleted_at', 'is', null)
@@ -71,9 +72,13 @@ export function operatorRepo(db: Kysely<Database>) {
      * building names.
      */
     list(p: Principal, f: ParsedFilter) {
-      const ids = applyFilter(live(p).select('operators.id'), f);
-      const page = applyOrder(scoped(p).select(COLUMNS).where('operators.id', 'in', ids), f.order);
-      return pageWithTotal(page, countOf(live(p), f.where), f.skip);
+      const build = (s: TenantScope, sf: ParsedFilter) => {
+        const ids = applyFilter(live(s).select('operators.id'), sf);
+        const page = applyOrder(scoped(s).select(COLUMNS).where('operators.id', 'in', ids), sf.order);
+        return { page, count: countOf(live(s), sf.where) };
+      };
+      type Row = InferResult<ReturnType<typeof build>['page']>[number];
+      return compiledPage<Row>(db as never, 'operators', p, f, build as never);
     },
     find(p: Principal, id: number, trx: Kysely<Database> = db) {
       return scoped(p, trx)

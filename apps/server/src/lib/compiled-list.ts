@@ -1,0 +1,153 @@
+import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely';
+import type { OrderItem, ParsedFilter, WhereNode } from './filter.ts';
+import type { TenantScope } from './scope.ts';
+
+/**
+ * Lists compiled once per shape (docs/architecture.md "Lists").
+ *
+ * Building a list's statement with Kysely (query builders, operation nodes, the compiler's walk) cost
+ * more CPU per request than the database spent answering it. A list's SQL depends only on its shape:
+ * who asks (the scope's kind), the filter's where tree with its operators and list lengths, the
+ * order, the selected fields. The values (search text, ids, limit, skip, the caller's organization and
+ * building) only fill parameters. So the statement is built and compiled once per shape, with a slot
+ * where each value goes, and each request only fills the slots.
+ *
+ * The statement is the one the repository's `build` writes, compiled by Kysely as always; nothing
+ * here writes SQL. A slot stands where a value would, so a value can never become SQL text: the
+ * shape key holds no value at all (each one is replaced by its slot number).
+ */
+
+/** Where a request's value goes in a compiled statement. */
+class Slot {
+  constructor(readonly index: number) {}
+  /** In the shape key: the slot's number, never the value. */
+  toJSON(): string {
+    return `$${this.index}`;
+  }
+}
+
+/** The scope and filter with a slot for each value, and the values in slot order. */
+interface Slotted {
+  scope: TenantScope;
+  filter: ParsedFilter;
+  values: unknown[];
+  key: string;
+}
+
+function slotted(scope: TenantScope, f: ParsedFilter): Slotted {
+  const values: unknown[] = [];
+  const slot = (v: unknown): Slot => {
+    values.push(v);
+    return new Slot(values.length - 1);
+  };
+  // null stays as it is: `is null` is written into the SQL, and a null building is `-1` in scopeWhere.
+  const value = <T>(v: T): T | Slot => (v === null ? v : slot(v));
+  const where = (node: WhereNode): WhereNode => {
+    switch (node.kind) {
+      case 'and':
+      case 'or':
+        return { kind: node.kind, children: node.children.map(where) };
+      case 'between':
+        return { ...node, from: slot(node.from) as never, to: slot(node.to) as never };
+      case 'compare':
+        return {
+          ...node,
+          value: (Array.isArray(node.value) ? node.value.map(value) : value(node.value)) as never,
+        };
+    }
+  };
+  const scoped: TenantScope = {
+    type: scope.type,
+    organizationId: slot(scope.organizationId) as never,
+    buildingId: value(scope.buildingId) as never,
+  };
+  const filter: ParsedFilter = {
+    ...f,
+    where: f.where ? where(f.where) : null,
+    limit: slot(f.limit) as never,
+    skip: slot(f.skip) as never,
+  };
+  const key = JSON.stringify([
+    scope.type,
+    scope.buildingId === null,
+    filter.where,
+    filter.order.map((o: OrderItem) => `${o.column} ${o.dir}`),
+    filter.columns,
+    filter.include,
+  ]);
+  return { scope: scoped, filter, values, key };
+}
+
+/** A compiled statement whose parameters are constants and slots. */
+interface Template {
+  query: CompiledQuery;
+  bind(values: readonly unknown[]): CompiledQuery;
+}
+
+function template(query: CompiledQuery): Template {
+  const params = query.parameters;
+  const slots = params.map((p) => (p instanceof Slot ? p.index : -1));
+  return {
+    query,
+    bind: (values) => ({ ...query, parameters: params.map((p, i) => (slots[i]! >= 0 ? values[slots[i]!] : p)) }),
+  };
+}
+
+interface CompiledList {
+  page: Template;
+  count: Template;
+}
+
+/** Shapes kept per database; lists have few shapes, but filters come from requests, so bound it. */
+const MAX_SHAPES = 500;
+const byDatabase = new WeakMap<object, Map<string, CompiledList>>();
+
+/** What a list's repository builds: its page (selection, where, order, limit, offset) and its count. */
+export interface ListQueries<R> {
+  page: SelectQueryBuilder<never, never, R>;
+  count: SelectQueryBuilder<never, never, { n: number | string }>;
+}
+
+/**
+ * One page of a list and the total of its where, in one statement (as `pageWithTotal`), compiled once
+ * per shape. `build` gets the scope and filter with slots in place of their values and writes the
+ * queries exactly as it would for a request: it must take every value it uses from them (never from
+ * elsewhere, or that value would be kept for every later request of the shape). `name` tells one
+ * list's shapes from another's.
+ */
+export async function compiledPage<R>(
+  db: Kysely<never>,
+  name: string,
+  scope: TenantScope,
+  f: ParsedFilter,
+  build: (scope: TenantScope, f: ParsedFilter) => ListQueries<R>,
+): Promise<{ rows: R[]; total: number }> {
+  const s = slotted(scope, f);
+  // Compiled SQL differs per database (dialect), so shapes are kept per database (its adapter).
+  const owner = db.getExecutor().adapter;
+  let shapes = byDatabase.get(owner);
+  if (!shapes) {
+    shapes = new Map();
+    byDatabase.set(owner, shapes);
+  }
+  const key = `${name}|${s.key}`;
+  let compiled = shapes.get(key);
+  if (!compiled) {
+    const { page, count } = build(s.scope, s.filter);
+    compiled = {
+      page: template(page.select(count.as('list_total') as never).compile()),
+      count: template(count.compile()),
+    };
+    if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
+    shapes.set(key, compiled);
+  }
+  const found = (await db.executeQuery(compiled.page.bind(s.values))).rows as Array<R & { list_total: unknown }>;
+  if (found.length === 0) {
+    if (f.skip === 0) return { rows: [], total: 0 };
+    const counted = (await db.executeQuery(compiled.count.bind(s.values))).rows[0] as { n: unknown } | undefined;
+    return { rows: [], total: Number(counted?.n ?? 0) };
+  }
+  // The rows keep their `list_total` column: copying each row without it cost more than the rest of
+  // this function; the mappers (`toApiRow`, the serializers) name the fields they write.
+  return { rows: found, total: Number(found[0]!.list_total) };
+}
