@@ -32,8 +32,10 @@
  * server with --cpu-prof; the profile is written to bench/results/flows-server-profile/ when it stops;
  * summarize with `node --import tsx bench/lib/profile-summary.ts <file>`), FLOWS_SERVER_PROBE=1 (load
  * bench/lib/fleet-probe.ts into the server: the broker's routing queue and the event loop, printed for
- * the window), FLOWS_SQL_PROBE=1 (load bench/lib/flows-sql-probe.ts into the server: the SQLite statements
- * that took most time in the window).
+ * the window), FLOWS_PRIORITY=-10 (the server and the simulator at that nice value, so other work on a
+ * shared machine competes less; below 0 needs root), FLOWS_SQL_PROBE=1 (load bench/lib/flows-sql-probe.ts into the server: the SQLite statements
+ * that took most time in the window, and how long transactions held the connection), FLOWS_PHOTOS=0
+ * (the flow without its photos: diagnosis).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -75,6 +77,10 @@ const STALL_SECONDS = envNumber('FLOWS_STALL_S', 15);
 const PROFILE_SERVER = process.env.FLOWS_SERVER_PROFILE === '1';
 const PROBE_SERVER = process.env.FLOWS_SERVER_PROBE === '1';
 const SQL_PROBE = process.env.FLOWS_SQL_PROBE === '1';
+/** FLOWS_PHOTOS=0: the flow without its photos (diagnosis: what storing photos costs the transitions). */
+const PHOTOS = process.env.FLOWS_PHOTOS !== '0';
+/** Scheduling priority of the server and the simulator (nice value; below 0 needs root); unset: inherited. */
+const PRIORITY = process.env.FLOWS_PRIORITY ? envInteger('FLOWS_PRIORITY') : null;
 const REGISTER_CONCURRENCY = 8;
 const RUN_START_CONCURRENCY = 8;
 const SIM_START_CONCURRENCY = 50;
@@ -90,6 +96,23 @@ function envNumber(name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, not ${raw}`);
   return n;
+}
+
+function envInteger(name: string): number {
+  const n = Number(process.env[name]);
+  if (!Number.isInteger(n) || n < -20 || n > 19) throw new Error(`${name} must be a nice value, -20 to 19`);
+  return n;
+}
+
+/** Gives a child process the FLOWS_PRIORITY nice value (when set). */
+function prioritize(pid: number | undefined, what: string): void {
+  if (PRIORITY === null || pid === undefined) return;
+  try {
+    os.setPriority(pid, PRIORITY);
+    console.log(`  ${what} runs at nice ${PRIORITY}`);
+  } catch (err) {
+    throw new BenchError(`FLOWS_PRIORITY: cannot set the ${what}'s priority (${(err as Error).message})`);
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -350,6 +373,7 @@ async function main(): Promise<void> {
     },
   });
   const serverPid = server.pid;
+  prioritize(serverPid, 'server');
   const startMs = await waitForHealth(base, server);
   console.log(`healthy after ${Math.round(startMs)} ms (PID ${serverPid})`);
 
@@ -363,9 +387,9 @@ async function main(): Promise<void> {
   // 1. Buildings, maps, flows and robots through the API.
   const token = await login(base);
   let t = performance.now();
-  const buildings = await seedBuildings(base, token, BUILDINGS);
+  const buildings = await seedBuildings(base, token, BUILDINGS, PHOTOS);
   console.log(
-    `seeded ${BUILDINGS} buildings (a floor, its patrol map and a looping patrol flow each) in ${Math.round(performance.now() - t)} ms`,
+    `seeded ${BUILDINGS} buildings (a floor, its patrol map and a looping patrol flow${PHOTOS ? '' : ' without photos'} each) in ${Math.round(performance.now() - t)} ms`,
   );
   t = performance.now();
   const robots = await registerRobots(base, token, buildings, ROBOTS_PER_BUILDING, REGISTER_CONCURRENCY);
@@ -374,6 +398,7 @@ async function main(): Promise<void> {
   // 2. The fleet, in its own process.
   simulator = new Simulator(startSimulatorProcess());
   const simPid = simulator.child.pid;
+  prioritize(simPid, 'simulator');
   console.log(
     `starting ${ROBOTS} simulated robots (speedScale ${SPEED_SCALE}, ${VISUALIZATION_HZ} Hz visualization, state on change)`,
   );
@@ -499,6 +524,7 @@ async function main(): Promise<void> {
 
   const figures: Figure[] = [
     { name: 'robots', value: ROBOTS, unit: 'robots' },
+    ...(PHOTOS ? [] : [{ name: 'flow without photos (FLOWS_PHOTOS=0)', value: 1, unit: '' }]),
     { name: 'measured window', value: windowMs / 1000, unit: 's' },
     { name: 'step transitions', value: sorted.length, unit: 'count' },
     { name: 'steps started (all runs)', value: stepsInWindow, unit: 'count' },

@@ -69,8 +69,11 @@ export function patrolMapDocument() {
   };
 }
 
-/** The flow: `loop` (until cancelled) of, for each point, move there, take a photo, say something. */
-export function patrolFlowSteps(): FlowStep[] {
+/**
+ * The flow: `loop` (until cancelled) of, for each point, move there, take a photo, say something
+ * (`photos` false: no photo, for diagnosis).
+ */
+export function patrolFlowSteps(photos = true): FlowStep[] {
   return [
     {
       kind: 'loop',
@@ -78,7 +81,17 @@ export function patrolFlowSteps(): FlowStep[] {
       count: null,
       steps: PATROL.flatMap((_, i): FlowStep[] => [
         { kind: 'moveToWaypoint', id: `go-${i + 1}`, waypointId: i + 1 },
-        { kind: 'takePhoto', id: `photo-${i + 1}`, camera: 'v1', resolution: '1080p', saveAsTaskImage: false },
+        ...(photos
+          ? [
+              {
+                kind: 'takePhoto',
+                id: `photo-${i + 1}`,
+                camera: 'v1',
+                resolution: '1080p',
+                saveAsTaskImage: false,
+              } satisfies FlowStep,
+            ]
+          : []),
         { kind: 'speak', id: `say-${i + 1}`, text: `Patrol point ${i + 1}, all clear.`, language: 'en' },
       ]),
     },
@@ -86,7 +99,12 @@ export function patrolFlowSteps(): FlowStep[] {
 }
 
 /** One organization, `buildings` buildings with one floor, its map and the patrol flow each. */
-export async function seedBuildings(base: string, token: string, buildings: number): Promise<SeededBuilding[]> {
+export async function seedBuildings(
+  base: string,
+  token: string,
+  buildings: number,
+  photos = true,
+): Promise<SeededBuilding[]> {
   const api = benchApi(base);
   const body = initDataSchema.parse({
     organization: { name: 'Flows Bench Organization' },
@@ -118,7 +136,7 @@ export async function seedBuildings(base: string, token: string, buildings: numb
         floorId,
         flowGroupId: null,
         enabled: true,
-        definition: { version: 1, steps: patrolFlowSteps() },
+        definition: { version: 1, steps: patrolFlowSteps(photos) },
       },
     });
     out.push({ id: building.id, floorId, flowId: flow.id });

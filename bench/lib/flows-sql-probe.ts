@@ -21,6 +21,18 @@ if (file) {
     prototype: { prepare: (source: string) => Record<string, unknown> };
   };
   const totals = new Map<string, [number, number]>();
+  const add = (key: string, ms: number) => {
+    const entry = totals.get(key) ?? [0, 0];
+    entry[0]++;
+    entry[1] += ms;
+    totals.set(key, entry);
+  };
+  /**
+   * An open transaction holds SQLite's one connection: every other query of the server waits until
+   * it commits. Counted as its own line, begin → commit (or rollback), awaits in between included.
+   */
+  let openedAt: number | null = null;
+  const HELD = '(a transaction held open: begin → commit or rollback)';
   const prepare = Database.prototype.prepare;
   Database.prototype.prepare = function (this: unknown, source: string) {
     const stmt = prepare.call(this, source);
@@ -33,10 +45,13 @@ if (file) {
         try {
           return original.apply(this, args);
         } finally {
-          const entry = totals.get(key) ?? [0, 0];
-          entry[0]++;
-          entry[1] += performance.now() - t;
-          totals.set(key, entry);
+          const end = performance.now();
+          add(key, end - t);
+          if (key === 'begin') openedAt = t;
+          else if ((key === 'commit' || key === 'rollback') && openedAt !== null) {
+            add(HELD, end - openedAt);
+            openedAt = null;
+          }
         }
       };
     }
