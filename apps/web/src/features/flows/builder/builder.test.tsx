@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, on, reply } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
+import { loopReturns, moveTargets } from './path-preview';
 import { moveStep, nudgeStep, parseDefinitionText, type Step } from './tree';
 
 const slow = { timeout: 5000 };
@@ -389,5 +390,57 @@ describe('builder tree moves', () => {
     expect(ids(nudgeStep(steps, [1, 0], -1)!.steps)).toEqual(['a', 'b', ['l', []], 'c']);
     expect(ids(nudgeStep(steps, [1, 0], 1)!.steps)).toEqual(['a', ['l', []], 'b', 'c']);
     expect(nudgeStep(steps, [0], -1)).toBeNull();
+  });
+});
+
+describe('path preview', () => {
+  it('numbers the moves in order across floors and joins a loop back to its start', () => {
+    const steps = parseDefinitionText(
+      JSON.stringify({
+        version: 1,
+        steps: [
+          { kind: 'moveToWaypoint', id: 'a', waypointId: 21 },
+          {
+            kind: 'loop',
+            id: 'l',
+            count: 2,
+            steps: [
+              { kind: 'followRoute', id: 'r', routeId: 7 },
+              { kind: 'moveToWaypoint', id: 'b', waypointId: 23 },
+            ],
+          },
+          { kind: 'moveToFloor', id: 'f', floorId: 1, waypointId: 12 },
+          { kind: 'moveToWaypoint', id: 'c', waypointId: 11 },
+        ],
+      }),
+    )!;
+    const maps = new Map([
+      [
+        2,
+        map(2, [
+          [21, 'Lobby', 0, 0],
+          [22, 'Gate', 10, 0],
+          [23, 'Café', 10, 8],
+        ]),
+      ],
+      [
+        1,
+        map(1, [
+          [11, 'Entrance hall', 0, 0],
+          [12, 'Desk', 4, 4],
+        ]),
+      ],
+    ]);
+    const targets = moveTargets(steps, 2, maps);
+    expect(targets.map((x) => [x.number, x.floorId, x.waypointIds])).toEqual([
+      [1, 2, [21]],
+      [2, 2, [21, 22, 23]],
+      [3, 2, [23]],
+      [4, 1, [12]],
+      [5, 1, [11]],
+    ]);
+    expect(loopReturns(steps, targets).map((x) => [x.loopKey, x.from.number, x.to.number])).toEqual([
+      ['steps.1', 3, 2],
+    ]);
   });
 });

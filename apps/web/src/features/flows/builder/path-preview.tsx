@@ -54,6 +54,27 @@ export function moveTargets(
   return out;
 }
 
+/**
+ * Where a loop starts again: from its last move back to its first (when both are on one floor and
+ * differ), drawn dashed.
+ */
+export function loopReturns(
+  steps: readonly Step[],
+  targets: readonly MoveTarget[],
+): Array<{ loopKey: string; from: MoveTarget; to: MoveTarget }> {
+  const out: Array<{ loopKey: string; from: MoveTarget; to: MoveTarget }> = [];
+  for (const { step, path } of eachStep(steps)) {
+    if (step.kind !== 'loop') continue;
+    const key = stepKey(path);
+    const inside = targets.filter((x) => x.stepKey.startsWith(`${key}.`));
+    const first = inside[0];
+    const last = inside[inside.length - 1];
+    if (first && last && first !== last && first.floorId === last.floorId)
+      out.push({ loopKey: key, from: last, to: first });
+  }
+  return out;
+}
+
 interface PathPreviewProps {
   steps: readonly Step[];
   startFloorId: number | null;
@@ -98,6 +119,7 @@ export function PathPreview({
             name={floorName(f)}
             map={mapOf.get(f)}
             targets={targets.filter((x) => x.floorId === f)}
+            returns={loopReturns(steps, targets).filter((x) => x.from.floorId === f)}
             selectedKey={selectedKey}
             pickable={pickFloorId === f}
             onPick={onPick}
@@ -118,6 +140,7 @@ function FloorPanel({
   name,
   map,
   targets,
+  returns,
   selectedKey,
   pickable,
   onPick,
@@ -126,6 +149,7 @@ function FloorPanel({
   name: string;
   map: FloorMap | undefined;
   targets: MoveTarget[];
+  returns: ReturnType<typeof loopReturns>;
   selectedKey: string | null;
   pickable: boolean;
   onPick: (waypointId: number) => void;
@@ -198,6 +222,24 @@ function FloorPanel({
             data-testid="flow-preview-path"
           />
         )}
+        {returns.map((x) => {
+          const a = byId.get(x.from.waypointIds[x.from.waypointIds.length - 1] ?? -1);
+          const c = byId.get(x.to.waypointIds[0] ?? -1);
+          if (!a || !c) return null;
+          return (
+            <line
+              key={x.loopKey}
+              x1={px(a.x)}
+              y1={py(a.y)}
+              x2={px(c.x)}
+              y2={py(c.y)}
+              stroke="var(--mantine-color-blue-4)"
+              strokeWidth={r * 0.4}
+              strokeDasharray={`${r} ${r * 0.7}`}
+              data-testid={`flow-preview-loop-${x.loopKey}`}
+            />
+          );
+        })}
         {waypoints.map((w) => (
           <circle
             key={w.id}
