@@ -73,7 +73,8 @@ interface FlowFormProps {
 
 /**
  * A flow on the form kit: name, description, building, floor, flow group, enabled and the definition
- * in the advanced JSON view, checked live with the contract's schema and rules (the server's step
+ * in the visual builder (the default tab, ../builder) or the advanced JSON view (both edit the same
+ * JSON text), checked live with the contract's schema and rules (the server's step
  * errors listed the same way), and a read-only outline of the steps beside it.
  */
 export function FlowForm({
