@@ -38,7 +38,7 @@
  * (the flow without its photos: diagnosis).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,12 +104,22 @@ function envInteger(name: string): number {
   return n;
 }
 
-/** Gives a child process the FLOWS_PRIORITY nice value (when set). */
+/**
+ * Gives a child process the FLOWS_PRIORITY nice value (when set): every thread of it (on Linux the
+ * nice value is a thread's: the libuv pool that writes files and hashes, V8's GC helpers), and the
+ * threads it starts later inherit it.
+ */
 function prioritize(pid: number | undefined, what: string): void {
   if (PRIORITY === null || pid === undefined) return;
   try {
-    os.setPriority(pid, PRIORITY);
-    console.log(`  ${what} runs at nice ${PRIORITY}`);
+    let tids = [pid];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`).map(Number);
+    } catch {
+      // not Linux: the process only
+    }
+    for (const tid of tids) os.setPriority(tid, PRIORITY);
+    console.log(`  ${what} runs at nice ${PRIORITY} (${tids.length} threads)`);
   } catch (err) {
     throw new BenchError(`FLOWS_PRIORITY: cannot set the ${what}'s priority (${(err as Error).message})`);
   }
