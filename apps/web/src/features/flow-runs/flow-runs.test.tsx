@@ -431,6 +431,19 @@ describe('the robot page’s flow section', { timeout: 30_000 }, () => {
     expect(await within(mapBox).findByTestId('flow-run-map-robot')).toHaveAttribute('transform', 'translate(5.8 3.8)');
   });
 
+  it('names the elevator phase of a ride in progress', async () => {
+    const ride = step(1, 'up', 'moveToFloor', { result: 'running', endedAt: null, data: { phase: 'movement' } });
+    mockApi({
+      ...robotRoutes(() => [run({ currentStepId: 'up', currentStepKind: 'moveToFloor' })], []),
+      [on(flowRunOps.getFlowRun)]: () =>
+        reply(flowRunDetailSchema, detail({ currentStepId: 'up', currentStepKind: 'moveToFloor' }, [ride])),
+    });
+    renderApp('/robot/55', { session: makeSession(2), realtime });
+    expect(await screen.findByTestId('flow-run-current-step', {}, slow)).toHaveTextContent(
+      'Current step: Move to floor (elevator) (up) · Moving',
+    );
+  });
+
   it('Pause, Resume and Cancel (after a confirmation) call their operations', async () => {
     let current = detail();
     const { calls } = mockApi({

@@ -113,6 +113,10 @@ function RunView({ run }: { run: FlowRunDetail }) {
   const last = lastRecordByStep(run.steps);
   const record = [...run.steps].sort((a, b) => b.seq - a.seq).slice(0, RECORD_SHOWN);
   const current = run.currentStepId;
+  // An elevator ride's or door passage's phase, as the runner records it while the step goes on.
+  const currentRecord = current ? last.get(current) : undefined;
+  const currentPhase =
+    currentRecord && currentRecord.result === 'running' ? phase(currentRecord.kind, currentRecord.data.phase) : '';
 
   return (
     <Stack
@@ -149,6 +153,7 @@ function RunView({ run }: { run: FlowRunDetail }) {
           {t('flowRun.panel.currentStep')}:
         </Text>{' '}
         {current ? `${stepKind(run.currentStepKind)} (${current})` : t('flowRun.panel.noCurrentStep')}
+        {currentPhase && ` · ${currentPhase}`}
       </Text>
 
       {(run.errorCode || run.message) && (
