@@ -10,7 +10,7 @@ import {
   type FlowDefinition,
   type MapDocument,
 } from '@portal/contract';
-import { expect, test } from '../support/fixtures.ts';
+import { expect as baseExpect, test } from '../support/fixtures.ts';
 import { api, createRobot, getBuildings, getFloorMap, getFloors, tokenFor } from '../support/api.ts';
 import { startSimProcess, type SimProcess } from '../support/sim-process.ts';
 import { ARTIFACTS_DIR } from '../support/state.ts';
@@ -31,6 +31,13 @@ const TEXT = {
   ja: { start: '開始', running: '実行中', done: '完了', valid: '問題はありません。保存できます。' },
   en: { start: 'Start', running: 'Running', done: 'Done', valid: 'No problems: the flow can be saved.' },
 } as const;
+
+/**
+ * The machine the tests share may be busy (a page can take seconds to answer): the UI's conditions
+ * get 30 s (still conditions waited for, never fixed times).
+ */
+const expect = baseExpect.configure({ timeout: 30_000 });
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
 
 let sim: SimProcess | null = null;
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -70,7 +77,7 @@ for (const lang of ['ja', 'en'] as const) {
   test(`a flow built by mouse rides the elevator and passes a security door on a simulated robot, progress on screen (${lang})`, async ({
     page,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(300_000);
     const token = await tokenFor(DEMO.orgAdmin.loginId, DEMO.orgAdmin.password);
     const building = (await getBuildings(token)).find((b) => b.name === DEMO_BUILDING);
     expect(building, `the demo building "${DEMO_BUILDING}"`).toBeDefined();
