@@ -38,7 +38,7 @@
  * (the flow without its photos: diagnosis).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,7 +119,16 @@ function prioritize(pid: number | undefined, what: string): void {
       // not Linux: the process only
     }
     for (const tid of tids) os.setPriority(tid, PRIORITY);
-    console.log(`  ${what} runs at nice ${PRIORITY} (${tids.length} threads)`);
+    // With autogroup scheduling (Linux, sched_autogroup_enabled) CPU time is first shared between
+    // sessions, whatever the nice values inside them: the session's group gets the nice value too.
+    let group = '';
+    try {
+      writeFileSync(`/proc/${pid}/autogroup`, String(PRIORITY));
+      group = `, its session's autogroup too`;
+    } catch {
+      // no autogroups
+    }
+    console.log(`  ${what} runs at nice ${PRIORITY} (${tids.length} threads${group})`);
   } catch (err) {
     throw new BenchError(`FLOWS_PRIORITY: cannot set the ${what}'s priority (${(err as Error).message})`);
   }
