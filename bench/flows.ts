@@ -104,6 +104,8 @@ function envInteger(name: string): number {
   return n;
 }
 
+let restoreAutogroup: (() => void) | null = null;
+
 /**
  * Gives a child process the FLOWS_PRIORITY nice value (when set): every thread of it (on Linux the
  * nice value is a thread's: the libuv pool that writes files and hashes, V8's GC helpers), and the
@@ -123,7 +125,19 @@ function prioritize(pid: number | undefined, what: string): void {
     // sessions, whatever the nice values inside them: the session's group gets the nice value too.
     let group = '';
     try {
-      writeFileSync(`/proc/${pid}/autogroup`, String(PRIORITY));
+      const file = `/proc/${pid}/autogroup`;
+      const before = /nice (-?\d+)/.exec(readFileSync(file, 'utf8'))?.[1];
+      writeFileSync(file, String(PRIORITY));
+      // The group is the bench's session's (the shell's too): its nice value goes back at the end.
+      if (before !== undefined && restoreAutogroup === null) {
+        restoreAutogroup = () => {
+          try {
+            writeFileSync('/proc/self/autogroup', before);
+          } catch {
+            // gone already
+          }
+        };
+      }
       group = `, its session's autogroup too`;
     } catch {
       // no autogroups
@@ -287,6 +301,8 @@ async function cleanup(): Promise<void> {
   await stopChild(server, 25_000);
   server = null;
   await stopAll();
+  restoreAutogroup?.();
+  restoreAutogroup = null;
 }
 
 process.once('SIGINT', () => {
