@@ -24,7 +24,14 @@ export const statusColors: Record<string, string> = {
 export function RunStatusBadge({ status, step, testId }: { status: string; step?: boolean; testId?: string }) {
   const words = useRunWords();
   return (
-    <Badge color={statusColors[status] ?? 'gray'} variant="light" data-testid={testId} data-status={status}>
+    <Badge
+      color={statusColors[status] ?? 'gray'}
+      variant="light"
+      // Never cut short in a narrow table column.
+      style={{ minWidth: 'max-content' }}
+      data-testid={testId}
+      data-status={status}
+    >
       {step ? words.stepResult(status) : words.status(status)}
     </Badge>
   );
@@ -104,6 +111,7 @@ function lastRecordByStep(steps: readonly FlowRunStep[]): Map<string, FlowRunSte
 const marks: Record<string, string> = { done: '✓', fail: '✗', skip: '↷', cancel: '■', running: '▶', unknown: '?' };
 
 const RECORD_SHOWN = 20;
+const nowrap = { whiteSpace: 'nowrap', width: '1%' } as const;
 
 function RunView({ run }: { run: FlowRunDetail }) {
   const words = useRunWords();
@@ -236,8 +244,16 @@ function RunView({ run }: { run: FlowRunDetail }) {
             {t('flowRun.panel.recordEmpty')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped withTableBorder verticalSpacing={4} fz="sm" data-testid="flow-run-record">
+          <Table.ScrollContainer minWidth={720}>
+            <Table
+              striped
+              withTableBorder
+              verticalSpacing={4}
+              fz="sm"
+              data-testid="flow-run-record"
+              // The badges and numbers keep their width; the step and error columns wrap.
+              styles={{ th: { whiteSpace: 'nowrap' } }}
+            >
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('flowRun.columns.seq')}</Table.Th>
@@ -261,7 +277,7 @@ function RunView({ run }: { run: FlowRunDetail }) {
                         {phase(s.kind, s.data.phase) && ` · ${phase(s.kind, s.data.phase)}`}
                       </Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td style={nowrap}>
                       <RunStatusBadge status={s.result} step />
                     </Table.Td>
                     <Table.Td>{s.attempt}</Table.Td>

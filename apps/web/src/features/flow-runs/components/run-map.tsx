@@ -1,5 +1,6 @@
 import { Box, Text } from '@mantine/core';
 import {
+  isActiveRun,
   robotTopic,
   walkSteps,
   WaypointType,
@@ -7,7 +8,8 @@ import {
   type FlowDefinition,
   type FlowRunDetail,
 } from '@portal/contract';
-import { useFleet } from '@/lib/realtime';
+import { useEffect } from 'react';
+import { useFleet, useRealtime } from '@/lib/realtime';
 import { useRunFloorMap } from '../api';
 import { useRunWords } from '../words';
 
@@ -58,8 +60,12 @@ export function runTargets(def: FlowDefinition, startFloorId: number, map?: Floo
   return out;
 }
 
-/** The target being driven to: the current step's, else the last move started (the robot is on its way from there). */
+/**
+ * The target being driven to (an active run's): the current step's, else the last move started (the
+ * robot is on its way from there).
+ */
 export function currentTarget(run: FlowRunDetail, targets: readonly RunTarget[]): RunTarget | null {
+  if (!isActiveRun(run.status)) return null;
   if (run.currentStepId) {
     const t = targets.find((x) => x.stepId === run.currentStepId);
     if (t) return t;
@@ -79,6 +85,10 @@ export function RunMap({ run, definition }: { run: FlowRunDetail; definition: Fl
   // The floor only (live changes): the robot's marker follows its positions on its own (RobotMarker),
   // so a moving robot does not redraw the map.
   const fleet = useFleet(robotTopic(run.robotId), { poses: false });
+  // Another view of the robot (the live panel) may hold the topic already: a later listener gets no
+  // snapshot of its own, so ask for one (every listener of the topic receives it).
+  const client = useRealtime();
+  useEffect(() => client.refresh(robotTopic(run.robotId)), [client, run.robotId]);
   const live = fleet.robots.get(run.robotId)?.live ?? null;
   const floorId = live?.floorId ?? run.floorId;
   const map = useRunFloorMap(floorId);
