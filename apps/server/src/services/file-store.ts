@@ -42,28 +42,43 @@ export function createFileStore({ dir, db, clock }: { dir: string; db: Kysely<Da
     return join(dir, key);
   };
 
+  /**
+   * Hashes and writes the bytes (no database work): a caller with a transaction writes the bytes
+   * first and keeps its transaction short (`record` inside it). `discard(key)` removes them when the
+   * transaction does not commit.
+   */
+  async function write(file: NewFile): Promise<StoredFile> {
+    const key = randomBytes(16).toString('hex');
+    const stored: StoredFile = {
+      key,
+      organizationId: file.organizationId,
+      buildingId: file.buildingId,
+      contentType: file.contentType,
+      size: file.bytes.length,
+      sha256: await sha256Of(file.bytes),
+      purpose: file.purpose,
+      createdAt: clock().toISOString(),
+    };
+    await writeFile(pathOf(key), file.bytes, { flag: 'wx', mode: 0o600 });
+    return stored;
+  }
+
   return {
+    write,
+
+    /** The row of bytes `write` stored (inside `trx` when given). */
+    record: (stored: StoredFile, trx: Kysely<Database> = db): Promise<void> => fileRepo.insert(trx, stored),
+
     /**
      * Writes the bytes, then the row (inside `trx` when given). When the caller's transaction
      * fails afterwards it must call `discard(key)` so no orphaned bytes remain.
      */
     async save(file: NewFile, trx: Kysely<Database> = db): Promise<StoredFile> {
-      const key = randomBytes(16).toString('hex');
-      const stored: StoredFile = {
-        key,
-        organizationId: file.organizationId,
-        buildingId: file.buildingId,
-        contentType: file.contentType,
-        size: file.bytes.length,
-        sha256: await sha256Of(file.bytes),
-        purpose: file.purpose,
-        createdAt: clock().toISOString(),
-      };
-      await writeFile(pathOf(key), file.bytes, { flag: 'wx', mode: 0o600 });
+      const stored = await write(file);
       try {
         await fileRepo.insert(trx, stored);
       } catch (err) {
-        await rm(pathOf(key), { force: true });
+        await rm(pathOf(stored.key), { force: true });
         throw err;
       }
       return stored;

@@ -226,6 +226,17 @@ export function runRepo(db: Kysely<Database>) {
         .where('id', '=', id)
         .where('building_id', '=', buildingId)
         .executeTakeFirst(),
+    /** The floor's current map revision (0 when never saved): the runner keeps a parsed map per revision. */
+    mapRevision: async (floorId: number): Promise<number> =>
+      (
+        await db
+          .selectFrom('floor_map_revisions')
+          .select('revision')
+          .where('floor_id', '=', floorId)
+          .orderBy('revision', 'desc')
+          .limit(1)
+          .executeTakeFirst()
+      )?.revision ?? 0,
     floors: (buildingId: number) =>
       db.selectFrom('floors').select(['id', 'index', 'name']).where('building_id', '=', buildingId).execute(),
   };

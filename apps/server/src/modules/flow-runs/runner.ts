@@ -28,8 +28,8 @@ import { followingSiblings, MOVE_KINDS, next, passOf, resolve, ROBOT_ACTION_KIND
 import { runRepo, type FlowRunRow } from './run-repo.ts';
 
 /** How long a run's owner holds it without renewing; renewed every RENEW_MS. */
-export const RUN_LEASE_MS = 10_000;
-const RENEW_MS = 2_000;
+export const RUN_LEASE_MS = 15_000;
+const RENEW_MS = 3_000;
 /**
  * A server that has just started has not heard from the robots yet: for this long it leaves an
  * orphaned run whose robot it has not heard alone (rather than closing it as unknown).
@@ -177,6 +177,18 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
 
   const now = () => clock().toISOString();
   const leaseUntil = () => new Date(clock().getTime() + RUN_LEASE_MS).toISOString();
+
+  // Floors' maps, parsed once per revision: a move asks only for the current revision number.
+  const maps = new Map<number, { revision: number; doc: Promise<MapDocument> }>();
+  const mapOf = async (floorId: number): Promise<MapDocument> => {
+    const revision = await repo.mapRevision(floorId);
+    const hit = maps.get(floorId);
+    if (hit && hit.revision === revision) return hit.doc;
+    const doc = deps.mapOf(floorId);
+    maps.set(floorId, { revision, doc });
+    doc.catch(() => maps.delete(floorId));
+    return doc;
+  };
 
   const offState = link.on('state', (e) => byRobot.get(e.robotId)?.wake());
   const offLive = link.on('live', (e) => byRobot.get(e.robotId)?.wake());
@@ -569,7 +581,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
       case 'moveToWaypoint':
       case 'followRoute':
       case 'returnToCharger': {
-        const doc = await deps.mapOf(floorId);
+        const doc = await mapOf(floorId);
         const byId = new Map(doc.waypoints.map((w) => [w.id, w]));
         let goals: Waypoint[];
         if (step.kind === 'moveToWaypoint') {
@@ -676,7 +688,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     const from = await floorIndex(ex.run.building_id, ex.cursor.floorId);
     const to = await floorIndex(ex.run.building_id, step.floorId);
     if (from === null || to === null) throw new StepFailure('A0001', 'The floor is not in the building');
-    const doc = await deps.mapOf(step.floorId);
+    const doc = await mapOf(step.floorId);
     const target = doc.waypoints.find((w) => w.id === step.waypointId);
     if (!target) throw new StepFailure('RUN_NO_PATH', `No waypoint ${step.waypointId} on floor ${step.floorId}`);
     const adapter = await buildingSystemsFor(deps.db, ex.run.building_id, deps.outbound);
@@ -1026,7 +1038,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
       await ex.done;
       return true;
     },
-    /** Runs the ownership round now (tests; a timer runs it every 2 s). */
+    /** Runs the ownership round now (tests; a timer runs it every RENEW_MS). */
     heartbeat,
     /** Stops carrying out runs; they are left to other servers or the next start (leases released). */
     async close(opts: { release?: boolean } = {}) {

@@ -54,21 +54,21 @@ export function photoService(ctx: Ctx, attribution: PhotoAttribution) {
         await attribute(e.robotId, m.actionId, operatorId);
         return 'duplicate';
       }
-      // Bytes written for a transaction that did not commit are removed again.
+      // The bytes are hashed and written before the transaction, which then holds the database only
+      // for the two rows (a photo a second arrives from every patrolling robot). Bytes of a
+      // transaction that did not commit are removed again.
       const written: string[] = [];
       try {
+        const stored = await fileStore.write({
+          bytes,
+          contentType: m.contentType,
+          organizationId: e.organizationId,
+          buildingId: e.buildingId,
+          purpose: 'robot-photo',
+        });
+        written.push(stored.key);
         await db.transaction().execute(async (trx) => {
-          const stored = await fileStore.save(
-            {
-              bytes,
-              contentType: m.contentType,
-              organizationId: e.organizationId,
-              buildingId: e.buildingId,
-              purpose: 'robot-photo',
-            },
-            trx,
-          );
-          written.push(stored.key);
+          await fileStore.record(stored, trx);
           await photoRepo(trx).insert({
             robot_id: e.robotId,
             organization_id: e.organizationId,
