@@ -84,12 +84,7 @@ export function RunMap({ run, definition }: { run: FlowRunDetail; definition: Fl
   const { t } = useRunWords();
   // The floor only (live changes): the robot's marker follows its positions on its own (RobotMarker),
   // so a moving robot does not redraw the map.
-  const fleet = useFleet(robotTopic(run.robotId), { poses: false });
-  // Another view of the robot (the live panel) may hold the topic already: a later listener gets no
-  // snapshot of its own, so ask for one (every listener of the topic receives it).
-  const client = useRealtime();
-  useEffect(() => client.refresh(robotTopic(run.robotId)), [client, run.robotId]);
-  const live = fleet.robots.get(run.robotId)?.live ?? null;
+  const live = useRobotLive(run.robotId, false);
   const floorId = live?.floorId ?? run.floorId;
   const map = useRunFloorMap(floorId);
   const targets = runTargets(definition, run.floorId, map.data);
@@ -213,6 +208,19 @@ export function RunMap({ run, definition }: { run: FlowRunDetail; definition: Fl
   );
 }
 
+/**
+ * The robot's live state (topic `robot:{id}`; `poses`: with its positions). Another view (the live
+ * panel) may hold the topic already, and a later listener gets no snapshot of its own: it asks for one
+ * (every listener of the topic receives it).
+ */
+function useRobotLive(robotId: number, poses: boolean) {
+  const topic = robotTopic(robotId);
+  const fleet = useFleet(topic, { poses });
+  const client = useRealtime();
+  useEffect(() => client.refresh(topic), [client, topic]);
+  return fleet.robots.get(robotId)?.live ?? null;
+}
+
 /** The robot's live position on the map (WebSocket poses), drawn only while it is on the map's floor. */
 function RobotMarker({
   robotId,
@@ -224,7 +232,7 @@ function RobotMarker({
   frame: { minX: number; maxY: number; pad: number; r: number };
 }) {
   const { t } = useRunWords();
-  const live = useFleet(robotTopic(robotId)).robots.get(robotId)?.live ?? null;
+  const live = useRobotLive(robotId, true);
   const pos = live?.position ?? null;
   if (!pos || (live?.floorId ?? floorId) !== floorId) return null;
   const { minX, maxY, pad, r } = frame;
