@@ -52,6 +52,8 @@ async function keep(page: Page, name: string, fullPage = false) {
   mkdirSync(SCREENS_DIR, { recursive: true });
   await noNotifications(page);
   await fontsReady(page);
+  // A whole page from its top (the fixed header drawn once, where it belongs).
+  if (fullPage) await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`), fullPage });
 }
 
