@@ -2,6 +2,7 @@ import {
   ACTIVE_RUN_STATUSES,
   flowOps,
   flowRunOps,
+  floorOps,
   isActiveRun,
   mapOps,
   robotOps,
@@ -141,6 +142,15 @@ export const useBuildingFlows = (buildingId: number, enabled: boolean) => {
 };
 
 /** A floor's map (the progress map); not refetched while the run goes on. */
+/** The floor's name for the run map's title. */
+export const useRunFloor = (floorId: number) =>
+  useQuery({
+    ...opQuery(floorOps.getFloor, queryKeys.floors.detail(floorId), { params: { id: floorId } }),
+    enabled: floorId > 0,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+
 export const useRunFloorMap = (floorId: number | null) =>
   useQuery({
     ...opQuery(mapOps.getFloorMap, queryKeys.maps.detail(floorId ?? 0), { params: { id: floorId ?? 0 } }),

@@ -1,4 +1,6 @@
 import {
+  floorDetailSchema,
+  floorOps,
   buildingOps,
   buildingSchema,
   flowOps,
@@ -416,9 +418,32 @@ describe('the robot page’s flow section', { timeout: 30_000 }, () => {
       [on(flowRunOps.getFlowRun)]: () =>
         reply(flowRunDetailSchema, detail({ currentStepId: 'home', currentStepKind: 'returnToCharger' })),
       [on(mapOps.getFloorMap, { id: 1 })]: () => reply(floorMapSchema, map),
+      [on(floorOps.getFloor, { id: 1 })]: () =>
+        reply(
+          floorDetailSchema,
+          floorDetailSchema.parse({
+            id: 1,
+            name: '3F East',
+            buildingId: 10,
+            organizationId: 1,
+            type: 'office',
+            index: 3,
+            img: null,
+            imgWidth: null,
+            imgHeight: null,
+            ugomap: null,
+            resolution: null,
+            originX: null,
+            originY: null,
+            createdAt: '2026-01-05T09:00:00.000Z',
+            updatedAt: '2026-01-05T09:00:00.000Z',
+          }),
+        ),
     });
     renderApp('/robot/55', { session: makeSession(2), realtime });
     const mapBox = await screen.findByTestId('flow-run-map', {}, slow);
+    // The map names the floor it shows (the robot's floor: it changes with an elevator ride).
+    expect(await within(mapBox).findByText(/3F East/, {}, slow)).toBeInTheDocument();
     // Target 1 is the lobby (go-lobby), target 2 the charger (home, the current step).
     const target2 = await within(mapBox).findByTestId('flow-run-map-target-2', {}, slow);
     expect(target2).toHaveAttribute('data-current', 'true');

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Modal, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import type { FlowRun } from '@portal/contract';
 import { useState } from 'react';
 import { ListTable, type Column } from '@/components/list-page';
@@ -95,7 +95,14 @@ function RecentRuns({ robot }: { robot: RobotRef }) {
         minWidth={560}
         data-testid="flow-runs-table"
       />
-      <Modal opened={open !== null} onClose={() => setOpen(null)} title={open?.flowName} size="xl" centered>
+      <Modal
+        opened={open !== null}
+        onClose={() => setOpen(null)}
+        title={open?.flowName}
+        size="xl"
+        centered
+        scrollAreaComponent={ScrollArea.Autosize}
+      >
         {open && <FlowRunPanel runId={open.id} />}
       </Modal>
     </Stack>

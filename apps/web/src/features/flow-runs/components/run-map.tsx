@@ -10,7 +10,7 @@ import {
 } from '@portal/contract';
 import { useEffect } from 'react';
 import { useFleet, useRealtime } from '@/lib/realtime';
-import { useRunFloorMap } from '../api';
+import { useRunFloor, useRunFloorMap } from '../api';
 import { useRunWords } from '../words';
 
 /** One numbered move of the flow: the step, the floor it happens on and the waypoint it drives to. */
@@ -87,6 +87,7 @@ export function RunMap({ run, definition }: { run: FlowRunDetail; definition: Fl
   const live = useRobotLive(run.robotId, false);
   const floorId = live?.floorId ?? run.floorId;
   const map = useRunFloorMap(floorId);
+  const floor = useRunFloor(floorId);
   const targets = runTargets(definition, run.floorId, map.data);
   const current = currentTarget(run, targets);
   const here = targets.filter((x) => x.floorId === floorId);
@@ -94,6 +95,7 @@ export function RunMap({ run, definition }: { run: FlowRunDetail; definition: Fl
   const title = (
     <Text size="sm" fw={600} mb={4}>
       {t('flowRun.map.title')}
+      {floor.data ? ` · ${floor.data.name}` : ''}
     </Text>
   );
   const doc = map.data?.document;

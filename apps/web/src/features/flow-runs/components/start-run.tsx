@@ -1,4 +1,4 @@
-import { Alert, Button, Group, List, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, NativeSelect, ScrollArea, Stack, Text } from '@mantine/core';
 import type { FlowRun } from '@portal/contract';
 import { useState } from 'react';
 import { useErrorText } from '@/lib/i18n';
@@ -99,7 +99,14 @@ export function StartRunDialog({ opened, onClose, flow, robot, onStarted }: Star
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={title} size={runId !== null ? 'xl' : 'md'} centered>
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={title}
+      size={runId !== null ? 'xl' : 'md'}
+      centered
+      scrollAreaComponent={ScrollArea.Autosize}
+    >
       {runId !== null ? (
         <Stack>
           <FlowRunPanel runId={runId} />
