@@ -546,4 +546,68 @@ describe('flow runs', () => {
       await later.close();
     }
   });
+
+  it('goes on after the step whose record ended when its server died before the next one started', async () => {
+    await atStart();
+    const repo = runRepo(t.db.kysely);
+    const past = new Date(Date.now() - 1_000).toISOString();
+    const id = await repo.insert({
+      organization_id: (
+        await t.db.kysely
+          .selectFrom('robots')
+          .select('organization_id')
+          .where('id', '=', robotId)
+          .executeTakeFirstOrThrow()
+      ).organization_id,
+      building_id: buildingId,
+      floor_id: floorId,
+      flow_id: null,
+      flow_name: 'Between steps',
+      robot_id: robotId,
+      robot_name: 'Runner',
+      definition: JSON.stringify([
+        { kind: 'wait', id: 'a', seconds: 0 },
+        { kind: 'wait', id: 'b', seconds: 0 },
+      ]),
+      status: 'running',
+      started_at: past,
+      ended_at: null,
+      started_by: null,
+      current_step_id: 'a',
+      current_step_kind: 'wait',
+      error_code: null,
+      message: null,
+      // The cursor still names `a`: its record had ended, `b` had not started.
+      cursor: JSON.stringify({ ...initialCursor(floorId), frames: [{ index: 0, pass: 0 }], seq: 1 }),
+      owner: 'dead-server',
+      lease_until: past,
+    });
+    await repo.insertStep({
+      run_id: id,
+      seq: 1,
+      step_id: 'a',
+      kind: 'wait',
+      pass: '',
+      attempt: 1,
+      result: 'done',
+      started_at: past,
+      ended_at: past,
+      error_code: null,
+      message: null,
+      data: '{}',
+    });
+    const other = (await createKilledServer(id)).next();
+    try {
+      await other.heartbeat();
+      const d = await ended(id);
+      expect(d.status).toBe('done');
+      // `a` is not carried out twice.
+      expect(d.steps.map((s) => [s.stepId, s.result])).toEqual([
+        ['a', 'done'],
+        ['b', 'done'],
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -38,6 +38,9 @@ const RECOVERY_GRACE_MS = 30_000;
 
 type LeafStep = Exclude<FlowStep, { kind: 'loop' }>;
 
+/** Frames past the end of any definition: the run is done. */
+const END: Frames = [{ index: Number.MAX_SAFE_INTEGER, pass: 0 }];
+
 /** The last node of the order's base: where the next order update stitches on. */
 interface BaseNode {
   nodeId: string;
@@ -857,9 +860,13 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         }
       }
       const after = next(ex.steps, ex.cursor.frames);
-      ex.cursor.frames = after ? after.frames : [{ index: Number.MAX_SAFE_INTEGER, pass: 0 }];
-      await saveCursor(ex);
-      if (!after) return;
+      ex.cursor.frames = after ? after.frames : END;
+      // The next step's record stores the cursor with it (one statement less per step); until then
+      // the stored cursor names the step just ended, which `recover` knows from its record.
+      if (!after) {
+        await saveCursor(ex);
+        return;
+      }
     }
   }
 
@@ -940,6 +947,20 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     const cursor = JSON.parse(row.cursor) as RunCursor;
     const ex = new Execution(row, JSON.parse(row.definition) as FlowStep[], cursor);
     if (row.cancel_requested) ex.cancelRequested = true;
+    // The stored cursor may still name a step whose record has ended (the next one had not started):
+    // the run goes on after it.
+    const last = await repo.lastStep(row.id);
+    const at = resolve(ex.steps, cursor.frames);
+    if (
+      last &&
+      (last.result === 'done' || last.result === 'skip') &&
+      at &&
+      at.step.id === last.step_id &&
+      passOf(at.frames) === last.pass
+    ) {
+      cursor.frames = next(ex.steps, at.frames)?.frames ?? END;
+      cursor.wait = null;
+    }
     const d = link.details(row.robot_id);
     const state = d?.online ? d.state : null;
     let pickUp = !!state;
