@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import {
   flowRunDetailSchema,
@@ -106,6 +106,12 @@ describe('flow runs', () => {
     expect(res.statusCode, res.body).toBe(202);
     await sim.waitFor((s) => s.lastNodeId === 'wp-2' && !s.driving && s.nodeStates.length === 0, 30_000);
   };
+
+  // A test that failed half-way must not leave its run holding the robot for the next ones.
+  afterEach(async () => {
+    const active = await runRepo(t.db.kysely).activeOfRobot(robotId);
+    if (active) await t.call('POST', `/flow-runs/${active.id}/cancel`, admin);
+  });
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -291,6 +291,8 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
 
   const sleep = (ex: Execution, ms: number) =>
     new Promise<void>((resolvePromise, reject) => {
+      // A cancel that came while the step was being recorded: the abort event has already fired.
+      if (ex.abort.signal.aborted) return reject(new Cancelled());
       const timer = setTimeout(() => {
         ex.abort.signal.removeEventListener('abort', onAbort);
         resolvePromise();
