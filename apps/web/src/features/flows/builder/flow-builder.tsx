@@ -7,6 +7,7 @@ import {
   Grid,
   Group,
   List,
+  NativeSelect,
   Paper,
   Stack,
   Text,
@@ -20,7 +21,8 @@ import { useText } from './text';
 import { checkFlowDefinition, mainParameter, type DefinitionProblem } from '../components/definition';
 import { useFlowMessage } from '../components/use-flow-message';
 import { PathPreview } from './path-preview';
-import { presets, StepFields } from './step-fields';
+import { robotProblems, useRobotCheck, type RobotCheck } from './robot-check';
+import { presets, StepFields, type CameraChoice } from './step-fields';
 import {
   allIds,
   definitionText,
@@ -55,6 +57,12 @@ interface FlowBuilderProps {
   /** The server's refusals of this text, shown at their steps too. */
   serverProblems: readonly DefinitionProblem[];
   readOnly?: boolean;
+  /**
+   * The robot the builder checks the flow for (null: any robot), kept by the caller so the choice
+   * outlives a switch to the JSON tab; without it the builder keeps its own.
+   */
+  checkRobotId?: number | null;
+  onCheckRobotId?: (robotId: number | null) => void;
 }
 
 /** What is being dragged: a block (its path) or a palette entry. */
@@ -65,6 +73,8 @@ interface Placed {
   key: string | null;
   field: string;
   text: string;
+  /** A step the chosen robot cannot do (shown at the step; the flow can still be saved). */
+  robot?: boolean;
 }
 
 const keyToPath = (key: string): number[] =>
@@ -83,8 +93,20 @@ const numberOf = (path: StepPath) => path.map((i) => i + 1).join('.');
  * block with a summary, and a preview of the path on the floor maps. It edits the definition's JSON
  * text, so the advanced JSON view and the save stay as they are.
  */
-export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems, readOnly }: FlowBuilderProps) {
+export function FlowBuilder({
+  text,
+  onText,
+  buildingId,
+  floorId,
+  serverProblems,
+  readOnly,
+  checkRobotId,
+  onCheckRobotId,
+}: FlowBuilderProps) {
   const { t, language, exists } = useText();
+  const [ownRobotId, setOwnRobotId] = useState<number | null>(null);
+  const robotCheck = useRobotCheck(buildingId, checkRobotId !== undefined ? checkRobotId : ownRobotId);
+  const setRobotId = onCheckRobotId ?? setOwnRobotId;
   const message = useFlowMessage();
   const parsed = useMemo(() => parseDefinitionText(text), [text]);
   const steps = useMemo(() => parsed ?? [], [parsed]);
@@ -115,19 +137,50 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
   const data = useBuilderData(buildingId, floorIds);
   const kindName = (kind: string) =>
     exists(`flowEditor.kinds.${kind}`) ? t(`flowEditor.kinds.${kind}`) : t('flowEditor.builder.unknown', { kind });
+  const chosenName = robotCheck.chosen?.name;
+  const cameras = useMemo(
+    (): CameraChoice => ({
+      list: robotCheck.cameras,
+      unavailable: (name) =>
+        t(`flowEditor.builder.robot.${chosenName === undefined ? 'notOnRobots' : 'notOnRobot'}`, {
+          camera: name,
+          robot: chosenName,
+        }),
+    }),
+    [robotCheck.cameras, chosenName, t],
+  );
+  const robot = robotCheck.robot;
+  const robotIssues = useMemo(
+    () => (robot ? robotProblems(text, robot, data.commands) : []),
+    [text, robot, data.commands],
+  );
 
   // Every problem at its step: the schema and rules (as the JSON view), the server's, and the maps'.
   const placed = useMemo((): Placed[] => {
     const keys = [...eachStep(steps)].map(({ path }) => stepKey(path));
+    // A capability in words: "camera:thermal" -> "the Thermal camera".
+    const capability = (c: string) => {
+      if (!c.startsWith('camera:')) return t(`flowValidation.capabilities.${c}`, { defaultValue: c });
+      const id = c.slice('camera:'.length);
+      return t('flowValidation.capabilities.camera', {
+        camera: t(`flowEditor.builder.cameras.${id}`, { defaultValue: id }),
+      });
+    };
+    const robotSet = new Set(robotIssues);
     const place = (p: DefinitionProblem): Placed => {
       const key = keys.filter((k) => p.path === k || p.path.startsWith(`${k}.`)).sort((a, b) => b.length - a.length)[0];
+      const params =
+        p.message === 'flowValidation.capability' && p.params?.capability
+          ? { ...p.params, capability: capability(p.params.capability) }
+          : p.params;
       return {
         key: key ?? null,
         field: key ? p.path.slice(key.length + 1) : p.path,
-        text: message(p.message, p.params) ?? p.message,
+        text: message(p.message, params) ?? p.message,
+        ...(robotSet.has(p) ? { robot: true } : {}),
       };
     };
-    const problems: DefinitionProblem[] = [...(check.ok ? [] : check.problems), ...serverProblems];
+    const problems: DefinitionProblem[] = [...(check.ok ? [] : check.problems), ...serverProblems, ...robotIssues];
     // A waypoint or route not on the loaded map of the floor the robot is on (the server's check, early).
     for (const { step, path } of eachStep(steps)) {
       const key = stepKey(path);
@@ -147,13 +200,13 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
     const seen = new Set<string>();
     return problems
       .filter((p) => {
-        const id = `${p.path}|${p.message}`;
+        const id = `${p.path}|${p.message}|${JSON.stringify(p.params ?? {})}`;
         if (seen.has(id)) return false;
         seen.add(id);
         return true;
       })
       .map(place);
-  }, [check, serverProblems, steps, floorAt, data.mapOf, message]);
+  }, [check, serverProblems, robotIssues, steps, floorAt, data.mapOf, message, t]);
 
   // The blocks' handlers: one stable object calling the latest ones (so unchanged blocks skip rendering).
   const latest = useRef<BlockActions | null>(null);
@@ -213,6 +266,11 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
       taskName: t('flowEditor.builder.defaults.taskName'),
       message: t('flowEditor.builder.defaults.message'),
     });
+    // A new camera step uses a camera the chosen robot (or one of the building's robots) has.
+    if ((kind === 'takePhoto' || kind === 'cameraSettings') && !cameras.list.includes(step.camera as never)) {
+      const first = cameras.list[0];
+      if (first) return { ...step, camera: first } as Step;
+    }
     if (kind === 'command' && commandId !== undefined) {
       const command = data.commands.find((c) => c.id === commandId);
       const parameters = command ? presets(command.parameters) : undefined;
@@ -345,6 +403,7 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
                         .join(' / ') || undefined
                     }
                     readOnly={readOnly}
+                    cameras={cameras}
                   />
                 ) : null
               }
@@ -374,6 +433,9 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
 
   return (
     <Grid data-testid="flow-builder" ref={root}>
+      <Grid.Col span={12}>
+        <RobotChoice check={robotCheck} onChange={setRobotId} />
+      </Grid.Col>
       <Grid.Col span={{ base: 12, md: 3 }}>
         <Palette
           data={data}
@@ -412,6 +474,7 @@ export function FlowBuilder({ text, onText, buildingId, floorId, serverProblems,
         <Stack>
           <Summary
             placed={placed}
+            robotName={chosenName}
             steps={steps}
             kindName={kindName}
             jsonError={check.ok ? undefined : check.jsonError}
@@ -786,19 +849,46 @@ function Palette({
 
 function Summary({
   placed,
+  robotName,
   steps,
   kindName,
   jsonError,
   onSelect,
 }: {
   placed: Placed[];
+  /** The robot the flow is checked for, if one is chosen. */
+  robotName?: string;
   steps: readonly Step[];
   kindName: (kind: string) => string;
   jsonError?: string;
   onSelect: (key: string) => void;
 }) {
   const { t } = useText();
-  const ok = placed.length === 0 && jsonError === undefined;
+  const toFix = placed.filter((p) => !p.robot);
+  const forRobot = placed.filter((p) => p.robot);
+  const ok = toFix.length === 0 && jsonError === undefined;
+  const list = (items: Placed[], testId: string) => (
+    <List size="sm" data-testid={testId}>
+      {items.map((p, i) => {
+        const path = p.key ? keyToPath(p.key) : null;
+        const s = path ? stepAt(steps, path) : undefined;
+        return (
+          <List.Item key={i}>
+            {p.key && s ? (
+              <UnstyledButton onClick={() => onSelect(p.key!)} style={{ textDecoration: 'underline' }}>
+                <Text size="sm" span>
+                  {t('flowEditor.builder.summary.at', { number: numberOf(path!), kind: kindName(s.kind) })}
+                </Text>
+              </UnstyledButton>
+            ) : (
+              t('flowEditor.builder.summary.whole')
+            )}
+            : {p.text}
+          </List.Item>
+        );
+      })}
+    </List>
+  );
   return (
     <Paper withBorder p="sm" data-testid="flow-builder-summary">
       <Title order={3} size="h5" mb="xs">
@@ -811,30 +901,53 @@ function Summary({
       ) : (
         <>
           <Text size="sm" c="red" mb={4}>
-            {t('flowEditor.builder.summary.count', { count: placed.length })}
+            {t('flowEditor.builder.summary.count', { count: toFix.length })}
           </Text>
-          <List size="sm" data-testid="flow-builder-problems">
-            {placed.map((p, i) => {
-              const path = p.key ? keyToPath(p.key) : null;
-              const s = path ? stepAt(steps, path) : undefined;
-              return (
-                <List.Item key={i}>
-                  {p.key && s ? (
-                    <UnstyledButton onClick={() => onSelect(p.key!)} style={{ textDecoration: 'underline' }}>
-                      <Text size="sm" span>
-                        {t('flowEditor.builder.summary.at', { number: numberOf(path!), kind: kindName(s.kind) })}
-                      </Text>
-                    </UnstyledButton>
-                  ) : (
-                    t('flowEditor.builder.summary.whole')
-                  )}
-                  : {p.text}
-                </List.Item>
-              );
-            })}
-          </List>
+          {list(toFix, 'flow-builder-problems')}
+        </>
+      )}
+      {forRobot.length > 0 && (
+        <>
+          <Text size="sm" c="orange.8" mt="xs" mb={4}>
+            {t('flowEditor.builder.summary.robotCount', { count: forRobot.length, robot: robotName ?? '' })}
+          </Text>
+          {list(forRobot, 'flow-builder-robot-problems')}
         </>
       )}
     </Paper>
+  );
+}
+
+/**
+ * "Check for robot": any robot (the default) or one of the building's robots. The hint says where
+ * the camera lists come from.
+ */
+function RobotChoice({ check, onChange }: { check: RobotCheck; onChange: (robotId: number | null) => void }) {
+  const { t } = useText();
+  const r = (key: string, o?: Record<string, unknown>) => t(`flowEditor.builder.robot.${key}`, o);
+  const names = check.cameras.map((c) => t(`flowEditor.builder.cameras.${c}`)).join(', ');
+  const hint =
+    check.source === 'robot'
+      ? r('hintRobot', { robot: check.chosen?.name, cameras: names || r('none') })
+      : check.source === 'robotUnknown'
+        ? r('hintRobotUnknown', { robot: check.chosen?.name })
+        : check.source === 'union'
+          ? r('hintUnion', { count: check.robots.length, cameras: names })
+          : r(check.source === 'noRobots' ? 'hintNoRobots' : 'hintNoCameras');
+  return (
+    <NativeSelect
+      label={r('label')}
+      description={hint}
+      value={check.chosen ? String(check.chosen.id) : ''}
+      data={[
+        { value: '', label: r('any') },
+        ...check.robots.map((x) => ({ value: String(x.id), label: `${x.name} (${x.model})` })),
+      ]}
+      onChange={(e) => onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
+      maw={480}
+      inputWrapperOrder={['label', 'input', 'description']}
+      descriptionProps={{ 'data-testid': 'flow-check-robot-hint' } as Record<string, string>}
+      data-testid="flow-check-robot"
+    />
   );
 }

@@ -19,6 +19,7 @@ import {
   PHOTO_RESOLUTIONS,
   THERMAL_COLOR_MAPS,
   UPLOAD_QUALITIES,
+  type CameraId,
   type ErrorPolicy,
   type StepKind,
 } from '@portal/contract';
@@ -36,6 +37,15 @@ interface StepFieldsProps {
   /** A field's message (already translated), or undefined. */
   fieldError: (field: string) => string | undefined;
   readOnly?: boolean;
+  /** The cameras to offer (the chosen robot's, or the building's robots'); default every camera. */
+  cameras?: CameraChoice;
+}
+
+/** The cameras a camera select offers, and how one outside them (already in the definition) is marked. */
+export interface CameraChoice {
+  list: readonly CameraId[];
+  /** The label of a camera the definition names that is not in `list` (the camera's name given). */
+  unavailable: (name: string) => string;
 }
 
 type Option = { value: string; label: string };
@@ -47,7 +57,7 @@ const str = (v: unknown): string => (v === undefined || v === null ? '' : String
  * pose definitions, library commands; then the step's error policy. Every field has a label and a
  * `flow-field-<name>` test id (unique within the selected block).
  */
-export function StepFields({ step, onChange, data, floorId, fieldError, readOnly }: StepFieldsProps) {
+export function StepFields({ step, onChange, data, floorId, fieldError, readOnly, cameras }: StepFieldsProps) {
   const { t, language } = useText();
   const b = (key: string, o?: Record<string, unknown>) => t(`flowEditor.builder.${key}`, o);
   const s = step as Record<string, unknown>;
@@ -104,7 +114,21 @@ export function StepFields({ step, onChange, data, floorId, fieldError, readOnly
       <NativeSelect {...p} disabled={readOnly} onChange={(e) => set({ [field]: e.currentTarget.value || undefined })} />
     );
   };
-  const camera = (field = 'camera') => enumSelect(field, b('fields.camera'), CAMERA_IDS, (c) => b(`cameras.${c}`));
+  // The offered cameras (of `among`), and the definition's camera even when not offered (marked, never dropped).
+  const cameraOptions = (value: string, among: readonly string[] = CAMERA_IDS): Option[] => {
+    const offered = (c: string) => !cameras || (cameras.list as readonly string[]).includes(c);
+    return CAMERA_IDS.filter((c) => c === value || (among.includes(c) && offered(c))).map((c) => ({
+      value: c,
+      label: cameras && !offered(c) ? cameras.unavailable(b(`cameras.${c}`)) : b(`cameras.${c}`),
+    }));
+  };
+  const camera = (field = 'camera') => (
+    <NativeSelect
+      {...select(field, b('fields.camera'), cameraOptions(str(s[field])))}
+      disabled={readOnly}
+      onChange={(e) => set({ [field]: e.currentTarget.value || undefined })}
+    />
+  );
   const waypointOptions = (floor: number | null): Option[] =>
     floor === null
       ? []
@@ -183,7 +207,12 @@ export function StepFields({ step, onChange, data, floorId, fieldError, readOnly
             onChange={(e) =>
               set({
                 detectPerson: e.currentTarget.checked
-                  ? { camera: PERSON_DETECTION.cameras[0], distanceM: 2 }
+                  ? {
+                      camera:
+                        PERSON_DETECTION.cameras.find((c) => !cameras || cameras.list.includes(c)) ??
+                        PERSON_DETECTION.cameras[0],
+                      distanceM: 2,
+                    }
                   : undefined,
               })
             }
@@ -194,7 +223,12 @@ export function StepFields({ step, onChange, data, floorId, fieldError, readOnly
               <NativeSelect
                 label={b('fields.detectCamera')}
                 value={str(d.camera)}
-                data={CAMERA_IDS.map((c) => ({ value: c, label: b(`cameras.${c}`) }))}
+                data={[
+                  ...(d.camera === undefined || (CAMERA_IDS as readonly string[]).includes(d.camera)
+                    ? []
+                    : [{ value: d.camera, label: `#${d.camera}` }]),
+                  ...cameraOptions(str(d.camera), PERSON_DETECTION.cameras),
+                ]}
                 disabled={readOnly}
                 onChange={(e) => set({ detectPerson: { ...d, camera: e.currentTarget.value } })}
                 error={fieldError('detectPerson.camera')}

@@ -120,6 +120,8 @@ export function FlowForm({
   const check = useMemo(() => checkFlowDefinition(definitionText), [definitionText]);
   const [server, setServer] = useState<{ text: string; problems: DefinitionProblem[] } | null>(null);
   const serverProblems = server && server.text === definitionText ? server.problems : [];
+  // The builder's "Check for robot" (kept here so it outlives a switch to the JSON tab).
+  const [checkRobotId, setCheckRobotId] = useState<number | null>(null);
 
   // A create starts on the first floor of the chosen building.
   const floorId = useWatch({ control: form.control, name: 'floorId' });
@@ -282,6 +284,8 @@ export function FlowForm({
                 floorId={floorId || 0}
                 serverProblems={serverProblems}
                 readOnly={readOnly}
+                checkRobotId={checkRobotId}
+                onCheckRobotId={setCheckRobotId}
               />
             </Tabs.Panel>
             <Tabs.Panel value="json">
