@@ -25,6 +25,12 @@ export interface TransitionReport {
    * done: ms from the publish of that state message to the update's arrival at the robot.
    */
   latenciesMs: number[];
+  /**
+   * The same transitions named for the broker-side clock (bench/lib/flows-wire-probe.ts): the robot's
+   * MQTT topic prefix, the headerId of the state message that showed the node reached with its actions
+   * done, and the orderId and orderUpdateId of the update that followed.
+   */
+  pairs: Array<[prefix: string, stateHeaderId: number, orderId: string, orderUpdateId: number]>;
   /** Order updates that arrived before the robot had reported the previous base end done. */
   early: number;
   /** New orders (orderUpdateId 0) received: a run's first move, or a move after a failure. */

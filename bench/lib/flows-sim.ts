@@ -35,6 +35,8 @@ interface Track {
   actionIds: string[];
   /** performance.now() of the first state publish showing the base end done; null: not yet. */
   doneAt: number | null;
+  /** The headerId of that state message (bench/flows.ts finds its time at the broker by it). */
+  doneHeaderId: number;
 }
 
 const tracks = new Map<string, Track>();
@@ -45,6 +47,7 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 function emptyReport(): TransitionReport {
   return {
     latenciesMs: [],
+    pairs: [],
     early: 0,
     newOrders: 0,
     updatesPerRobot: {},
@@ -85,7 +88,10 @@ function onOrder(topic: string, payload: unknown, at: number): void {
     else if (prev && prev.orderId === order.orderId) {
       report.updatesPerRobot[serial] = (report.updatesPerRobot[serial] ?? 0) + 1;
       if (prev.doneAt === null) report.early++;
-      else report.latenciesMs.push(at - prev.doneAt);
+      else {
+        report.latenciesMs.push(at - prev.doneAt);
+        report.pairs.push([key, prev.doneHeaderId, order.orderId, order.orderUpdateId]);
+      }
     }
   }
   let end: OrderMsg['nodes'][number] | undefined;
@@ -96,10 +102,12 @@ function onOrder(topic: string, payload: unknown, at: number): void {
     baseEndSeq: end.sequenceId,
     actionIds: (end.actions ?? []).map((a) => a.actionId),
     doneAt: null,
+    doneHeaderId: -1,
   });
 }
 
 interface StateMsg {
+  headerId: number;
   orderId: string;
   lastNodeSequenceId: number;
   actionStates: Array<{ actionId: string; actionStatus: string }>;
@@ -126,6 +134,7 @@ function onState(topic: string, payload: unknown, at: number): void {
     if (!st || (st.actionStatus !== 'FINISHED' && st.actionStatus !== 'FAILED')) return;
   }
   t.doneAt = at;
+  t.doneHeaderId = s.headerId;
 }
 
 /**
