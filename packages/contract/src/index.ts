@@ -18,6 +18,7 @@ export * from './mapping.ts';
 export * from './demo-world.ts';
 export * from './teleop.ts';
 export * from './flows/index.ts';
+export * from './schedules/index.ts';
 export * from './building-systems.ts';
 export * from './flow-health.ts';
 export * from './api/index.ts';

@@ -20,3 +20,4 @@ export * from './ops/commands.ts';
 export * from './ops/flows.ts';
 export * from './ops/activity.ts';
 export * from './ops/flow-runs.ts';
+export * from './ops/schedules.ts';
