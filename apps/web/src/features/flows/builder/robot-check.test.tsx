@@ -1,4 +1,6 @@
 import {
+  commandOps,
+  commandSchema,
   flowOps,
   flowSchema,
   robotFeatureOps,
@@ -104,9 +106,29 @@ const teleop = (r: Robot, cameras: CameraId[]) =>
 const mini = robot(55, 'Lobby guide', 'mini');
 const pro = robot(56, 'Night patrol', 'pro');
 
+/** A library command for the pro model only, taking a thermal photo. */
+const thermalCheck = commandSchema.parse({
+  id: 3,
+  organizationId: 1,
+  name: 'Thermal check',
+  description: '',
+  category: 100,
+  scope: 0,
+  modelsAllowed: ['pro'],
+  parameters: [],
+  definition: {
+    version: 1,
+    steps: [{ kind: 'takePhoto', id: 't', camera: 'thermal', resolution: '1080p', saveAsTaskImage: false }],
+  },
+  status: 1,
+  createdAt: T0,
+  updatedAt: T0,
+});
+
 function routes(steps: unknown[], robots: Robot[]) {
   return mockApi({
     ...signedInRoutes(),
+    [on(commandOps.listCommands)]: () => reply(z.array(commandSchema), [thermalCheck]),
     [on(flowOps.getFlow, { id: 5 })]: () => reply(flowSchema, flow(steps)),
     [on(robotOps.listRobots)]: () => reply(z.array(robotSchema), robots),
     [on(robotFeatureOps.getRobotTeleop, { id: 55 })]: () => teleop(mini, ['v1', 'v2']),
@@ -196,6 +218,20 @@ describe('flow builder: check for robot', () => {
     await app.user.selectOptions(screen.getByTestId('flow-check-robot'), 'Any robot');
     await waitFor(() => expect(screen.getByTestId('flow-step-steps.0')).not.toHaveAttribute('data-invalid'));
   }, 60_000);
+
+  it("checks a library command's models and its own steps for the chosen robot", async () => {
+    routes([{ kind: 'command', id: 'c1', commandId: 3 }], [mini, pro]);
+    const app = renderApp('/flow/5', { session: makeSession(2) });
+    const choice = await screen.findByTestId('flow-check-robot', {}, slow);
+    await waitFor(() => expect(optionsOf(choice)).toEqual(['Lobby guide (mini)', 'Night patrol (pro)']));
+    expect(screen.getByTestId('flow-step-steps.0')).toHaveTextContent('Thermal check');
+    await app.user.selectOptions(choice, 'Lobby guide (mini)');
+    const problems = await screen.findByTestId('flow-step-problems-steps.0', {}, slow);
+    expect(problems).toHaveTextContent('This command cannot be used with the robot model mini');
+    expect(problems).toHaveTextContent('The robot (mini) cannot do this: the Thermal camera');
+    await app.user.selectOptions(choice, 'Night patrol (pro)');
+    await waitFor(() => expect(screen.queryByTestId('flow-step-problems-steps.0')).toBeNull());
+  }, 30_000);
 
   it('lists every camera for any robot when the building has no robot, and says so', async () => {
     routes([{ kind: 'cameraSettings', id: 'c1', camera: 'v3', zoom: 2 }], []);
