@@ -1,1 +1,2 @@
 export * from './resources.ts';
+export * from './occurrences.ts';
