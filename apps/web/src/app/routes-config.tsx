@@ -81,6 +81,15 @@ export function createRoutes(): RouteObject[] {
             { path: paths.my.versions.path, lazy: withTexts('account', () => import('./routes/my/versions')) },
             { path: paths.my.contract.path, lazy: withTexts('account', () => import('./routes/my/contract')) },
             redirect(paths.schedule.root.path, paths.schedule.calWeek.getHref()),
+            // A log line's run and reasons use the flows section's run texts (and the robots section's codes).
+            {
+              path: paths.schedule.list.path,
+              lazy: withTexts(['schedules', 'flows'], () => import('./routes/schedule/list')),
+            },
+            {
+              path: paths.schedule.log.path,
+              lazy: withTexts(['schedules', 'flows', 'robots'], () => import('./routes/schedule/log')),
+            },
             {
               path: paths.system.deliveries.path,
               lazy: withTexts('account', () => import('./routes/system/deliveries')),

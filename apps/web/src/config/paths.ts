@@ -48,6 +48,23 @@ export const paths = {
   schedule: {
     root: { path: '/schedule', getHref: () => '/schedule' },
     calWeek: { path: '/schedule/cal/week', getHref: () => '/schedule/cal/week' },
+    calendar: {
+      path: '/schedule/cal/:type',
+      getHref: (
+        type: 'month' | 'week' | 'day' = 'week',
+        query: Record<string, string | number | null | undefined> = {},
+      ) => withQuery(`/schedule/cal/${type}`, query),
+    },
+    list: {
+      path: '/schedule/list',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/schedule/list', query),
+    },
+    create: {
+      path: '/schedule/create',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/schedule/create', query),
+    },
+    detail: { path: '/schedule/:id', getHref: (id: number) => `/schedule/${id}` },
+    log: { path: '/schedule/log/:page', getHref: (page = 1) => `/schedule/log/${page}` },
   },
   report: { list: { path: '/report/list/:page', getHref: (page = 1) => `/report/list/${page}` } },
   archive: { list: { path: '/archive', getHref: () => '/archive' } },
@@ -257,9 +274,7 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   { path: '/archive/robot/:serialNo/:date', section: 'archive' },
   { path: '/archive/cloud/:buildingId/:date', section: 'archive' },
   { path: '/schedule/cal/:type', section: 'schedule' },
-  { path: '/schedule/list', section: 'schedule' },
   { path: '/schedule/create', section: 'schedule' },
   { path: '/schedule/:id', section: 'schedule' },
-  { path: '/schedule/log/:page', section: 'schedule' },
   { path: '/beta/spatial-ui', section: 'beta' },
 ];

@@ -12,6 +12,7 @@ import type { RobotsMessages } from '@/locales/en/robots';
 import type { TeleopMessages } from '@/locales/en/teleop';
 import type { ConsoleMessages } from '@/locales/en/console';
 import type { AccountMessages } from '@/locales/en/account';
+import type { SchedulesMessages } from '@/locales/en/schedules';
 import { isApiError } from './api-client';
 import { readItem, storageKeys, writeItem } from './storage';
 
@@ -79,7 +80,8 @@ export type SectionMessages = RobotsMessages &
   CommandsMessages &
   TeleopMessages &
   ConsoleMessages &
-  AccountMessages;
+  AccountMessages &
+  SchedulesMessages;
 /** One flat type for the typed keys (an intersection makes key inference too deep for tsc). */
 export interface AllMessages
   extends
@@ -92,9 +94,19 @@ export interface AllMessages
     CommandsMessages,
     TeleopMessages,
     ConsoleMessages,
-    AccountMessages {}
+    AccountMessages,
+    SchedulesMessages {}
 export type SectionName =
-  'robots' | 'buildings' | 'mapEditor' | 'poses' | 'flows' | 'commands' | 'teleop' | 'console' | 'account';
+  | 'robots'
+  | 'buildings'
+  | 'mapEditor'
+  | 'poses'
+  | 'flows'
+  | 'commands'
+  | 'teleop'
+  | 'console'
+  | 'account'
+  | 'schedules';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
   robots: {
     en: () => import('@/locales/en/robots').then((m) => m.robotsEn),
@@ -131,6 +143,10 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   account: {
     en: () => import('@/locales/en/account').then((m) => m.accountEn),
     ja: () => import('@/locales/ja/account').then((m) => m.accountJa),
+  },
+  schedules: {
+    en: () => import('@/locales/en/schedules').then((m) => m.schedulesEn),
+    ja: () => import('@/locales/ja/schedules').then((m) => m.schedulesJa),
   },
 };
 const wantedSections = new Set<SectionName>();

@@ -34,6 +34,8 @@ export const queryKeys = {
   poseNetworks: resourceKeys('pose-networks'),
   robots: resourceKeys('robots'),
   robotGroups: resourceKeys('robot-groups'),
+  schedules: resourceKeys('schedules'),
+  scheduleLogs: resourceKeys('schedule-logs'),
   flowGroups: resourceKeys('flow-groups'),
   teleop: resourceKeys('teleop'),
   terms: resourceKeys('terms'),

@@ -300,6 +300,8 @@ export const en = {
     max1000: 'Enter at most 1000 characters',
     max24: 'Enter at most 24 characters',
     max64: 'Enter at most 64 characters',
+    max256: 'Enter at most 256 characters',
+    tooMany: 'Too many entries',
     notFound: 'Not found, or not yours to use',
     notInBuilding: 'Choose one that belongs to the selected building',
     serialImmutable: 'The serial number cannot be changed after registration',

@@ -30,6 +30,8 @@ import { accountEn } from './en/account';
 import { accountJa } from './ja/account';
 import { mapEditorEn } from './en/map-editor';
 import { mapEditorJa } from './ja/map-editor';
+import { schedulesEn } from './en/schedules';
+import { schedulesJa } from './ja/schedules';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -54,6 +56,7 @@ const sections = {
   console: { en: consoleEn, ja: consoleJa },
   account: { en: accountEn, ja: accountJa },
   mapEditor: { en: mapEditorEn, ja: mapEditorJa },
+  schedules: { en: schedulesEn, ja: schedulesJa },
 };
 
 const enKeys = flatten(en);
@@ -156,6 +159,27 @@ describe('translations', () => {
     expect([...keys].filter((k) => k.startsWith('flowValidation.')).length).toBeGreaterThan(20);
     const enTexts = new Map([...enKeys, ...flatten(flowsEn)]);
     const jaTexts = new Map([...jaKeys, ...flatten(flowsJa)]);
+    expect([...keys].filter((k) => !enTexts.has(k) || !jaTexts.has(k))).toEqual([]);
+  });
+
+  it('translate every schedule message of the contract (schedules section or core)', () => {
+    const sources = import.meta.glob<string>('../../../../packages/contract/src/schedules/*.ts', {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    });
+    const keys = new Set<string>();
+    for (const src of Object.values(sources)) {
+      for (const m of src.matchAll(/'((?:scheduleValidation|validation)\.[A-Za-z0-9]+)'/g)) keys.add(m[1]!);
+      for (const m of src.matchAll(/`validation\.max\$\{(SCHEDULE_[A-Z_]+)\}`/g)) {
+        const n = new RegExp(`${m[1]} = ([0-9_]+)`).exec(src)?.[1];
+        if (n) keys.add(`validation.max${n.replace(/_/g, '')}`);
+      }
+    }
+    expect([...keys].filter((k) => k.startsWith('scheduleValidation.')).length).toBeGreaterThanOrEqual(6);
+    expect([...keys].filter((k) => k.startsWith('validation.max')).length).toBe(2);
+    const enTexts = new Map([...enKeys, ...flatten(schedulesEn)]);
+    const jaTexts = new Map([...jaKeys, ...flatten(schedulesJa)]);
     expect([...keys].filter((k) => !enTexts.has(k) || !jaTexts.has(k))).toEqual([]);
   });
 

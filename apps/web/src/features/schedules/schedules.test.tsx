@@ -1,0 +1,99 @@
+import { scheduleLogSchema, scheduleOps, scheduleSchema } from '@portal/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { initI18n } from '@/lib/i18n';
+import { makeSession } from '@/testing/fixtures';
+import { mockApi, on, reply } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+import { logLine, schedule, scheduleRoutes } from './test-data';
+
+const slow = { timeout: 5000 };
+const filterOf = (search: URLSearchParams) => JSON.parse(search.get('filter') ?? '{}') as Record<string, unknown>;
+
+describe('schedule entry list', () => {
+  it('lists entries with names, repeat in words and the next run in the building zone, and filters', async () => {
+    const { calls } = mockApi({
+      ...scheduleRoutes(),
+      [on(scheduleOps.listSchedules)]: () =>
+        reply(z.array(scheduleSchema), [
+          schedule(1, { title: 'Night patrol', repeat: 'weekly', weekdays: [3, 1], priority: true }),
+          schedule(2, { title: 'Greeting', flowId: 4, robotId: 56, enabled: false, nextAt: null }),
+        ]),
+    });
+    const app = renderApp('/schedule/list', { session: makeSession(2) });
+    const link = await screen.findByTestId('schedule-link-1', {}, slow);
+    const row = link.closest('tr')!;
+    await waitFor(() => expect(within(row).getByText('Lobby guide')).toBeInTheDocument());
+    expect(within(row).getByText('Weekly (Mon, Wed)')).toBeInTheDocument();
+    expect(within(row).getByText('Priority')).toBeInTheDocument();
+    // 2026-11-24T00:00Z is 09:00 in Tokyo, named with its zone.
+    const time = row.querySelector('time')!;
+    expect(time).toHaveAttribute('data-time-zone', 'Asia/Tokyo');
+    expect(time.textContent).toMatch(/9:00/);
+    const row2 = screen.getByTestId('schedule-link-2').closest('tr')!;
+    expect(within(row2).getByText('No further runs')).toBeInTheDocument();
+    expect(within(row2).getByText('Off')).toBeInTheDocument();
+
+    await app.user.selectOptions(screen.getByTestId('schedule-repeat-filter'), 'weekly');
+    await waitFor(() => expect(app.location()).toContain('repeat=weekly'));
+    await app.user.selectOptions(screen.getByTestId('schedule-enabled-filter'), '1');
+    await waitFor(() => {
+      const last = calls.filter((c) => c.path === '/api/schedules').at(-1)!;
+      expect(filterOf(last.search).where).toEqual({ and: [{ repeat: 'weekly' }, { enabled: true }] });
+    });
+  }, 30_000);
+});
+
+describe('schedule log', () => {
+  it('shows results and reasons in words, and filters by result and date in the building zone', async () => {
+    const { calls } = mockApi({
+      ...scheduleRoutes(),
+      [on(scheduleOps.listScheduleLogs)]: () =>
+        reply(z.array(scheduleLogSchema), [
+          logLine(1, { result: 'fail', reason: 'ROBOT_OFFLINE', detail: 'No state for 30 s' }),
+          logLine(2, { result: 'cancel', reason: 'RUN_EMERGENCY_STOP' }),
+          logLine(3, { result: 'unknown', reason: 'X_NEW' }),
+          logLine(4, { result: 'done', flowRunId: 9, startedAt: '2026-11-23T12:00:01.000Z' }),
+        ]),
+    });
+    const app = renderApp('/schedule/log/1?building=10', { session: makeSession(2) });
+    const reason = await screen.findByTestId('schedule-log-reason-1', {}, slow);
+    expect(reason).toHaveTextContent('The robot was offline');
+    expect(reason).toHaveTextContent('No state for 30 s');
+    expect(screen.getByTestId('schedule-log-reason-2')).toHaveTextContent('The emergency stop button was pressed');
+    expect(screen.getByTestId('schedule-log-reason-3')).toHaveTextContent('Code X_NEW');
+    const badges = screen.getAllByTestId('schedule-result').map((b) => b.textContent);
+    expect(badges).toEqual(['Failed', 'Cancelled', 'Unknown', 'Done']);
+    expect(screen.getByTestId('schedule-log-run-4')).toBeInTheDocument();
+    expect(await screen.findByTestId('time-zone-note')).toHaveTextContent('Asia/Tokyo');
+
+    await app.user.selectOptions(screen.getByTestId('schedule-result-filter'), 'fail');
+    await waitFor(() => expect(app.location()).toBe('/schedule/log/1?building=10&result=fail'));
+    await app.user.type(screen.getByTestId('schedule-log-from'), '2026-11-20');
+    await waitFor(() => {
+      const last = calls.filter((c) => c.path === '/api/schedule-logs').at(-1)!;
+      // The day starts at 00:00 in Tokyo: 15:00 UTC the day before.
+      expect(filterOf(last.search)).toEqual(
+        expect.objectContaining({
+          where: { and: [{ buildingId: 10 }, { result: 'fail' }, { dueAt: { gte: '2026-11-19T15:00:00.000Z' } }] },
+          order: 'dueAt DESC',
+        }),
+      );
+    });
+  }, 30_000);
+
+  it('shows the log in Japanese', async () => {
+    mockApi({
+      ...scheduleRoutes(),
+      [on(scheduleOps.listScheduleLogs)]: () =>
+        reply(z.array(scheduleLogSchema), [logLine(1, { result: 'fail', reason: 'START_POSITION' })]),
+    });
+    initI18n('ja');
+    renderApp('/schedule/log/1', { session: makeSession(2) });
+    expect(await screen.findByTestId('schedule-log-reason-1', {}, slow)).toHaveTextContent(
+      'ロボットがフローの開始位置にいませんでした',
+    );
+    expect(screen.getByTestId('schedule-result')).toHaveTextContent('失敗');
+  }, 30_000);
+});
