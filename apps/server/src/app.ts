@@ -38,6 +38,8 @@ import { mapSessionRoutes } from './modules/map-sessions/routes.ts';
 import { poseRoutes } from './modules/poses/routes.ts';
 import { flowRoutes } from './modules/flows/routes.ts';
 import { flowRunRoutes } from './modules/flow-runs/routes.ts';
+import { scheduleRoutes } from './modules/schedules/routes.ts';
+import { createDispatcher } from './modules/schedules/dispatcher.ts';
 import { createRunner } from './modules/flow-runs/runner.ts';
 import { flowRunService, type FlowRunService } from './modules/flow-runs/run-service.ts';
 import { mapService } from './modules/maps/map-service.ts';
@@ -173,6 +175,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Tests reach the runner to stop it as a killed server would (and to run its rounds at once).
   app.decorate('flowRunner', runner);
   app.addHook('onClose', async () => runner.close());
+  // The schedule dispatcher: starts the runs of due schedule entries, each occurrence once across servers.
+  const dispatcher = createDispatcher({
+    db: ctx.db,
+    clock: ctx.clock,
+    log: app.log,
+    robotLink: ctx.robotLink,
+    runs,
+    graceMinutes: config.scheduleGraceMinutes,
+    tickMs: config.scheduleTickMs,
+  });
+  app.decorate('scheduleDispatcher', dispatcher);
+  app.addHook('preClose', async () => dispatcher.close());
   await app.register(
     async (api) => {
       await api.register(authPlugin, { ctx });
@@ -196,6 +210,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(robotFeatureRoutes, { ctx, teleop });
       await api.register(activityRoutes, { ctx, activity });
       await api.register(flowRunRoutes, { runs: runs! });
+      await api.register(scheduleRoutes, { ctx });
       await api.register(brokerHookRoutes, { ctx });
     },
     { prefix: config.apiBase },

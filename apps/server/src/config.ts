@@ -67,6 +67,10 @@ const envSchema = z.object({
    * (`protocolLimits.timing.defaultStateInterval`): silent for two of them, it is "not reporting".
    */
   ROBOT_STATE_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(ROBOT_DEFAULT_STATE_INTERVAL_S),
+  /** How late (minutes) a schedule's occurrence may still start; later it is logged as missed (docs/api-schedules.md). */
+  SCHEDULE_GRACE_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
+  /** How often (ms) the schedule dispatcher looks for due occurrences; 0 turns its timer off (tests). */
+  SCHEDULE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
   SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
   /** The demo building's simulated elevators and security doors; unset: on exactly when SIMULATED_ROBOTS is. */
@@ -147,6 +151,10 @@ export interface Config {
   robotStateIntervalS: number;
   /** Internal hosts, addresses or CIDRs outbound calls may reach (lib/outbound.ts). */
   outboundAllowHosts: string[];
+  /** How late (minutes) a schedule's occurrence may still start (else logged as missed). */
+  scheduleGraceMinutes: number;
+  /** The schedule dispatcher's tick (ms); 0: no timer. */
+  scheduleTickMs: number;
 }
 
 export class ConfigError extends Error {
@@ -229,6 +237,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatedBuildingSystems: e.SIMULATED_BUILDING_SYSTEMS ?? e.SIMULATED_ROBOTS > 0,
     robotStateIntervalS: e.ROBOT_STATE_INTERVAL_S,
     outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS,
+    scheduleGraceMinutes: e.SCHEDULE_GRACE_MINUTES,
+    scheduleTickMs: e.SCHEDULE_TICK_MS,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,
     publicUrl: e.PUBLIC_URL ?? null,

@@ -105,6 +105,10 @@ export const AUDIT_ACTIONS = [
   'flow.enable',
   'flow.disable',
   'flow.reorder',
+  // Schedules
+  'schedule.create',
+  'schedule.update',
+  'schedule.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -129,5 +133,6 @@ export const AUDIT_TARGET_TYPES = [
   'email',
   'login-id',
   'term-document',
+  'schedule',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -18,6 +18,7 @@ import * as m016 from './migrations/016-flows.ts';
 import * as m017 from './migrations/017-robot-activity.ts';
 import * as m018 from './migrations/018-flow-runs.ts';
 import * as m019 from './migrations/019-operator-list-covering-indexes.ts';
+import * as m020 from './migrations/020-schedules.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -47,6 +48,7 @@ const migrations: Migration[] = [
   { name: '017-robot-activity', up: m017.up },
   { name: '018-flow-runs', up: m018.up },
   { name: '019-operator-list-covering-indexes', up: m019.up },
+  { name: '020-schedules', up: m020.up },
 ];
 
 /**

@@ -87,6 +87,9 @@ async function targetNames(db: Kysely<Database>, type: string, ids: readonly str
     case 'flow':
       set(await db.selectFrom('flows').select(['id', 'name']).where('id', 'in', n).execute());
       break;
+    case 'schedule':
+      set(await db.selectFrom('schedules').select(['id', 'title as name']).where('id', 'in', n).execute());
+      break;
     case 'term-document':
       set(
         await db

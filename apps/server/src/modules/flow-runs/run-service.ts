@@ -61,7 +61,14 @@ export function flowRunService(ctx: Ctx, runner: FlowRunner, lock: ControlsLock)
   }
 
   return {
-    async start(p: Principal, flowId: number, robotId: number): Promise<FlowRun> {
+    /** `startedBy`: who is recorded as starting it (default the caller; null for a schedule). */
+    async start(
+      p: Principal,
+      flowId: number,
+      robotId: number,
+      opts: { startedBy?: number | null } = {},
+    ): Promise<FlowRun> {
+      const startedBy = opts.startedBy === undefined ? p.operatorId : opts.startedBy;
       const flow = await flowRepo(db).byId(p, flowId);
       if (!flow) throw notFound('Flow');
       const robotRow = await robots.find(p, robotId);
@@ -97,7 +104,7 @@ export function flowRunService(ctx: Ctx, runner: FlowRunner, lock: ControlsLock)
           status: 'running',
           started_at: at,
           ended_at: null,
-          started_by: p.operatorId,
+          started_by: startedBy,
           current_step_id: null,
           current_step_kind: null,
           error_code: null,
@@ -116,7 +123,7 @@ export function flowRunService(ctx: Ctx, runner: FlowRunner, lock: ControlsLock)
         robotId,
         kind: 'flow',
         code: 'started',
-        params: { runId: id, flowId: flow.id, flowName: flow.name, operatorId: p.operatorId },
+        params: { runId: id, flowId: flow.id, flowName: flow.name, operatorId: startedBy },
       });
       runner.begin(row);
       return toFlowRun(row);

@@ -112,6 +112,9 @@ export const auditEn: AuditLabels = {
     'flow.enable': 'Flow enabled',
     'flow.disable': 'Flow disabled',
     'flow.reorder': 'Flows reordered',
+    'schedule.create': 'Schedule entry created',
+    'schedule.update': 'Schedule entry updated',
+    'schedule.delete': 'Schedule entry deleted',
   },
   targetTypes: {
     organization: 'Organization',
@@ -133,6 +136,7 @@ export const auditEn: AuditLabels = {
     email: 'Email',
     'login-id': 'Login ID',
     'term-document': 'Term document',
+    schedule: 'Schedule entry',
   },
   termKinds: { TOS: 'Terms of service', PP: 'Privacy policy', MC: 'Maintenance contract' },
   target: (type, name) => `${type}: ${name}`,

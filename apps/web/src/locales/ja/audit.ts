@@ -96,6 +96,9 @@ export const auditJa: AuditLabels = {
     'flow.enable': 'フローの有効化',
     'flow.disable': 'フローの無効化',
     'flow.reorder': 'フローの並べ替え',
+    'schedule.create': 'スケジュールの登録',
+    'schedule.update': 'スケジュールの更新',
+    'schedule.delete': 'スケジュールの削除',
   },
   targetTypes: {
     organization: '組織',
@@ -117,6 +120,7 @@ export const auditJa: AuditLabels = {
     email: 'メール',
     'login-id': 'ログイン ID',
     'term-document': '規約文書',
+    schedule: 'スケジュール',
   },
   termKinds: { TOS: '利用規約', PP: 'プライバシーポリシー', MC: '保守契約' },
   target: (type, name) => `${type}：${name}`,

@@ -1,0 +1,313 @@
+import type { Schedule, ScheduleException, ScheduleLog, ScheduleLogResult, ScheduleRepeat } from '@portal/contract';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { deleteById, insertReturningId, updateVersioned } from '../../db/rows.ts';
+import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
+import { filterSpec, ID_FIELD, TENANT_FIELDS, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
+import { scopeWhere, type TenantScope } from '../../lib/scope.ts';
+import type { ScheduleLogTable, ScheduleTable } from './schedule-tables.ts';
+
+/** Allow-list of `GET /schedules?filter=`; ordered by title. */
+export const scheduleFilter = filterSpec(
+  'schedules',
+  {
+    ...ID_FIELD,
+    title: 'string',
+    robotId: 'integer',
+    flowId: 'integer',
+    repeat: 'string',
+    enabled: 'boolean',
+    priority: 'boolean',
+    nextDueAt: 'date',
+    ...TENANT_FIELDS,
+    ...TIMESTAMP_FIELDS,
+  },
+  { defaultOrder: 'title ASC', defaultLimit: 50, maxLimit: 500 },
+);
+
+/** Allow-list of `GET /schedule-logs?filter=`; newest due first. */
+export const scheduleLogFilter = filterSpec(
+  'schedule_logs',
+  {
+    ...ID_FIELD,
+    scheduleId: 'integer',
+    title: 'string',
+    robotId: 'integer',
+    flowId: 'integer',
+    flowRunId: 'integer',
+    result: 'string',
+    reason: 'string',
+    dueAt: 'date',
+    startedAt: 'date',
+    endedAt: 'date',
+    ...TENANT_FIELDS,
+  },
+  { defaultOrder: 'dueAt DESC', defaultLimit: 50, maxLimit: 200 },
+);
+
+export type ScheduleRow = Selectable<ScheduleTable> & { time_zone: string };
+export type ScheduleLogRow = Selectable<ScheduleLogTable>;
+export type ScheduleColumns = Omit<Selectable<ScheduleTable>, 'id' | 'created_at' | 'updated_at'>;
+
+export const toSchedule = (r: ScheduleRow): Schedule => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  buildingId: r.building_id,
+  timeZone: r.time_zone,
+  title: r.title,
+  description: r.description,
+  flowId: r.flow_id,
+  robotId: r.robot_id,
+  start: r.start_local,
+  end: r.end_local,
+  repeat: r.repeat as ScheduleRepeat,
+  weekdays: JSON.parse(r.weekdays) as number[],
+  repeatUntil: r.repeat_until,
+  priority: r.priority === 1,
+  skipHolidays: r.skip_holidays === 1,
+  enabled: r.enabled === 1,
+  exceptions: JSON.parse(r.exceptions) as ScheduleException[],
+  nextAt: r.next_due_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** A claimed line whose run is being started reads as running. */
+export const logResult = (r: Pick<ScheduleLogRow, 'result'>): ScheduleLogResult =>
+  (r.result === 'pending' ? 'running' : r.result) as ScheduleLogResult;
+
+export const toScheduleLog = (r: ScheduleLogRow): ScheduleLog => ({
+  id: r.id,
+  scheduleId: r.schedule_id,
+  title: r.title,
+  buildingId: r.building_id,
+  robotId: r.robot_id,
+  flowId: r.flow_id,
+  flowRunId: r.flow_run_id,
+  dueAt: r.due_at,
+  startedAt: r.started_at,
+  endedAt: r.ended_at,
+  result: logResult(r),
+  reason: r.reason,
+  detail: r.detail,
+});
+
+/** SQL of schedules and their log. Reads are within the caller's scope unless said otherwise. */
+export function scheduleRepo(db: Kysely<Database>) {
+  const scoped = (p: TenantScope, trx: Kysely<Database> = db) =>
+    trx
+      .selectFrom('schedules')
+      .where((eb) =>
+        scopeWhere(p, eb, { organization: 'schedules.organization_id', building: 'schedules.building_id' }),
+      );
+  const withZone = (p: TenantScope, trx: Kysely<Database> = db) =>
+    scoped(p, trx)
+      .innerJoin('buildings', 'buildings.id', 'schedules.building_id')
+      .selectAll('schedules')
+      .select('buildings.time_zone');
+  const logsScoped = (p: TenantScope) =>
+    db
+      .selectFrom('schedule_logs')
+      .where((eb) =>
+        scopeWhere(p, eb, { organization: 'schedule_logs.organization_id', building: 'schedule_logs.building_id' }),
+      );
+
+  return {
+    byId: (p: TenantScope, id: number, trx?: Kysely<Database>): Promise<ScheduleRow | undefined> =>
+      withZone(p, trx).where('schedules.id', '=', id).executeTakeFirst(),
+    byIds: (p: TenantScope, ids: number[]): Promise<ScheduleRow[]> =>
+      withZone(p).where('schedules.id', 'in', ids).execute(),
+    async page(p: TenantScope, f: ParsedFilter): Promise<{ ids: number[]; total: number }> {
+      const [idRows, count] = await Promise.all([
+        applyFilter(scoped(p).select('id'), f).execute(),
+        applyWhere(scoped(p), f.where)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { ids: idRows.map((r) => r.id), total: Number(count.n) };
+    },
+    /** The enabled entries of the scope for the calendar (optionally one building, robot or flow). */
+    forCalendar: (p: TenantScope, where: { buildingId?: number; robotId?: number; flowId?: number }) =>
+      withZone(p)
+        .where('schedules.enabled', '=', 1)
+        .$if(where.buildingId !== undefined, (q) => q.where('schedules.building_id', '=', where.buildingId!))
+        .$if(where.robotId !== undefined, (q) => q.where('schedules.robot_id', '=', where.robotId!))
+        .$if(where.flowId !== undefined, (q) => q.where('schedules.flow_id', '=', where.flowId!))
+        .orderBy('schedules.id')
+        .execute(),
+    exists: async (id: number, trx: Kysely<Database> = db) =>
+      (await trx.selectFrom('schedules').select('id').where('id', '=', id).executeTakeFirst()) !== undefined,
+    insert: (columns: ScheduleColumns, now: string, trx: Kysely<Database>): Promise<number> =>
+      insertReturningId(trx, 'schedules', { ...columns, created_at: now, updated_at: now }),
+    updateVersioned: (
+      id: number,
+      base: string,
+      columns: ScheduleColumns & { updated_at: string },
+      trx: Kysely<Database>,
+    ): Promise<bigint> => updateVersioned(trx, 'schedules', id, base, columns),
+    remove: (id: number, trx: Kysely<Database>): Promise<boolean> => deleteById(trx, 'schedules', id),
+
+    // ------------------------------------------------------------ what an entry names
+    building: (id: number) =>
+      db.selectFrom('buildings').select(['id', 'organization_id', 'time_zone']).where('id', '=', id).executeTakeFirst(),
+    flow: (id: number) =>
+      db
+        .selectFrom('flows')
+        .select(['id', 'organization_id', 'building_id', 'enabled', 'name', 'definition'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    /** A robot, live or deleted (the dispatcher says which). */
+    robot: (id: number) =>
+      db
+        .selectFrom('robots')
+        .select(['id', 'organization_id', 'building_id', 'deleted_at', 'name'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
+
+    // ------------------------------------------------------------ the log
+    async logPage(p: TenantScope, f: ParsedFilter): Promise<{ rows: ScheduleLogRow[]; total: number }> {
+      const [rows, count] = await Promise.all([
+        applyFilter(logsScoped(p).selectAll(), f).execute(),
+        applyWhere(
+          logsScoped(p).select((eb) => eb.fn.countAll<number>().as('n')),
+          f.where,
+        ).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+    /** The log lines of these entries due in `[from, to)`. */
+    logsOf: async (scheduleIds: number[], from: string, to: string): Promise<ScheduleLogRow[]> =>
+      scheduleIds.length === 0
+        ? []
+        : db
+            .selectFrom('schedule_logs')
+            .selectAll()
+            .where('schedule_id', 'in', scheduleIds)
+            .where('due_at', '>=', from)
+            .where('due_at', '<', to)
+            .execute(),
+    logById: (id: number, trx: Kysely<Database> = db) =>
+      trx.selectFrom('schedule_logs').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    // ------------------------------------------------------------ the dispatcher
+    /** Enabled entries whose next occurrence is due, oldest due first. */
+    due: (now: string, limit: number): Promise<ScheduleRow[]> =>
+      db
+        .selectFrom('schedules')
+        .innerJoin('buildings', 'buildings.id', 'schedules.building_id')
+        .selectAll('schedules')
+        .select('buildings.time_zone')
+        .where('schedules.next_due_at', '<=', now)
+        .where('schedules.enabled', '=', 1)
+        .orderBy('schedules.next_due_at')
+        .orderBy('schedules.id')
+        .limit(limit)
+        .execute(),
+    /** The entry's next due time for a caller that read it: written only while it is still `due`. */
+    async advance(id: number, due: string, following: string | null, trx: Kysely<Database>): Promise<boolean> {
+      const r = await trx
+        .updateTable('schedules')
+        .set({ next_due_at: following })
+        .where('id', '=', id)
+        .where('next_due_at', '=', due)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    setNextDue: async (id: number, next: string | null, trx: Kysely<Database> = db) => {
+      await trx.updateTable('schedules').set({ next_due_at: next }).where('id', '=', id).execute();
+    },
+    insertLog: (values: Insertable<ScheduleLogTable>, trx: Kysely<Database>) =>
+      insertReturningId(trx, 'schedule_logs', values),
+    /** Changes a log line; with `whileResult`, only while its result is still that. */
+    async updateLog(
+      id: number,
+      values: Updateable<ScheduleLogTable>,
+      whileResult?: string,
+      trx: Kysely<Database> = db,
+    ): Promise<boolean> {
+      let q = trx.updateTable('schedule_logs').set(values).where('id', '=', id);
+      if (whileResult) q = q.where('result', '=', whileResult);
+      const r = await q.executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** Claimed lines whose claimer's lease ran out (killed between claim and start). */
+    abandoned: (now: string): Promise<ScheduleLogRow[]> =>
+      db
+        .selectFrom('schedule_logs')
+        .selectAll()
+        .where('result', '=', 'pending')
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .orderBy('due_at')
+        .limit(100)
+        .execute(),
+    /** Takes a claimed line over from a claimer whose lease ran out: one server wins. */
+    async takeOver(id: number, owner: string, now: string, leaseUntil: string): Promise<boolean> {
+      const r = await db
+        .updateTable('schedule_logs')
+        .set({ lease_owner: owner, lease_until: leaseUntil })
+        .where('id', '=', id)
+        .where('result', '=', 'pending')
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** Running lines with their run's status (to follow the run's end). */
+    running: () =>
+      db
+        .selectFrom('schedule_logs')
+        .innerJoin('flow_runs', 'flow_runs.id', 'schedule_logs.flow_run_id')
+        .select([
+          'schedule_logs.id',
+          'schedule_logs.end_at',
+          'schedule_logs.flow_id',
+          'flow_runs.id as run_id',
+          'flow_runs.status',
+          'flow_runs.ended_at',
+          'flow_runs.error_code',
+          'flow_runs.message',
+          'flow_runs.definition',
+        ])
+        .where('schedule_logs.result', '=', 'running')
+        .limit(500)
+        .execute(),
+    /** The other claimed lines due at the same instant on one robot (the priority rule). */
+    rivals: (robotId: number, dueAt: string, exceptId: number) =>
+      db
+        .selectFrom('schedule_logs')
+        .leftJoin('schedules', 'schedules.id', 'schedule_logs.schedule_id')
+        .select([
+          'schedule_logs.id',
+          'schedule_logs.result',
+          'schedule_logs.priority',
+          'schedule_logs.schedule_id',
+          'schedules.created_at',
+        ])
+        .where('schedule_logs.robot_id', '=', robotId)
+        .where('schedule_logs.due_at', '=', dueAt)
+        .where('schedule_logs.id', '!=', exceptId)
+        .execute(),
+    createdAt: (id: number) =>
+      db.selectFrom('schedules').select(['created_at']).where('id', '=', id).executeTakeFirst(),
+    /** The run a schedule started on the robot since `since` (a claimer died before noting it). */
+    runStartedSince: (robotId: number, flowId: number | null, since: string) =>
+      db
+        .selectFrom('flow_runs')
+        .select(['id', 'started_at'])
+        .where('robot_id', '=', robotId)
+        .where('flow_id', '=', flowId ?? -1)
+        .where('started_by', 'is', null)
+        .where('started_at', '>=', since)
+        .orderBy('id')
+        .executeTakeFirst(),
+    /** Enabled entries of a robot due at this instant (not claimed yet, they will be). */
+    dueOnRobot: (robotId: number, dueAt: string) =>
+      db
+        .selectFrom('schedules')
+        .select(['id', 'priority', 'created_at'])
+        .where('robot_id', '=', robotId)
+        .where('next_due_at', '=', dueAt)
+        .where('enabled', '=', 1)
+        .execute(),
+  };
+}
+export type ScheduleRepo = ReturnType<typeof scheduleRepo>;
