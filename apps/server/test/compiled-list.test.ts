@@ -4,6 +4,8 @@ import { applyFilter, applyOrder, countOf, pageWithTotal, parseFilter } from '..
 import { scopeWhere, type TenantScope } from '../src/lib/scope.ts';
 import { buildingFilter, buildingRepo } from '../src/modules/buildings/building-repo.ts';
 import { operatorFilter, operatorRepo } from '../src/modules/operators/operator-repo.ts';
+import { sha256 } from '../src/lib/crypto.ts';
+import { sessionRepo } from '../src/modules/auth/session-repo.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /**
@@ -142,6 +144,66 @@ describe('lists compiled once per shape', () => {
             JSON.stringify({ raw, scope }),
           ).toEqual([alone.total, alone.rows.map((r) => [r.id, r.login_id])]);
         }
+      }
+    }
+  });
+
+  it('groups of buildings: each list of ids (of any length) gets its own groups', async () => {
+    const sysAdmin = (await t.as('sysadmin@demo.example')).authorization;
+    const all = [...buildingsOf.get(orgs[0]!)!, ...buildingsOf.get(orgs[1]!)!];
+    for (const [i, buildingId] of all.entries()) {
+      for (let g = 0; g < i % 3; g++) {
+        expect((await t.call('POST', '/robot-groups', sysAdmin, { buildingId, name: `R${i}-${g}` })).statusCode).toBe(
+          201,
+        );
+      }
+      if (i % 2 === 0) {
+        expect((await t.call('POST', '/flow-groups', sysAdmin, { buildingId, name: `F${i}` })).statusCode).toBe(201);
+      }
+    }
+    const db = t.db.kysely;
+    const alone = async (table: 'robot_groups' | 'flow_groups', ids: number[]) => {
+      const rows = await db
+        .selectFrom(table)
+        .select(['id', 'name', 'building_id'])
+        .where('building_id', 'in', ids)
+        .orderBy('sort_order')
+        .orderBy('id')
+        .execute();
+      const out = new Map<number, Array<{ id: number; name: string }>>();
+      for (const r of rows) out.set(r.building_id, [...(out.get(r.building_id) ?? []), { id: r.id, name: r.name }]);
+      return out;
+    };
+    const lists = [all.slice(0, 1), all.slice(1, 4), all.slice(2, 5), all.slice(0, 3), all.slice(3), all, [all[5]!]];
+    for (let round = 0; round < 2; round++) {
+      for (const ids of lists) {
+        for (const tables of [['robot_groups', 'flow_groups'], ['flow_groups'], ['robot_groups']] as const) {
+          const compiled = await buildingRepo(db).groupsOfEach(tables, ids);
+          for (const table of tables) {
+            expect(compiled.get(table), JSON.stringify({ ids, table })).toEqual(await alone(table, ids));
+          }
+        }
+      }
+    }
+  });
+
+  it('sessions: each token gets its own session, asked one after another', async () => {
+    const tokens = [
+      (await t.as('sysadmin@demo.example')).token,
+      (await t.as('orgadmin@demo.example')).token,
+      (await t.as('operator@demo.example')).token,
+    ];
+    const repo = sessionRepo(t.db.kysely);
+    for (let round = 0; round < 2; round++) {
+      for (const token of [...tokens, 'not-a-token-of-anyone-at-all']) {
+        const hash = sha256(token);
+        const expected = await t.db.kysely
+          .selectFrom('sessions')
+          .select(['id', 'operator_id'])
+          .where('token_hash', '=', hash)
+          .executeTakeFirst();
+        const found = await repo.findByTokenHash(hash);
+        expect(found && [found.sessionId, found.operatorId]).toEqual(expected && [expected.id, expected.operator_id]);
       }
     }
   });

@@ -101,6 +101,46 @@ interface CompiledList {
 /** Shapes kept per database; lists have few shapes, but filters come from requests, so bound it. */
 const MAX_SHAPES = 500;
 const byDatabase = new WeakMap<object, Map<string, CompiledList>>();
+const statementsByDatabase = new WeakMap<object, Map<string, Template>>();
+
+/** The compiled shapes of one database (compiled SQL differs per dialect: kept per adapter). */
+function shapesOf<T>(all: WeakMap<object, Map<string, T>>, db: Kysely<never>): Map<string, T> {
+  const owner = db.getExecutor().adapter;
+  let shapes = all.get(owner);
+  if (!shapes) {
+    shapes = new Map();
+    all.set(owner, shapes);
+  }
+  return shapes;
+}
+
+function keep<T>(shapes: Map<string, T>, key: string, value: T): T {
+  if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
+  shapes.set(key, value);
+  return value;
+}
+
+/**
+ * A statement asked on (nearly) every request, compiled once per database and `name`, run with
+ * each call's values: `build` gets a slot in place of each value (`slots[i]` stands for
+ * `values[i]`) and must take every value from them, as a list's `build` does. A slot is always a
+ * parameter, so a value never becomes SQL text, and a null value is a null parameter (`= null`
+ * matches nothing: compare nullable values with `is` in a statement of their own). The number of
+ * values is part of the shape (an `in` list of each length is a statement of its own).
+ */
+export async function compiledRows<R>(
+  db: Kysely<never>,
+  name: string,
+  values: readonly unknown[],
+  build: (slots: unknown[]) => { compile(): CompiledQuery<R> },
+): Promise<R[]> {
+  const shapes = shapesOf(statementsByDatabase, db);
+  const key = `${name}|${values.length}`;
+  const compiled =
+    shapes.get(key) ??
+    keep(shapes, key, template(build(values.map((_, i) => new Slot(i) as never)).compile() as CompiledQuery));
+  return (await db.executeQuery(compiled.bind(values))).rows as R[];
+}
 
 /** What a list's repository builds: its page (selection, where, order, limit, offset) and its count. */
 export interface ListQueries<R> {
@@ -123,23 +163,15 @@ export async function compiledPage<R>(
   build: (scope: TenantScope, f: ParsedFilter) => ListQueries<R>,
 ): Promise<{ rows: R[]; total: number }> {
   const s = slotted(scope, f);
-  // Compiled SQL differs per database (dialect), so shapes are kept per database (its adapter).
-  const owner = db.getExecutor().adapter;
-  let shapes = byDatabase.get(owner);
-  if (!shapes) {
-    shapes = new Map();
-    byDatabase.set(owner, shapes);
-  }
+  const shapes = shapesOf(byDatabase, db);
   const key = `${name}|${s.key}`;
   let compiled = shapes.get(key);
   if (!compiled) {
     const { page, count } = build(s.scope, s.filter);
-    compiled = {
+    compiled = keep(shapes, key, {
       page: template(page.select(count.as('list_total') as never).compile()),
       count: template(count.compile()),
-    };
-    if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
-    shapes.set(key, compiled);
+    });
   }
   const found = (await db.executeQuery(compiled.page.bind(s.values))).rows as Array<R & { list_total: unknown }>;
   if (found.length === 0) {

@@ -1,46 +1,56 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { compiledRows } from '../../lib/compiled-list.ts';
+
+/** The session of a token hash with everything the per-request checks read (one row at most). */
+const sessionFacts = (db: Kysely<Database>, tokenHash: string) =>
+  db
+    .selectFrom('sessions as s')
+    .innerJoin('operators as o', 'o.id', 's.operator_id')
+    .innerJoin('organizations as org', 'org.id', 'o.organization_id')
+    .leftJoin('buildings as b', 'b.id', 'o.building_id')
+    .leftJoin('contracts as c', 'c.organization_id', 'o.organization_id')
+    .select([
+      's.id as sessionId',
+      's.state',
+      's.expires_at as expiresAt',
+      's.revoked_at as revokedAt',
+      's.last_used_at as lastUsedAt',
+      's.auth_code_hash as authCodeHash',
+      's.auth_code_expires_at as authCodeExpiresAt',
+      's.auth_code_attempts as authCodeAttempts',
+      'o.id as operatorId',
+      'o.organization_id as organizationId',
+      'o.building_id as buildingId',
+      'o.type',
+      'o.language',
+      'o.last_language as lastLanguage',
+      'o.email',
+      'o.first_name as firstName',
+      'o.last_name as lastName',
+      'o.status as operatorStatus',
+      'o.deleted_at as deletedAt',
+      'o.must_change_password as mustChangePassword',
+      'org.lab_option as labOption',
+      'org.status as organizationStatus',
+      'b.ip_restriction_enabled as ipRestricted',
+      'c.contract_end_at as contractEndAt',
+      'c.payment_completed as paymentCompleted',
+    ])
+    .where('s.token_hash', '=', tokenHash);
 
 /** SQL for sessions and the operator/organization/contract facts checked on every request. */
 export function sessionRepo(db: Kysely<Database>) {
   return {
-    /** The session of a token hash, with everything the per-request checks need, in one query. */
-    findByTokenHash(tokenHash: string) {
-      return db
-        .selectFrom('sessions as s')
-        .innerJoin('operators as o', 'o.id', 's.operator_id')
-        .innerJoin('organizations as org', 'org.id', 'o.organization_id')
-        .leftJoin('buildings as b', 'b.id', 'o.building_id')
-        .leftJoin('contracts as c', 'c.organization_id', 'o.organization_id')
-        .select([
-          's.id as sessionId',
-          's.state',
-          's.expires_at as expiresAt',
-          's.revoked_at as revokedAt',
-          's.last_used_at as lastUsedAt',
-          's.auth_code_hash as authCodeHash',
-          's.auth_code_expires_at as authCodeExpiresAt',
-          's.auth_code_attempts as authCodeAttempts',
-          'o.id as operatorId',
-          'o.organization_id as organizationId',
-          'o.building_id as buildingId',
-          'o.type',
-          'o.language',
-          'o.last_language as lastLanguage',
-          'o.email',
-          'o.first_name as firstName',
-          'o.last_name as lastName',
-          'o.status as operatorStatus',
-          'o.deleted_at as deletedAt',
-          'o.must_change_password as mustChangePassword',
-          'org.lab_option as labOption',
-          'org.status as organizationStatus',
-          'b.ip_restriction_enabled as ipRestricted',
-          'c.contract_end_at as contractEndAt',
-          'c.payment_completed as paymentCompleted',
-        ])
-        .where('s.token_hash', '=', tokenHash)
-        .executeTakeFirst();
+    /**
+     * The session of a token hash, with everything the per-request checks need, in one query
+     * (compiled once: asked on every request, see lib/compiled-list.ts `compiledRows`).
+     */
+    async findByTokenHash(tokenHash: string) {
+      const rows = await compiledRows(db as never, 'session-by-token', [tokenHash], ([hash]) =>
+        sessionFacts(db, hash as string),
+      );
+      return rows[0];
     },
     async ipRules(buildingId: number): Promise<string[]> {
       const rows = await db

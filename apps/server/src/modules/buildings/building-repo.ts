@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { BuildingTable, Database } from '../../db/schema.ts';
 import { deleteById, findById, insertReturningId, rowExists, updateById, updateVersioned } from '../../db/rows.ts';
-import { compiledPage } from '../../lib/compiled-list.ts';
+import { compiledPage, compiledRows } from '../../lib/compiled-list.ts';
 import { applyFilter, countOf, type ParsedFilter } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import { scopeWhere, type TenantScope } from '../../lib/scope.ts';
@@ -34,6 +34,13 @@ export interface NamedGroup {
   name: string;
 }
 
+/** The list padded to the next power of two by repeating its last entry (an `in` list answers the same). */
+function padded(ids: number[]): number[] {
+  let size = 1;
+  while (size < ids.length) size *= 2;
+  return size === ids.length ? ids : [...ids, ...Array<number>(size - ids.length).fill(ids[ids.length - 1]!)];
+}
+
 /** Tables whose rows belong to a building and carry its organization (moved with it). */
 const BUILDING_CHILD_TABLES = [
   'building_ip_rules',
@@ -51,28 +58,10 @@ const BUILDING_CHILD_TABLES = [
 
 /** The SQL of buildings; `db` may be a transaction. */
 export function buildingRepo(db: Kysely<Database>) {
-  /** The groups of each building, in their sort order. */
-  async function groupsOf(table: GroupTableName, buildingIds: number[]): Promise<Map<number, NamedGroup[]>> {
-    const byBuilding = new Map<number, NamedGroup[]>();
-    if (buildingIds.length === 0) return byBuilding;
-    const rows = await db
-      .selectFrom(table)
-      .select(['id', 'name', 'building_id'])
-      .where('building_id', 'in', buildingIds)
-      .orderBy('sort_order')
-      .orderBy('id')
-      .execute();
-    for (const r of rows) {
-      const list = byBuilding.get(r.building_id) ?? [];
-      list.push({ id: r.id, name: r.name });
-      byBuilding.set(r.building_id, list);
-    }
-    return byBuilding;
-  }
-
   /**
-   * The groups of each building from several group tables in one statement (`union all`), so a
-   * list that includes groups and flow groups costs one query for both, not one each.
+   * The groups of each building from one or more group tables (`union all`), in their sort order:
+   * one statement for all of them, compiled once per set of tables and size of the id list (padded
+   * to a power of two by repeating an id, so a few statements serve every page size).
    */
   async function groupsOfEach(
     tables: readonly GroupTableName[],
@@ -80,19 +69,20 @@ export function buildingRepo(db: Kysely<Database>) {
   ): Promise<Map<GroupTableName, Map<number, NamedGroup[]>>> {
     const out = new Map<GroupTableName, Map<number, NamedGroup[]>>(tables.map((t) => [t, new Map()]));
     if (tables.length === 0 || buildingIds.length === 0) return out;
-    if (tables.length === 1) return out.set(tables[0]!, await groupsOf(tables[0]!, buildingIds));
-    const part = (table: GroupTableName) =>
-      db
-        .selectFrom(table)
-        .select([sql.lit(table).as('source'), 'id', 'name', 'building_id', 'sort_order'])
-        .where('building_id', 'in', buildingIds);
-    const [first, ...rest] = tables;
-    const rows = await rest
-      .reduce((q, t) => q.unionAll(part(t)), part(first!))
-      .orderBy('source')
-      .orderBy('sort_order')
-      .orderBy('id')
-      .execute();
+    const ids = padded(buildingIds);
+    const rows = await compiledRows(db as never, `groups|${tables.join(',')}`, ids, (slots) => {
+      const part = (table: GroupTableName) =>
+        db
+          .selectFrom(table)
+          .select([sql.lit(table).as('source'), 'id', 'name', 'building_id', 'sort_order'])
+          .where('building_id', 'in', slots as number[]);
+      const [first, ...rest] = tables;
+      return rest
+        .reduce((q, t) => q.unionAll(part(t)), part(first!))
+        .orderBy('source')
+        .orderBy('sort_order')
+        .orderBy('id');
+    });
     for (const r of rows) {
       const byBuilding = out.get(r.source as GroupTableName)!;
       const list = byBuilding.get(r.building_id) ?? [];
@@ -100,6 +90,11 @@ export function buildingRepo(db: Kysely<Database>) {
       byBuilding.set(r.building_id, list);
     }
     return out;
+  }
+
+  /** The groups of each building of one table, in their sort order. */
+  async function groupsOf(table: GroupTableName, buildingIds: number[]): Promise<Map<number, NamedGroup[]>> {
+    return (await groupsOfEach([table], buildingIds)).get(table)!;
   }
 
   return {
