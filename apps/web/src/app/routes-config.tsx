@@ -87,6 +87,14 @@ export function createRoutes(): RouteObject[] {
               lazy: withTexts(['schedules', 'flows'], () => import('./routes/schedule/list')),
             },
             {
+              path: paths.schedule.create.path,
+              lazy: withTexts(['schedules', 'flows'], () => import('./routes/schedule/create')),
+            },
+            {
+              path: paths.schedule.detail.path,
+              lazy: withTexts(['schedules', 'flows'], () => import('./routes/schedule/detail')),
+            },
+            {
               path: paths.schedule.log.path,
               lazy: withTexts(['schedules', 'flows', 'robots'], () => import('./routes/schedule/log')),
             },

@@ -274,7 +274,5 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   { path: '/archive/robot/:serialNo/:date', section: 'archive' },
   { path: '/archive/cloud/:buildingId/:date', section: 'archive' },
   { path: '/schedule/cal/:type', section: 'schedule' },
-  { path: '/schedule/create', section: 'schedule' },
-  { path: '/schedule/:id', section: 'schedule' },
   { path: '/beta/spatial-ui', section: 'beta' },
 ];

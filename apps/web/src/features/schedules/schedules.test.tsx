@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { initI18n } from '@/lib/i18n';
 import { makeSession } from '@/testing/fixtures';
-import { mockApi, on, reply } from '@/testing/mock-api';
+import { mockApi, noContent, on, reply, replyError } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import { logLine, schedule, scheduleRoutes } from './test-data';
 
@@ -95,5 +95,99 @@ describe('schedule log', () => {
       'ロボットがフローの開始位置にいませんでした',
     );
     expect(screen.getByTestId('schedule-result')).toHaveTextContent('失敗');
+  }, 30_000);
+});
+
+describe('schedule form', () => {
+  it('validates the times and weekdays, explains the end time from the flow, and sends the entry', async () => {
+    const { calls } = mockApi({
+      ...scheduleRoutes(),
+      [on(scheduleOps.createSchedule)]: (c) =>
+        reply(scheduleSchema, schedule(9, { ...(c.body as object), nextAt: null }), 201),
+      [on(scheduleOps.getSchedule)]: () => reply(scheduleSchema, schedule(9)),
+    });
+    const app = renderApp('/schedule/create?building=10&start=2026-11-24T09:00&end=2026-11-24T08:00', {
+      session: makeSession(2),
+    });
+    const title = await screen.findByTestId('schedule-title', {}, slow);
+    await app.user.type(title, 'Night patrol');
+    expect(screen.getByTestId('schedule-zone')).toHaveTextContent('Asia/Tokyo');
+
+    // The flow's content says what the end time means.
+    await waitFor(() => expect(within(screen.getByTestId('schedule-flow')).getByText('Greeting')).toBeInTheDocument());
+    await app.user.selectOptions(screen.getByTestId('schedule-flow'), '4');
+    expect(screen.getByTestId('schedule-flow-end')).toHaveTextContent('stopped at the end time');
+    await app.user.selectOptions(screen.getByTestId('schedule-flow'), '3');
+    expect(screen.getByTestId('schedule-flow-end')).toHaveTextContent('only an estimate');
+    await app.user.selectOptions(screen.getByTestId('schedule-robot'), '55');
+
+    // Weekly starts on the start's weekday (2026-11-24 is a Tuesday).
+    await app.user.selectOptions(screen.getByTestId('schedule-repeat'), 'weekly');
+    expect(screen.getByTestId('schedule-weekday-2')).toBeChecked();
+    await app.user.click(screen.getByTestId('schedule-weekday-2'));
+
+    await app.user.click(screen.getByTestId('schedule-save'));
+    expect(await screen.findByText('The end must be after the start')).toBeInTheDocument();
+    expect(screen.getByText('Choose at least one weekday')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    const endTime = screen.getByTestId('schedule-end-time');
+    await app.user.clear(endTime);
+    await app.user.type(endTime, '10:30');
+    await app.user.click(screen.getByTestId('schedule-weekday-1'));
+    await app.user.click(screen.getByTestId('schedule-weekday-5'));
+    await app.user.click(screen.getByTestId('schedule-exception-add'));
+    await app.user.click(screen.getByTestId('schedule-save'));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST' && c.path === '/api/schedules')?.body).toEqual({
+        title: 'Night patrol',
+        description: '',
+        flowId: 3,
+        robotId: 55,
+        start: '2026-11-24T09:00',
+        end: '2026-11-24T10:30',
+        repeat: 'weekly',
+        weekdays: [1, 5],
+        repeatUntil: null,
+        priority: false,
+        skipHolidays: false,
+        enabled: true,
+        exceptions: [{ date: '2026-11-24', action: 'skip' }],
+      }),
+    );
+    await waitFor(() => expect(app.location()).toBe('/schedule/9'));
+  }, 30_000);
+
+  it('shows a server field error under its field, sends the version, and deletes after confirmation', async () => {
+    const stored = schedule(5, { title: 'Morning round', updatedAt: '2026-11-02T00:00:00.000Z' });
+    let puts = 0;
+    const { calls } = mockApi({
+      ...scheduleRoutes(),
+      [on(scheduleOps.getSchedule)]: () => reply(scheduleSchema, stored),
+      [on(scheduleOps.updateSchedule)]: () => {
+        puts += 1;
+        return puts === 1
+          ? replyError('VALIDATION_FAILED', [{ path: 'robotId', message: 'scheduleValidation.weekdays' }])
+          : reply(scheduleSchema, stored);
+      },
+      [on(scheduleOps.deleteSchedule)]: () => noContent(),
+      [on(scheduleOps.listSchedules)]: () => reply(z.array(scheduleSchema), []),
+    });
+    const app = renderApp('/schedule/5', { session: makeSession(2) });
+    const title = await screen.findByTestId('schedule-title', {}, slow);
+    await app.user.type(title, ' 2');
+    await app.user.click(screen.getByTestId('schedule-save'));
+    await waitFor(() =>
+      expect(screen.getByTestId('schedule-robot')).toHaveAccessibleDescription('Choose at least one weekday'),
+    );
+    const put = calls.find((c) => c.method === 'PUT')!;
+    expect(put.body).toEqual(
+      expect.objectContaining({ title: 'Morning round 2', updatedAt: '2026-11-02T00:00:00.000Z' }),
+    );
+
+    await app.user.click(screen.getByTestId('schedule-delete'));
+    await app.user.click(await screen.findByTestId('confirm-button'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/schedules/5')).toBe(true));
+    await waitFor(() => expect(app.location()).toBe('/schedule/list'));
   }, 30_000);
 });

@@ -129,8 +129,7 @@ export const logLine = (id: number, over: Partial<ScheduleLog> = {}): ScheduleLo
 export function scheduleRoutes(): Routes {
   return {
     ...signedInRoutes(),
-    [on(robotOps.listRobots)]: () =>
-      reply(z.array(robotSchema), [robot(55, 'Lobby guide'), robot(56, 'Night guard')]),
+    [on(robotOps.listRobots)]: () => reply(z.array(robotSchema), [robot(55, 'Lobby guide'), robot(56, 'Night guard')]),
     [on(flowOps.listFlows)]: () =>
       reply(z.array(flowSchema), [flow(3, 'Night patrol', true), flow(4, 'Greeting', false)]),
     [on(buildingOps.getBuilding)]: (c) =>

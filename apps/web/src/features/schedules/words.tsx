@@ -1,8 +1,10 @@
 import { Badge } from '@mantine/core';
 import { SCHEDULE_LOG_REASONS, type ScheduleLogResult, type ScheduleRepeat } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buildingFilterOptions } from '@/components/building-filter';
+import { useMessageText } from '@/lib/i18n';
 import { useRobotOptions, useFlowOptions } from './api';
 
 export const RESULT_COLOURS: Record<ScheduleLogResult, string> = {
@@ -70,4 +72,18 @@ export function useNames() {
     robot: (id: number | null) => (id === null ? '' : (robotNames.get(id) ?? `#${id}`)),
     flow: (id: number | null) => (id === null ? '' : (flowNames.get(id) ?? `#${id}`)),
   };
+}
+
+/** Translates a field message: `scheduleValidation.*` of the schedules section, else the core `validation.*`. */
+export function useScheduleMessage(): (message: string | undefined) => string | undefined {
+  const { t, i18n } = useTranslation();
+  const messageText = useMessageText();
+  return useCallback(
+    (message) => {
+      if (message?.startsWith('scheduleValidation.') && i18n.exists(message))
+        return (t as (key: string) => string)(message);
+      return messageText(message);
+    },
+    [t, i18n, messageText],
+  );
 }
