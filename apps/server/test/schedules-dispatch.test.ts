@@ -1,0 +1,315 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRobot, type SimRobot } from '@portal/robot-sim';
+import { scheduleLogSchema, toZoned, type FlowRun, type FlowStep, type ScheduleLog } from '@portal/contract';
+import { demoMapDocument } from '../src/seed.ts';
+import { createDispatcher, type ScheduleDispatcher, type ScheduleRuns } from '../src/modules/schedules/dispatcher.ts';
+import { runRepo } from '../src/modules/flow-runs/run-repo.ts';
+import { createTestApp, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
+
+/**
+ * The schedule dispatcher against a real simulated robot (docs/api-schedules.md "Dispatcher"): the
+ * app's clock is moved forward instead of waiting, and the dispatcher's rounds are run by the test
+ * (`SCHEDULE_TICK_MS=0`), so "not started" is read right after a round, never waited for.
+ */
+describe('schedule dispatcher', () => {
+  let t: TestApp;
+  let sim: SimRobot;
+  let robotId: number;
+  let offlineRobotId: number;
+  let floorId: number;
+  let buildingId: number;
+  let admin: string;
+  let offsetMinutes = 0;
+  const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+
+  const dispatcher = () => (t.app as unknown as { scheduleDispatcher: ScheduleDispatcher }).scheduleDispatcher;
+  const round = async (d = dispatcher()) => {
+    await d.tick();
+    await d.idle();
+  };
+  const advance = (minutes: number) => {
+    offsetMinutes += minutes;
+    t.advance(minutes);
+  };
+  /** The app's clock. */
+  const now = () => Date.now() + offsetMinutes * 60_000;
+  /** A wall-clock time of the building (Asia/Tokyo) `minutes` from the app's now (to the minute). */
+  const local = (minutes: number) => toZoned(now() + minutes * 60_000, 'Asia/Tokyo');
+
+  async function createFlow(name: string, steps: FlowStep[]): Promise<number> {
+    const res = await t.call('POST', '/flows', admin, {
+      name,
+      description: '',
+      buildingId,
+      floorId,
+      flowGroupId: null,
+      enabled: true,
+      definition: { version: 1, steps },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ id: number }>().id;
+  }
+  async function createEntry(over: Record<string, unknown>): Promise<number> {
+    const res = await t.call('POST', '/schedules', admin, {
+      title: 'Entry',
+      description: '',
+      robotId,
+      start: local(2),
+      end: local(32),
+      repeat: 'none',
+      weekdays: [0],
+      repeatUntil: null,
+      priority: false,
+      skipHolidays: false,
+      enabled: true,
+      exceptions: [],
+      ...over,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ id: number }>().id;
+  }
+  const logsOf = async (scheduleId: number): Promise<ScheduleLog[]> => {
+    const filter = encodeURIComponent(JSON.stringify({ where: { scheduleId } }));
+    const res = await t.call('GET', `/schedule-logs?filter=${filter}`, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<unknown[]>().map((l) => scheduleLogSchema.parse(l));
+  };
+  const runCount = async () =>
+    Number(
+      (
+        await t.db.kysely
+          .selectFrom('flow_runs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const runStatus = async (id: number) => (await runRepo(t.db.kysely).byId(id))?.status;
+  const runEnded = (id: number) =>
+    until(async () => {
+      const s = await runStatus(id);
+      return s !== 'running' && s !== 'paused' ? s : undefined;
+    }, 30_000);
+
+  let waitFlow: number;
+  let longWaitFlow: number;
+
+  afterEach(async () => {
+    await dispatcher().idle();
+    const active = await runRepo(t.db.kysely).activeOfRobot(robotId);
+    if (active) {
+      await t.call('POST', `/flow-runs/${active.id}/cancel`, admin);
+      await runEnded(active.id);
+    }
+    // Entries of a finished test must not come due in the next one.
+    await t.db.kysely.updateTable('schedules').set({ enabled: 0, next_due_at: null }).execute();
+  });
+
+  beforeAll(async () => {
+    t = await createTestApp({ SCHEDULE_TICK_MS: '0', SCHEDULE_GRACE_MINUTES: '10' });
+    admin = (await t.as('orgadmin@demo.example')).authorization;
+    const r = await registerDemoRobot(t, { serialNo: 'SCHED-001', name: 'Scheduled', model: 'pro' });
+    robotId = r.created.robot.id;
+    floorId = r.floorId;
+    buildingId = r.buildingId;
+    const off = await registerDemoRobot(t, { serialNo: 'SCHED-OFF', name: 'Never online', model: 'pro' });
+    offlineRobotId = off.created.robot.id;
+    const saved = await t.call('PUT', `/floors/${floorId}/map`, admin, {
+      baseRevision: 0,
+      document: demoMapDocument(),
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    sim = await startRobot(
+      simOptions(r.created, {
+        model: 'pro',
+        mapId: `floor-${floorId}`,
+        start: { x: 3, y: 1, theta: 0 },
+        battery: 90,
+        speedScale: 10,
+        visualizationHz: 5,
+      }),
+    );
+    await until(() => t.link.details(robotId)?.online && t.link.details(robotId)?.state);
+    waitFlow = await createFlow('Short wait', [{ kind: 'wait', id: 'w', seconds: 1 }]);
+    longWaitFlow = await createFlow('Long wait', [{ kind: 'wait', id: 'w', seconds: 120 }]);
+  });
+
+  afterAll(async () => {
+    await sim?.stop().catch(() => undefined);
+    await t?.close();
+  });
+
+  it('starts a due occurrence once, as "schedule", and the log follows the run to done', async () => {
+    const id = await createEntry({ title: 'Due soon', flowId: waitFlow });
+    const runsBefore = await runCount();
+    await round();
+    expect(await logsOf(id)).toEqual([]);
+    expect(await runCount()).toBe(runsBefore);
+
+    advance(3);
+    await round();
+    const [line] = await logsOf(id);
+    expect(line).toMatchObject({ result: 'running', reason: null, title: 'Due soon', robotId, flowId: waitFlow });
+    expect(line!.flowRunId).not.toBeNull();
+    const run = await runRepo(t.db.kysely).byId(line!.flowRunId!);
+    expect(run).toMatchObject({ robot_id: robotId, flow_id: waitFlow, started_by: null });
+    // A second round claims nothing more: the entry (once) has no occurrence left.
+    await round();
+    expect(await logsOf(id)).toHaveLength(1);
+    expect(await runCount()).toBe(runsBefore + 1);
+    const entry = await t.call('GET', `/schedules/${id}`, admin);
+    expect(entry.json<{ nextAt: string | null }>().nextAt).toBeNull();
+
+    expect(await runEnded(line!.flowRunId!)).toBe('done');
+    await round();
+    const [after] = await logsOf(id);
+    expect(after).toMatchObject({ result: 'done' });
+    expect(after!.endedAt).not.toBeNull();
+  });
+
+  it('logs an occurrence found after the grace period (server down) as missed, without a run', async () => {
+    const id = await createEntry({ title: 'Missed', flowId: waitFlow });
+    const runsBefore = await runCount();
+    // Every server was down from before the due time until 13 minutes after it.
+    advance(15);
+    await round();
+    const [line] = await logsOf(id);
+    expect(line).toMatchObject({ result: 'fail', reason: 'MISSED', flowRunId: null });
+    expect(await runCount()).toBe(runsBefore);
+  });
+
+  it('pre-empts the flow running on the robot: cancelled and ended before the entry starts', async () => {
+    const manual = await t.call('POST', `/flows/${longWaitFlow}/runs`, admin, { robotId });
+    expect(manual.statusCode, manual.body).toBe(201);
+    const manualRun = manual.json<FlowRun>();
+    const id = await createEntry({ title: 'Pre-empts', flowId: waitFlow });
+    advance(3);
+    await round();
+    expect(await runStatus(manualRun.id)).toBe('cancel');
+    const [line] = await logsOf(id);
+    expect(line).toMatchObject({ result: 'running' });
+    expect(line!.flowRunId).not.toBe(manualRun.id);
+    expect(await runStatus(line!.flowRunId!)).toBe('running');
+  });
+
+  it('gives one robot to the priority entry when two are due at once; the other is logged PRIORITY', async () => {
+    const start = local(2);
+    const end = local(10);
+    const plain = await createEntry({ title: 'Plain', flowId: waitFlow, start, end });
+    const first = await createEntry({ title: 'Plain, created later', flowId: waitFlow, start, end });
+    const urgent = await createEntry({ title: 'Urgent', flowId: longWaitFlow, start, end, priority: true });
+    advance(3);
+    await round();
+    const [won] = await logsOf(urgent);
+    expect(won).toMatchObject({ result: 'running' });
+    for (const id of [plain, first])
+      expect((await logsOf(id))[0]).toMatchObject({ result: 'fail', reason: 'PRIORITY' });
+  });
+
+  it('between two entries of the same priority, the earlier created wins', async () => {
+    const start = local(2);
+    const end = local(10);
+    const earlier = await createEntry({ title: 'Earlier', flowId: longWaitFlow, start, end });
+    const later = await createEntry({ title: 'Later', flowId: waitFlow, start, end });
+    advance(3);
+    await round();
+    expect((await logsOf(earlier))[0]).toMatchObject({ result: 'running' });
+    expect((await logsOf(later))[0]).toMatchObject({ result: 'fail', reason: 'PRIORITY' });
+  });
+
+  it('logs an offline robot as a failure with the reason, without a run', async () => {
+    const id = await createEntry({ title: 'Offline', flowId: waitFlow, robotId: offlineRobotId });
+    const runsBefore = await runCount();
+    advance(3);
+    await round();
+    expect((await logsOf(id))[0]).toMatchObject({ result: 'fail', reason: 'ROBOT_OFFLINE' });
+    expect(await runCount()).toBe(runsBefore);
+  });
+
+  it('stops a flow without moves at the end time (END_TIME) and logs the run as cancelled', async () => {
+    const id = await createEntry({ title: 'Ends', flowId: longWaitFlow, start: local(2), end: local(4) });
+    advance(3);
+    await round();
+    const [line] = await logsOf(id);
+    expect(line).toMatchObject({ result: 'running' });
+    await round();
+    expect(await runStatus(line!.flowRunId!)).toBe('running');
+    advance(3);
+    await round();
+    expect(await runEnded(line!.flowRunId!)).toBe('cancel');
+    await round();
+    expect((await logsOf(id))[0]).toMatchObject({ result: 'cancel', reason: 'END_TIME' });
+  });
+
+  it('two dispatchers on one database claim each occurrence exactly once', async () => {
+    const started: string[] = [];
+    const runs: ScheduleRuns = {
+      start: async (_p, flowId, robot) => {
+        started.push(`${flowId}/${robot}`);
+        return { id: -1, startedAt: new Date(now()).toISOString() } as FlowRun;
+      },
+      cancel: async () => ({}) as FlowRun,
+    };
+    const make = () =>
+      createDispatcher({
+        db: t.db.kysely,
+        clock: () => new Date(now()),
+        log: silent,
+        robotLink: t.link,
+        runs,
+        graceMinutes: 10,
+        tickMs: 0,
+      });
+    const a = make();
+    const b = make();
+    const ids: number[] = [];
+    // Eight entries due a minute apart, each on its own minute (no priority contest).
+    for (let i = 0; i < 8; i += 1)
+      ids.push(await createEntry({ title: `Race ${i}`, flowId: waitFlow, start: local(2 + i), end: local(3 + i) }));
+    advance(10);
+    await Promise.all([a.tick(), b.tick(), a.tick(), b.tick()]);
+    await Promise.all([a.idle(), b.idle()]);
+    await Promise.all([a.tick(), b.tick()]);
+    await Promise.all([a.idle(), b.idle()]);
+    for (const id of ids) {
+      const lines = await logsOf(id);
+      expect(lines, `entry ${id}`).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ result: 'running', flowRunId: -1 });
+    }
+    expect(started).toHaveLength(8);
+    await a.close();
+    await b.close();
+    await t.db.kysely.deleteFrom('schedule_logs').where('flow_run_id', '=', -1).execute();
+  });
+
+  it('a server killed between claim and start: another server starts the occurrence once its lease runs out', async () => {
+    const hang: ScheduleRuns = {
+      start: () => new Promise<FlowRun>(() => undefined),
+      cancel: async () => ({}) as FlowRun,
+    };
+    const doomed = createDispatcher({
+      db: t.db.kysely,
+      clock: () => new Date(now()),
+      log: silent,
+      robotLink: t.link,
+      runs: hang,
+      graceMinutes: 10,
+      tickMs: 0,
+    });
+    const id = await createEntry({ title: 'Survives', flowId: waitFlow });
+    advance(3);
+    await doomed.tick();
+    await until(async () => (await logsOf(id))[0]?.result === 'running');
+    await doomed.close({ kill: true });
+    // Claimed, not started: the app's dispatcher leaves it while the lease holds...
+    await round();
+    expect((await logsOf(id))[0]!.flowRunId).toBeNull();
+    // ...and takes it over when it has run out (a minute), still within the grace period.
+    advance(2);
+    await round();
+    const [line] = await logsOf(id);
+    expect(line).toMatchObject({ result: 'running' });
+    expect(line!.flowRunId).not.toBeNull();
+    expect(await runStatus(line!.flowRunId!)).toBe('running');
+    expect(await logsOf(id)).toHaveLength(1);
+  });
+});
