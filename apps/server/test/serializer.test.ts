@@ -93,6 +93,22 @@ describe('compiled response serializer', () => {
     expect(compiledSerializer(schema)(value)).toBe(zodText(schema, value));
   });
 
+  it('writes keys of any spelling as text, never as code, and leaves out what JSON.stringify leaves out', () => {
+    const schema = z.object({
+      'quote"key': z.string(),
+      "back\\slash'\n": z.number().optional(),
+      '`${x}`': z.boolean().nullable(),
+      'a\u2028b': z.object({ 'inner}': z.string().optional() }).optional(),
+      plain: z.unknown(),
+    });
+    const values = [
+      { 'quote"key': 'q', "back\\slash'\n": 1, '`${x}`': null, 'a\u2028b': { 'inner}': 'i' }, plain: [1] },
+      { 'quote"key': '', '`${x}`': true, 'a\u2028b': {}, plain: undefined },
+      { 'quote"key': 'x', "back\\slash'\n": undefined, '`${x}`': false, plain: () => 1 },
+    ];
+    for (const value of values) expect(compiledSerializer(schema)(value)).toBe(zodText(schema, value));
+  });
+
   it('compiles the response schema of every API operation', () => {
     const ops = Object.values(contract).flatMap((v) =>
       v && typeof v === 'object'

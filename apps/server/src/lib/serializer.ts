@@ -5,7 +5,7 @@ import type { $ZodType, $ZodTypeDef } from 'zod/v4/core';
  *
  * Checking every answer against its zod schema and then stringifying zod's copy cost a list about a
  * third of its CPU time. The compiled serializer walks the schema once, when the route is
- * registered, and then writes an answer straight to text: the keys of each object in the schema's
+ * registered (writing a function for each object's keys), and then writes an answer straight to text: the keys of each object in the schema's
  * order, nothing the schema does not name (a row's other columns never leak), each value as
  * `JSON.stringify` writes it. The text is the same as `JSON.stringify(schema.parse(value))` for any
  * value the schema accepts. Parts a walk cannot write without zod (transforms, defaults, unions of
@@ -68,7 +68,10 @@ function compile(schema: $ZodType): Emit {
     }
     case 'optional': {
       const inner = compile(def.innerType!);
-      return (v) => (v === undefined ? undefined : inner(v));
+      const emit: Emit = (v) => (v === undefined ? undefined : inner(v));
+      // Inside an object a missing key is skipped before its writer is asked: written as `json`.
+      if (inner === json) optionalJson.add(emit);
+      return emit;
     }
     case 'readonly':
       return compile(def.innerType!);
@@ -86,23 +89,10 @@ function compile(schema: $ZodType): Emit {
       if (def.catchall && defOf(def.catchall).type !== 'never') break;
       const shape = def.shape ?? {};
       const keys = Object.keys(shape);
-      const names = keys.map((k) => `${JSON.stringify(k)}:`);
-      const emits = keys.map((k) => compile(shape[k]!));
-      // zod's parts see a missing key too (a default fills it).
-      const always = emits.map((e) => byZod.has(e));
-      return (v) => {
-        if (typeof v !== 'object' || v === null) return JSON.stringify(v);
-        const o = v as Record<string, unknown>;
-        let out = '{';
-        for (let i = 0; i < keys.length; i++) {
-          const x = o[keys[i]!];
-          if (x === undefined && !always[i]) continue;
-          const text = emits[i]!(x);
-          if (text === undefined) continue;
-          out += (out.length === 1 ? '' : ',') + names[i] + text;
-        }
-        return out + '}';
-      };
+      return objectWriter(
+        keys,
+        keys.map((k) => compile(shape[k]!)),
+      );
     }
     case 'record':
       // Every key is kept; plain values are written as they are.
@@ -118,6 +108,36 @@ function compile(schema: $ZodType): Emit {
 
 /** Writers that hand the value to zod. */
 const byZod = new WeakSet<Emit>();
+/** Optional plain leaves: inside an object, written as `json` once the key is there. */
+const optionalJson = new WeakSet<Emit>();
+
+/**
+ * The writer of an object: a function written once for its keys, in the schema's order (each key
+ * and name written as a JSON string, so no key becomes code). A key whose value is undefined is left
+ * out, as `JSON.stringify` does, unless zod writes it (a default fills a missing key); plain values
+ * are written by `JSON.stringify` in place, the others by their own writer.
+ */
+function objectWriter(keys: string[], emits: Emit[]): Emit {
+  const lines = keys.map((key, i) => {
+    const emit = emits[i]!;
+    const plain = emit === json || optionalJson.has(emit);
+    const text = plain ? 'JSON.stringify(x)' : `e[${i}](x)`;
+    const first = JSON.stringify(`${JSON.stringify(key)}:`);
+    const next = JSON.stringify(`,${JSON.stringify(key)}:`);
+    const guard = byZod.has(emit) ? '' : 'if (x !== undefined) ';
+    return `x = o[${JSON.stringify(key)}]; ${guard}{ t = ${text}; if (t !== undefined) out += (out === '' ? ${first} : ${next}) + t; }`;
+  });
+  const make = new Function(
+    'e',
+    `return function write(o) {
+      if (typeof o !== 'object' || o === null) return JSON.stringify(o);
+      let out = '', x, t;
+      ${lines.join('\n      ')}
+      return '{' + out + '}';
+    };`,
+  ) as (e: Emit[]) => Emit;
+  return make(emits);
+}
 
 const compiled = new WeakMap<object, Emit>();
 
