@@ -4,6 +4,8 @@ import { scheduleLogSchema, toZoned, type FlowRun, type FlowStep, type ScheduleL
 import { demoMapDocument } from '../src/seed.ts';
 import { createDispatcher, type ScheduleDispatcher, type ScheduleRuns } from '../src/modules/schedules/dispatcher.ts';
 import { runRepo } from '../src/modules/flow-runs/run-repo.ts';
+import { flowRunService } from '../src/modules/flow-runs/run-service.ts';
+import type { FlowRunner } from '../src/modules/flow-runs/runner.ts';
 import { createTestApp, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
 
 /**
@@ -311,5 +313,38 @@ describe('schedule dispatcher', () => {
     expect(line!.flowRunId).not.toBeNull();
     expect(await runStatus(line!.flowRunId!)).toBe('running');
     expect(await logsOf(id)).toHaveLength(1);
+  });
+  it('a server killed after starting the run but before noting it: the run is attached, not started twice', async () => {
+    const runner = (t.app as unknown as { flowRunner: FlowRunner }).flowRunner;
+    const real = flowRunService({ db: t.db.kysely, clock: () => new Date(now()), robotLink: t.link }, runner, {
+      controllerOf: () => null,
+    } as never);
+    const doomed = createDispatcher({
+      db: t.db.kysely,
+      clock: () => new Date(now()),
+      log: silent,
+      robotLink: t.link,
+      runs: {
+        start: async (p, flowId, robot, opts) => {
+          await real.start(p, flowId, robot, opts);
+          return new Promise<FlowRun>(() => undefined);
+        },
+        cancel: (p, runId) => real.cancel(p, runId),
+      },
+      graceMinutes: 10,
+      tickMs: 0,
+    });
+    const id = await createEntry({ title: 'Started once', flowId: longWaitFlow });
+    const runsBefore = await runCount();
+    advance(3);
+    await doomed.tick();
+    const active = await until(() => runRepo(t.db.kysely).activeOfRobot(robotId));
+    await doomed.close({ kill: true });
+    advance(2);
+    await round();
+    const lines = await logsOf(id);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ result: 'running', flowRunId: active.id });
+    expect(await runCount()).toBe(runsBefore + 1);
   });
 });

@@ -318,7 +318,14 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (due.length === 0) break;
       let claimedAny = false;
       for (const r of due) {
-        const line = await claim(r, now);
+        let line: ScheduleLogRow | null;
+        try {
+          line = await claim(r, now);
+        } catch (err) {
+          // One entry that cannot be claimed (its data) must not hold up the others.
+          log.error({ err, scheduleId: r.id }, 'schedule occurrence not claimed');
+          continue;
+        }
         if (!line) continue;
         claimedAny = true;
         if (line.result === 'pending') launch(() => carryOut(line));
