@@ -9,6 +9,7 @@ import {
   type FlowRunDetail,
 } from '@portal/contract';
 import { useEffect } from 'react';
+import { canSketch, FloorSketch, type SketchFrame } from '@/components/floor-sketch';
 import { useFleet, useRealtime } from '@/lib/realtime';
 import { useRunFloor, useRunFloorMap } from '../api';
 import { useRunWords } from '../words';
@@ -99,8 +100,40 @@ export function RunMap({ run, definition }: { run: FlowRunDetail; definition: Fl
     </Text>
   );
   const doc = map.data?.document;
-  const waypoints = doc?.waypoints.filter((w) => w.type !== WaypointType.invisible) ?? [];
-  if (!doc || waypoints.length === 0)
+  const byId = new Map((doc?.waypoints ?? []).map((w) => [w.id, w]));
+  const path = here.flatMap((x) => x.waypointIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])));
+  const sketch = canSketch(doc) && (
+    <FloorSketch
+      document={doc}
+      unit={0.015}
+      maxHeight={280}
+      label={t('flowRun.map.title')}
+      path={path}
+      pathColor="var(--mantine-color-blue-3)"
+      targets={here.flatMap((x) => {
+        const w = x.waypointId === null ? undefined : byId.get(x.waypointId);
+        if (!w) return [];
+        const isCurrent = current?.number === x.number;
+        const label = isCurrent
+          ? t('flowRun.map.currentTarget', { number: x.number })
+          : t('flowRun.map.target', { number: x.number });
+        return [
+          {
+            key: x.number,
+            number: x.number,
+            waypoint: w,
+            highlighted: isCurrent,
+            current: isCurrent,
+            size: isCurrent ? 2 : 1.6,
+            title: `${label} (${w.name})`,
+            testId: `flow-run-map-target-${x.number}`,
+          },
+        ];
+      })}
+      over={(frame) => <RobotMarker robotId={run.robotId} floorId={floorId} frame={frame} />}
+    />
+  );
+  if (!sketch)
     return (
       <Box data-testid="flow-run-map">
         {title}
@@ -109,103 +142,10 @@ export function RunMap({ run, definition }: { run: FlowRunDetail; definition: Fl
         </Text>
       </Box>
     );
-  const byId = new Map(doc.waypoints.map((w) => [w.id, w]));
-  const xs = waypoints.map((w) => w.x);
-  const ys = waypoints.map((w) => w.y);
-  const minX = Math.min(...xs);
-  const maxX = Math.max(...xs);
-  const minY = Math.min(...ys);
-  const maxY = Math.max(...ys);
-  const span = Math.max(maxX - minX, maxY - minY, 1);
-  const pad = span * 0.08;
-  const width = maxX - minX + 2 * pad;
-  const height = maxY - minY + 2 * pad;
-  // The map's y points up; the SVG's down.
-  const px = (x: number) => x - minX + pad;
-  const py = (y: number) => maxY - y + pad;
-  const r = span * 0.015;
-  const path = here.flatMap((x) => x.waypointIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])));
-
   return (
     <Box data-testid="flow-run-map" data-floor-id={floorId}>
       {title}
-      <svg
-        viewBox={`0 0 ${width} ${height}`}
-        width="100%"
-        style={{ maxHeight: 280, background: 'var(--mantine-color-gray-0)', borderRadius: 4 }}
-        role="img"
-        aria-label={t('flowRun.map.title')}
-      >
-        {doc.edges.map((e) => {
-          const a = byId.get(e.from);
-          const b = byId.get(e.to);
-          if (!a || !b) return null;
-          return (
-            <line
-              key={e.id}
-              x1={px(a.x)}
-              y1={py(a.y)}
-              x2={px(b.x)}
-              y2={py(b.y)}
-              stroke="var(--mantine-color-gray-4)"
-              strokeWidth={r * 0.4}
-            />
-          );
-        })}
-        {path.length > 1 && (
-          <polyline
-            points={path.map((w) => `${px(w.x)},${py(w.y)}`).join(' ')}
-            fill="none"
-            stroke="var(--mantine-color-blue-3)"
-            strokeWidth={r * 0.5}
-            strokeLinejoin="round"
-          />
-        )}
-        {waypoints.map((w) => (
-          <circle key={w.id} cx={px(w.x)} cy={py(w.y)} r={r * 0.7} fill="var(--mantine-color-gray-5)">
-            <title>{w.name}</title>
-          </circle>
-        ))}
-        {here.map((x) => {
-          const w = x.waypointId === null ? undefined : byId.get(x.waypointId);
-          if (!w) return null;
-          const isCurrent = current?.number === x.number;
-          return (
-            <g
-              key={x.number}
-              data-testid={`flow-run-map-target-${x.number}`}
-              data-current={isCurrent ? 'true' : undefined}
-            >
-              <title>
-                {isCurrent
-                  ? t('flowRun.map.currentTarget', { number: x.number })
-                  : t('flowRun.map.target', { number: x.number })}{' '}
-                ({w.name})
-              </title>
-              <circle
-                cx={px(w.x)}
-                cy={py(w.y)}
-                r={r * (isCurrent ? 2 : 1.6)}
-                fill={isCurrent ? 'var(--mantine-color-orange-6)' : 'var(--mantine-color-blue-6)'}
-                stroke="white"
-                strokeWidth={r * 0.25}
-              />
-              <text
-                x={px(w.x)}
-                y={py(w.y)}
-                fontSize={r * 1.8}
-                fill="white"
-                textAnchor="middle"
-                dominantBaseline="central"
-                fontWeight={700}
-              >
-                {x.number}
-              </text>
-            </g>
-          );
-        })}
-        <RobotMarker robotId={run.robotId} floorId={floorId} frame={{ minX, maxY, pad, r }} />
-      </svg>
+      {sketch}
     </Box>
   );
 }
@@ -224,22 +164,14 @@ function useRobotLive(robotId: number, poses: boolean) {
 }
 
 /** The robot's live position on the map (WebSocket poses), drawn only while it is on the map's floor. */
-function RobotMarker({
-  robotId,
-  floorId,
-  frame,
-}: {
-  robotId: number;
-  floorId: number;
-  frame: { minX: number; maxY: number; pad: number; r: number };
-}) {
+function RobotMarker({ robotId, floorId, frame }: { robotId: number; floorId: number; frame: SketchFrame }) {
   const { t } = useRunWords();
   const live = useRobotLive(robotId, true);
   const pos = live?.position ?? null;
   if (!pos || (live?.floorId ?? floorId) !== floorId) return null;
-  const { minX, maxY, pad, r } = frame;
+  const { px, py, r } = frame;
   return (
-    <g data-testid="flow-run-map-robot" transform={`translate(${pos.x - minX + pad} ${maxY - pos.y + pad})`}>
+    <g data-testid="flow-run-map-robot" transform={`translate(${px(pos.x)} ${py(pos.y)})`}>
       <title>{t('flowRun.map.robot')}</title>
       <circle r={r * 1.4} fill="var(--mantine-color-red-6)" stroke="white" strokeWidth={r * 0.3} />
       <line

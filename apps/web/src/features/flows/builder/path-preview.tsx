@@ -1,6 +1,7 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import { WaypointType, type FloorMap } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
+import { canSketch, FloorSketch } from '@/components/floor-sketch';
 import { eachStep, stepKey, type Step } from './tree';
 
 /** One numbered move target: a waypoint (or a route's waypoints) the robot drives to, on a floor. */
@@ -155,74 +156,45 @@ function FloorPanel({
   onPick: (waypointId: number) => void;
 }) {
   const { t } = useTranslation();
-  const waypoints = map?.document.waypoints.filter((w) => w.type !== WaypointType.invisible) ?? [];
   const byId = new Map((map?.document.waypoints ?? []).map((w) => [w.id, w]));
   const header = (
     <Text size="sm" fw={500}>
       {name}
     </Text>
   );
-  if (!map || waypoints.length === 0)
-    return (
-      <div data-testid={`flow-preview-floor-${floorId}`}>
-        {header}
-        <Text size="xs" c="dimmed">
-          {t('flowEditor.builder.preview.noMap')}
-        </Text>
-      </div>
-    );
-  const xs = waypoints.map((w) => w.x);
-  const ys = waypoints.map((w) => w.y);
-  const minX = Math.min(...xs);
-  const maxX = Math.max(...xs);
-  const minY = Math.min(...ys);
-  const maxY = Math.max(...ys);
-  const span = Math.max(maxX - minX, maxY - minY, 1);
-  const pad = span * 0.08;
-  const width = maxX - minX + 2 * pad;
-  const height = maxY - minY + 2 * pad;
-  // Map frame y points up; the SVG's down.
-  const px = (x: number) => x - minX + pad;
-  const py = (y: number) => maxY - y + pad;
-  const r = span * 0.025;
   const points = targets.flatMap((x) => x.waypointIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])));
-  return (
-    <div data-testid={`flow-preview-floor-${floorId}`}>
-      {header}
-      <svg
-        viewBox={`0 0 ${width} ${height}`}
-        width="100%"
-        style={{ maxHeight: 260, background: 'var(--mantine-color-gray-0)', borderRadius: 4 }}
-        role="img"
-        aria-label={`${t('flowEditor.builder.preview.title')}: ${name}`}
-      >
-        {map.document.edges.map((e) => {
-          const a = byId.get(e.from);
-          const c = byId.get(e.to);
-          if (!a || !c) return null;
-          return (
-            <line
-              key={e.id}
-              x1={px(a.x)}
-              y1={py(a.y)}
-              x2={px(c.x)}
-              y2={py(c.y)}
-              stroke="var(--mantine-color-gray-4)"
-              strokeWidth={r * 0.4}
-            />
-          );
-        })}
-        {points.length > 1 && (
-          <polyline
-            points={points.map((w) => `${px(w.x)},${py(w.y)}`).join(' ')}
-            fill="none"
-            stroke="var(--mantine-color-blue-6)"
-            strokeWidth={r * 0.5}
-            strokeLinejoin="round"
-            data-testid="flow-preview-path"
-          />
-        )}
-        {returns.map((x) => {
+  const sketch = map && canSketch(map.document) && (
+    <FloorSketch
+      document={map.document}
+      unit={0.025}
+      maxHeight={260}
+      label={`${t('flowEditor.builder.preview.title')}: ${name}`}
+      path={points}
+      pathColor="var(--mantine-color-blue-6)"
+      pathTestId="flow-preview-path"
+      waypoint={(w) => ({
+        size: pickable ? 1.1 : 0.7,
+        fill: pickable ? 'var(--mantine-color-gray-6)' : 'var(--mantine-color-gray-5)',
+        onClick: pickable ? () => onPick(w.id) : undefined,
+        label: pickable ? t('flowEditor.builder.preview.waypointLabel', { name: w.name }) : undefined,
+        testId: `flow-preview-waypoint-${w.id}`,
+      })}
+      targets={targets.flatMap((x) => {
+        const w = byId.get(x.waypointIds[x.waypointIds.length - 1] ?? -1);
+        return w
+          ? [
+              {
+                key: x.number,
+                number: x.number,
+                waypoint: w,
+                highlighted: x.stepKey === selectedKey,
+                testId: `flow-preview-target-${x.number}`,
+              },
+            ]
+          : [];
+      })}
+      under={({ px, py, r }) =>
+        returns.map((x) => {
           const a = byId.get(x.from.waypointIds[x.from.waypointIds.length - 1] ?? -1);
           const c = byId.get(x.to.waypointIds[0] ?? -1);
           if (!a || !c) return null;
@@ -239,52 +211,23 @@ function FloorPanel({
               data-testid={`flow-preview-loop-${x.loopKey}`}
             />
           );
-        })}
-        {waypoints.map((w) => (
-          <circle
-            key={w.id}
-            cx={px(w.x)}
-            cy={py(w.y)}
-            r={r * (pickable ? 1.1 : 0.7)}
-            fill={pickable ? 'var(--mantine-color-gray-6)' : 'var(--mantine-color-gray-5)'}
-            style={pickable ? { cursor: 'pointer' } : undefined}
-            onClick={pickable ? () => onPick(w.id) : undefined}
-            role={pickable ? 'button' : undefined}
-            aria-label={pickable ? t('flowEditor.builder.preview.waypointLabel', { name: w.name }) : undefined}
-            data-testid={`flow-preview-waypoint-${w.id}`}
-          >
-            <title>{w.name}</title>
-          </circle>
-        ))}
-        {targets.map((x) => {
-          const w = byId.get(x.waypointIds[x.waypointIds.length - 1] ?? -1);
-          if (!w) return null;
-          const selected = x.stepKey === selectedKey;
-          return (
-            <g key={x.number} data-testid={`flow-preview-target-${x.number}`} pointerEvents="none">
-              <circle
-                cx={px(w.x)}
-                cy={py(w.y)}
-                r={r * 1.6}
-                fill={selected ? 'var(--mantine-color-orange-6)' : 'var(--mantine-color-blue-6)'}
-                stroke="white"
-                strokeWidth={r * 0.25}
-              />
-              <text
-                x={px(w.x)}
-                y={py(w.y)}
-                fontSize={r * 1.8}
-                fill="white"
-                textAnchor="middle"
-                dominantBaseline="central"
-                fontWeight={700}
-              >
-                {x.number}
-              </text>
-            </g>
-          );
-        })}
-      </svg>
+        })
+      }
+    />
+  );
+  if (!sketch)
+    return (
+      <div data-testid={`flow-preview-floor-${floorId}`}>
+        {header}
+        <Text size="xs" c="dimmed">
+          {t('flowEditor.builder.preview.noMap')}
+        </Text>
+      </div>
+    );
+  return (
+    <div data-testid={`flow-preview-floor-${floorId}`}>
+      {header}
+      {sketch}
       {targets.length === 0 && (
         <Text size="xs" c="dimmed">
           {t('flowEditor.builder.preview.noMoves')}

@@ -1,0 +1,169 @@
+import { WaypointType, type MapDocument } from '@portal/contract';
+import type { ReactNode } from 'react';
+
+type Waypoint = MapDocument['waypoints'][number];
+
+/** Map coordinates → the sketch's SVG coordinates, and the sketch's unit size (`r`). */
+export interface SketchFrame {
+  px: (x: number) => number;
+  py: (y: number) => number;
+  r: number;
+  byId: ReadonlyMap<number, Waypoint>;
+}
+
+/** A numbered target drawn over its waypoint (a flow's move), `highlighted` in orange. */
+export interface SketchTarget {
+  key: string | number;
+  number: number;
+  waypoint: Waypoint;
+  highlighted: boolean;
+  /** Size in units of `r` (default 1.6). */
+  size?: number;
+  title?: string;
+  testId?: string;
+  current?: boolean;
+}
+
+/** Whether a map has anything to sketch (a visible waypoint). */
+export const canSketch = (doc: MapDocument | undefined): doc is MapDocument =>
+  !!doc && doc.waypoints.some((w) => w.type !== WaypointType.invisible);
+
+/**
+ * A small, read-only sketch of a floor's map as SVG (the flow builder's path preview and a flow run's
+ * map): its visible waypoints and route graph in grey, a path over them, numbered targets, and what the
+ * caller adds (`under`: after the path; `over`: on top). The map's y points up; the SVG's down. Null
+ * when the map has no visible waypoint (`canSketch`: the caller says so in words).
+ */
+export function FloorSketch({
+  document: doc,
+  unit,
+  maxHeight,
+  label,
+  path,
+  pathColor,
+  pathTestId,
+  targets,
+  waypoint,
+  under,
+  over,
+}: {
+  document: MapDocument;
+  /** The unit size as a share of the map's larger side. */
+  unit: number;
+  maxHeight: number;
+  label: string;
+  path: Waypoint[];
+  pathColor: string;
+  pathTestId?: string;
+  targets: SketchTarget[];
+  /** Per waypoint: its size in units of `r` (default 0.7) and what a click on it does. */
+  waypoint?: (w: Waypoint) => { size?: number; fill?: string; onClick?: () => void; label?: string; testId?: string };
+  under?: (frame: SketchFrame) => ReactNode;
+  over?: (frame: SketchFrame) => ReactNode;
+}) {
+  const waypoints = doc.waypoints.filter((w) => w.type !== WaypointType.invisible);
+  if (waypoints.length === 0) return null;
+  const byId = new Map(doc.waypoints.map((w) => [w.id, w]));
+  const xs = waypoints.map((w) => w.x);
+  const ys = waypoints.map((w) => w.y);
+  const minX = Math.min(...xs);
+  const maxX = Math.max(...xs);
+  const minY = Math.min(...ys);
+  const maxY = Math.max(...ys);
+  const span = Math.max(maxX - minX, maxY - minY, 1);
+  const pad = span * 0.08;
+  const frame: SketchFrame = {
+    px: (x) => x - minX + pad,
+    py: (y) => maxY - y + pad,
+    r: span * unit,
+    byId,
+  };
+  const { px, py, r } = frame;
+  return (
+    <svg
+      viewBox={`0 0 ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`}
+      width="100%"
+      style={{ maxHeight, background: 'var(--mantine-color-gray-0)', borderRadius: 4 }}
+      role="img"
+      aria-label={label}
+    >
+      {doc.edges.map((e) => {
+        const a = byId.get(e.from);
+        const b = byId.get(e.to);
+        if (!a || !b) return null;
+        return (
+          <line
+            key={e.id}
+            x1={px(a.x)}
+            y1={py(a.y)}
+            x2={px(b.x)}
+            y2={py(b.y)}
+            stroke="var(--mantine-color-gray-4)"
+            strokeWidth={r * 0.4}
+          />
+        );
+      })}
+      {path.length > 1 && (
+        <polyline
+          points={path.map((w) => `${px(w.x)},${py(w.y)}`).join(' ')}
+          fill="none"
+          stroke={pathColor}
+          strokeWidth={r * 0.5}
+          strokeLinejoin="round"
+          data-testid={pathTestId}
+        />
+      )}
+      {under?.(frame)}
+      {waypoints.map((w) => {
+        const o = waypoint?.(w) ?? {};
+        return (
+          <circle
+            key={w.id}
+            cx={px(w.x)}
+            cy={py(w.y)}
+            r={r * (o.size ?? 0.7)}
+            fill={o.fill ?? 'var(--mantine-color-gray-5)'}
+            style={o.onClick ? { cursor: 'pointer' } : undefined}
+            onClick={o.onClick}
+            role={o.onClick ? 'button' : undefined}
+            aria-label={o.label}
+            data-testid={o.testId}
+          >
+            <title>{w.name}</title>
+          </circle>
+        );
+      })}
+      {targets.map((x) => (
+        <g
+          key={x.key}
+          data-testid={x.testId}
+          data-current={x.current ? 'true' : undefined}
+          // Without a title there is nothing to hover: clicks go through to the waypoint below.
+          pointerEvents={x.title === undefined ? 'none' : undefined}
+        >
+          {x.title !== undefined && <title>{x.title}</title>}
+          <circle
+            cx={px(x.waypoint.x)}
+            cy={py(x.waypoint.y)}
+            r={r * (x.size ?? 1.6)}
+            fill={x.highlighted ? 'var(--mantine-color-orange-6)' : 'var(--mantine-color-blue-6)'}
+            stroke="white"
+            strokeWidth={r * 0.25}
+          />
+          <text
+            x={px(x.waypoint.x)}
+            y={py(x.waypoint.y)}
+            fontSize={r * 1.8}
+            fill="white"
+            textAnchor="middle"
+            dominantBaseline="central"
+            fontWeight={700}
+          >
+            {x.number}
+          </text>
+        </g>
+      ))}
+      {over?.(frame)}
+    </svg>
+  );
+}
