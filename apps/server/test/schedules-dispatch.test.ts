@@ -6,6 +6,12 @@ import { createDispatcher, type ScheduleDispatcher, type ScheduleRuns } from '..
 import { runRepo } from '../src/modules/flow-runs/run-repo.ts';
 import { flowRunService } from '../src/modules/flow-runs/run-service.ts';
 import type { FlowRunner } from '../src/modules/flow-runs/runner.ts';
+import { join } from 'node:path';
+import { buildApp } from '../src/app.ts';
+import { createAudit } from '../src/services/audit.ts';
+import { createMailer } from '../src/services/mailer.ts';
+import { createReadCaches } from '../src/services/read-cache.ts';
+import { createFileStore } from '../src/services/file-store.ts';
 import { createTestApp, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
 
 /**
@@ -346,5 +352,59 @@ describe('schedule dispatcher', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ result: 'running', flowRunId: active.id });
     expect(await runCount()).toBe(runsBefore + 1);
+  });
+  it('two whole apps on one database (sharing the robot link as servers share the broker) claim each occurrence once', async () => {
+    const clock = () => new Date(now());
+    const silentLog = new Proxy({} as never, { get: () => () => undefined });
+    const db = t.db;
+    const second = await buildApp({
+      ctx: {
+        config: { ...t.config, scheduleTickMs: 0 },
+        db: db.kysely,
+        dialect: db.dialect,
+        dbVersion: db.version,
+        clock,
+        audit: createAudit(db.kysely, clock),
+        mailer: createMailer({ db: db.kysely, clock, log: silentLog, smtpUrl: null, from: 'test@localhost' }),
+        fileStore: createFileStore({ dir: join(t.config.dataDir, 'files-2'), db: db.kysely, clock }),
+        caches: createReadCaches(db.dataVersion, false, clock, false),
+        robotLink: t.link,
+      },
+      logger: false,
+    });
+    await second.ready();
+    try {
+      const other = (second as unknown as { scheduleDispatcher: ScheduleDispatcher }).scheduleDispatcher;
+      const offline: number[] = [];
+      for (let i = 0; i < 6; i += 1)
+        offline.push(
+          await createEntry({
+            title: `Offline ${i}`,
+            flowId: waitFlow,
+            robotId: offlineRobotId,
+            start: local(2 + i),
+            end: local(3 + i),
+          }),
+        );
+      const online = await createEntry({ title: 'Online', flowId: longWaitFlow });
+      const runsBefore = await runCount();
+      advance(9);
+      const mine = dispatcher();
+      await Promise.all([mine.tick(), other.tick(), mine.tick(), other.tick()]);
+      await Promise.all([mine.idle(), other.idle()]);
+      await Promise.all([mine.tick(), other.tick()]);
+      await Promise.all([mine.idle(), other.idle()]);
+      for (const id of offline) {
+        const lines = await logsOf(id);
+        expect(lines, `entry ${id}`).toHaveLength(1);
+        expect(lines[0]).toMatchObject({ result: 'fail', reason: 'ROBOT_OFFLINE' });
+      }
+      const lines = await logsOf(online);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ result: 'running' });
+      expect(await runCount()).toBe(runsBefore + 1);
+    } finally {
+      await second.close();
+    }
   });
 });
