@@ -83,6 +83,10 @@ export function createRoutes(): RouteObject[] {
             redirect(paths.schedule.root.path, paths.schedule.calWeek.getHref()),
             // A log line's run and reasons use the flows section's run texts (and the robots section's codes).
             {
+              path: paths.schedule.calendar.path,
+              lazy: withTexts(['schedules', 'flows'], () => import('./routes/schedule/calendar')),
+            },
+            {
               path: paths.schedule.list.path,
               lazy: withTexts(['schedules', 'flows'], () => import('./routes/schedule/list')),
             },

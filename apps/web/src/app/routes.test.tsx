@@ -32,10 +32,13 @@ describe('route guards', () => {
     expect(app2.location()).toBe('/auth/login');
   });
 
-  it('redirects /schedule to the weekly calendar placeholder', async () => {
+  it('redirects /schedule to the weekly calendar', async () => {
     mockApi(signedInRoutes());
     const app = renderApp('/schedule', { session: makeSession() });
-    expect(await screen.findByTestId('coming-soon')).toHaveTextContent('Schedule');
+    expect(await screen.findByTestId('schedule-tab-calendar', {}, { timeout: 5000 })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     expect(app.location()).toBe('/schedule/cal/week');
   });
 

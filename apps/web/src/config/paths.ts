@@ -273,6 +273,5 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   { path: '/archive/:serialNo/:date/:hour/:minute', section: 'archive' },
   { path: '/archive/robot/:serialNo/:date', section: 'archive' },
   { path: '/archive/cloud/:buildingId/:date', section: 'archive' },
-  { path: '/schedule/cal/:type', section: 'schedule' },
   { path: '/beta/spatial-ui', section: 'beta' },
 ];

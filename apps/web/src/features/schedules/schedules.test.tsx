@@ -1,4 +1,10 @@
-import { scheduleLogSchema, scheduleOps, scheduleSchema } from '@portal/contract';
+import {
+  scheduleLogSchema,
+  scheduleOccurrenceSchema,
+  scheduleOps,
+  scheduleSchema,
+  type ScheduleOccurrence,
+} from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -6,6 +12,8 @@ import { initI18n } from '@/lib/i18n';
 import { makeSession } from '@/testing/fixtures';
 import { mockApi, noContent, on, reply, replyError } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
+import { colourOf, occurrenceEvents, rangeQuery } from './calendar-events';
+import { moveOccurrence, shiftSeries } from './components/schedule-calendar';
 import { logLine, schedule, scheduleRoutes } from './test-data';
 
 const slow = { timeout: 5000 };
@@ -190,4 +198,126 @@ describe('schedule form', () => {
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/schedules/5')).toBe(true));
     await waitFor(() => expect(app.location()).toBe('/schedule/list'));
   }, 30_000);
+});
+
+const occurrence = (over: Partial<ScheduleOccurrence> = {}): ScheduleOccurrence =>
+  scheduleOccurrenceSchema.parse({
+    scheduleId: 1,
+    title: 'Night patrol',
+    buildingId: 10,
+    flowId: 3,
+    robotId: 55,
+    priority: false,
+    date: '2026-11-24',
+    startAt: '2026-11-24T00:00:00.000Z',
+    endAt: '2026-11-24T01:00:00.000Z',
+    start: '2026-11-24T09:00',
+    end: '2026-11-24T10:00',
+    moved: false,
+    log: null,
+    ...over,
+  });
+
+describe('schedule calendar', () => {
+  it('fetches the occurrences of the visible week in the building zone and shows them with their results', async () => {
+    const { calls } = mockApi({
+      ...scheduleRoutes(),
+      [on(scheduleOps.listScheduleOccurrences)]: () =>
+        reply(z.array(scheduleOccurrenceSchema), [
+          occurrence({ priority: true, log: { id: 1, result: 'fail', reason: 'ROBOT_OFFLINE' } }),
+          occurrence({
+            scheduleId: 2,
+            title: 'Greeting',
+            date: '2026-11-25',
+            start: '2026-11-25T13:00',
+            end: '2026-11-25T13:30',
+          }),
+        ]),
+    });
+    renderApp('/schedule/cal/week?building=10&date=2026-11-24', { session: makeSession(2) });
+    await waitFor(() => expect(screen.getByTestId('schedule-calendar')).toHaveAttribute('data-count', '2'), slow);
+    const call = calls.find((c) => c.path === '/api/schedules/occurrences')!;
+    // The week of 2026-11-24 (Sunday 22nd to Sunday 29th, 00:00 in Tokyo).
+    expect(Object.fromEntries(call.search)).toEqual({
+      from: '2026-11-21T15:00:00.000Z',
+      to: '2026-11-28T15:00:00.000Z',
+      buildingId: '10',
+    });
+    expect(await screen.findByText(/★ Night patrol · Failed/)).toBeInTheDocument();
+    expect(screen.getByText('Greeting')).toBeInTheDocument();
+  }, 30_000);
+});
+
+describe('schedule calendar interactions', () => {
+  it('opens an occurrence panel with its result and an edit link, and switches the view in the route', async () => {
+    mockApi({
+      ...scheduleRoutes(),
+      [on(scheduleOps.listScheduleOccurrences)]: () =>
+        reply(z.array(scheduleOccurrenceSchema), [
+          occurrence({ log: { id: 1, result: 'fail', reason: 'ROBOT_OFFLINE' } }),
+        ]),
+    });
+    const app = renderApp('/schedule/cal/week?building=10&date=2026-11-24', { session: makeSession(2) });
+    await app.user.click(await screen.findByText(/Night patrol · Failed/, {}, slow));
+    const panel = await screen.findByTestId('schedule-occurrence');
+    expect(panel).toHaveTextContent('Lobby guide');
+    expect(panel).toHaveTextContent('2026-11-24 09:00 – 2026-11-24 10:00');
+    expect(panel).toHaveTextContent('The robot was offline');
+    expect(within(panel).getByTestId('schedule-occurrence-edit')).toHaveAttribute('href', '/schedule/1');
+    await app.user.keyboard('{Escape}');
+
+    await app.user.click(screen.getByRole('radio', { name: 'Month' }));
+    await waitFor(() => expect(app.location()).toMatch(/^\/schedule\/cal\/month\?building=10&date=2026-11-2/));
+  }, 30_000);
+});
+
+describe('calendar event mapping', () => {
+  it('marks priority, results and moved occurrences, colours by robot or flow, and locks occurrences that came due', () => {
+    const events = occurrenceEvents(
+      [
+        occurrence({ priority: true, log: { id: 1, result: 'done', reason: null } }),
+        occurrence({ scheduleId: 2, flowId: 4, moved: true }),
+      ],
+      { colourBy: 'flow', resultText: (o) => (o.log ? o.log.result : null) },
+    );
+    expect(events[0]).toEqual(
+      expect.objectContaining({
+        id: '1:2026-11-24',
+        title: '★ Night patrol · done',
+        start: '2026-11-24T09:00',
+        editable: false,
+      }),
+    );
+    expect(events[0]!.classNames).toContain('schedule-event-done');
+    expect(events[1]).toEqual(expect.objectContaining({ editable: true, backgroundColor: colourOf(4) }));
+    expect(events[1]!.classNames).toContain('schedule-event-moved');
+  });
+
+  it('asks for at most the API window, in the building zone', () => {
+    const q = rangeQuery(new Date('2026-01-01T00:00:00Z'), new Date('2026-06-01T00:00:00Z'), 'America/New_York', 10);
+    expect(q).toEqual({ from: '2026-01-01T05:00:00.000Z', to: '2026-03-04T05:00:00.000Z', buildingId: 10 });
+  });
+
+  it('moves one occurrence by an exception, or shifts the whole series with its weekdays', () => {
+    const s = schedule(1, {
+      repeat: 'weekly',
+      weekdays: [1, 3],
+      start: '2026-11-23T09:00',
+      end: '2026-11-23T10:00',
+      exceptions: [{ date: '2026-11-25', action: 'skip' }],
+    });
+    const occ = occurrence({ date: '2026-11-25', start: '2026-11-25T09:00', end: '2026-11-25T10:00' });
+    expect(moveOccurrence(s, occ, '2026-11-26T11:00', '2026-11-26T12:00').exceptions).toEqual([
+      { date: '2026-11-25', action: 'move', start: '2026-11-26T11:00', end: '2026-11-26T12:00' },
+    ]);
+    const series = shiftSeries(s, occ, '2026-11-26T11:00', '2026-11-26T12:30');
+    expect(series).toEqual(
+      expect.objectContaining({
+        start: '2026-11-24T11:00',
+        end: '2026-11-24T12:30',
+        weekdays: [2, 4],
+        updatedAt: s.updatedAt,
+      }),
+    );
+  });
 });
