@@ -19,6 +19,7 @@ import * as m017 from './migrations/017-robot-activity.ts';
 import * as m018 from './migrations/018-flow-runs.ts';
 import * as m019 from './migrations/019-operator-list-covering-indexes.ts';
 import * as m020 from './migrations/020-schedules.ts';
+import * as m021 from './migrations/021-schedule-references.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -49,6 +50,7 @@ const migrations: Migration[] = [
   { name: '018-flow-runs', up: m018.up },
   { name: '019-operator-list-covering-indexes', up: m019.up },
   { name: '020-schedules', up: m020.up },
+  { name: '021-schedule-references', up: m021.up },
 ];
 
 /**
