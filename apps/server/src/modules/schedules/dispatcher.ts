@@ -77,7 +77,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   const runRows = runRepo(db);
   const instanceId = randomUUID();
   const leaseMs = deps.leaseMs ?? 60_000;
-  const preemptTimeoutMs = deps.preemptTimeoutMs ?? 60_000;
+  const preemptTimeoutMs = deps.preemptTimeoutMs ?? 30_000;
   const batch = deps.batch ?? 200;
   const tasks = new Set<Promise<void>>();
   let ticking: Promise<void> | null = null;
@@ -174,13 +174,17 @@ export function createDispatcher(deps: DispatcherDeps) {
     );
   }
 
-  /** Waits (real time) until the run has ended; false when it did not within the timeout. */
-  async function ended(runId: number): Promise<boolean> {
+  /**
+   * Waits (real time) until the run has ended, renewing the line's lease meanwhile; false when it did
+   * not end within the timeout.
+   */
+  async function ended(runId: number, line: ScheduleLogRow): Promise<boolean> {
     const end = Date.now() + preemptTimeoutMs;
     for (;;) {
       const row = await runRows.byId(runId);
       if (!row || FINAL.has(row.status)) return true;
       if (Date.now() > end || closed) return false;
+      await repo.updateLog(line.id, { lease_until: leaseUntil() }, 'pending');
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -229,7 +233,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         await fail(line, 'START_FAILED', `the running flow could not be cancelled: ${(err as Error).message}`);
         return;
       }
-      if (!(await ended(active.id))) {
+      if (!(await ended(active.id, line))) {
         await fail(line, 'START_FAILED', 'the running flow did not end in time');
         return;
       }
