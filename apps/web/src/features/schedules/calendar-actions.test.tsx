@@ -136,6 +136,6 @@ describe('calendar changes', () => {
     await waitFor(() =>
       expect(app.location()).toBe('/schedule/create?building=10&start=2026-11-27T14%3A00&end=2026-11-27T15%3A30'),
     );
-    expect(await screen.findByTestId('schedule-start-time')).toHaveValue('14:00');
+    expect(await screen.findByTestId('schedule-start-time', {}, { timeout: 5000 })).toHaveValue('14:00');
   }, 30_000);
 });

@@ -32,7 +32,7 @@ describe('schedule entry list', () => {
     const app = renderApp('/schedule/list', { session: makeSession(2) });
     const link = await screen.findByTestId('schedule-link-1', {}, slow);
     const row = link.closest('tr')!;
-    await waitFor(() => expect(within(row).getByText('Lobby guide')).toBeInTheDocument());
+    await waitFor(() => expect(within(row).getByText('Lobby guide')).toBeInTheDocument(), slow);
     expect(within(row).getByText('Weekly (Mon, Wed)')).toBeInTheDocument();
     expect(within(row).getByText('Priority')).toBeInTheDocument();
     // 2026-11-24T00:00Z is 09:00 in Tokyo, named with its zone.
@@ -122,7 +122,10 @@ describe('schedule form', () => {
     expect(screen.getByTestId('schedule-zone')).toHaveTextContent('Asia/Tokyo');
 
     // The flow's content says what the end time means.
-    await waitFor(() => expect(within(screen.getByTestId('schedule-flow')).getByText('Greeting')).toBeInTheDocument());
+    await waitFor(
+      () => expect(within(screen.getByTestId('schedule-flow')).getByText('Greeting')).toBeInTheDocument(),
+      slow,
+    );
     await app.user.selectOptions(screen.getByTestId('schedule-flow'), '4');
     expect(screen.getByTestId('schedule-flow-end')).toHaveTextContent('stopped at the end time');
     await app.user.selectOptions(screen.getByTestId('schedule-flow'), '3');
@@ -163,7 +166,7 @@ describe('schedule form', () => {
         exceptions: [{ date: '2026-11-24', action: 'skip' }],
       }),
     );
-    await waitFor(() => expect(app.location()).toBe('/schedule/9'));
+    await waitFor(() => expect(app.location()).toBe('/schedule/9'), slow);
   }, 30_000);
 
   it('shows a server field error under its field, sends the version, and deletes after confirmation', async () => {
@@ -196,7 +199,7 @@ describe('schedule form', () => {
     await app.user.click(screen.getByTestId('schedule-delete'));
     await app.user.click(await screen.findByTestId('confirm-button'));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/schedules/5')).toBe(true));
-    await waitFor(() => expect(app.location()).toBe('/schedule/list'));
+    await waitFor(() => expect(app.location()).toBe('/schedule/list'), slow);
   }, 30_000);
 });
 
