@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { prepareMap, type PrepareMapJob, type PreparedMap } from '../modules/maps/map-document-text.ts';
 import { occupancyGridPng } from './png.ts';
+import { compareStartPhotos, type StartPositionScore } from '../modules/schedules/start-position.ts';
 
 /**
  * The image worker (lib/image-worker.ts): PNG encoding of mapping grids, hashing, and the parsing,
@@ -10,9 +11,17 @@ import { occupancyGridPng } from './png.ts';
 export type ImageJobBody =
   | { kind: 'occupancyPng'; width: number; height: number; cells: Uint8Array }
   | { kind: 'sha256'; bytes: Uint8Array }
-  | ({ kind: 'prepareMap' } & PrepareMapJob);
+  | ({ kind: 'prepareMap' } & PrepareMapJob)
+  | { kind: 'startPosition'; reference: Uint8Array; current: Uint8Array };
 export type ImageJob = ImageJobBody & { id: number };
-export type ImageAnswer = { id: number; png?: Uint8Array; hash?: string; map?: PreparedMap; error?: string };
+export type ImageAnswer = {
+  id: number;
+  png?: Uint8Array;
+  hash?: string;
+  map?: PreparedMap;
+  start?: StartPositionScore & { pass: boolean };
+  error?: string;
+};
 
 parentPort?.on('message', (job: ImageJob) => {
   try {
@@ -20,6 +29,11 @@ parentPort?.on('message', (job: ImageJob) => {
       const png = occupancyGridPng(job.width, job.height, job.cells);
       const out = new Uint8Array(png.buffer, png.byteOffset, png.byteLength).slice();
       parentPort!.postMessage({ id: job.id, png: out } satisfies ImageAnswer, [out.buffer]);
+    } else if (job.kind === 'startPosition') {
+      parentPort!.postMessage({
+        id: job.id,
+        start: compareStartPhotos(job.reference, job.current),
+      } satisfies ImageAnswer);
     } else if (job.kind === 'prepareMap') {
       parentPort!.postMessage({ id: job.id, map: prepareMap(job) } satisfies ImageAnswer);
     } else {

@@ -76,6 +76,16 @@ export async function prepareMapOffThread(job: PrepareMapJob): Promise<PreparedM
   return (await run({ kind: 'prepareMap', ...job }, own ? [t.buffer as ArrayBuffer] : [])).map!;
 }
 
+/** `compareStartPhotos` (modules/schedules/start-position.ts) on the worker thread; the bytes are copied. */
+export async function compareStartPhotosOffThread(
+  reference: Uint8Array,
+  current: Uint8Array,
+): Promise<NonNullable<ImageAnswer['start']>> {
+  const a = new Uint8Array(reference);
+  const b = new Uint8Array(current);
+  return (await run({ kind: 'startPosition', reference: a, current: b }, [a.buffer, b.buffer])).start!;
+}
+
 /** Stops the worker (server shutdown, tests); the next job starts a new one. */
 export async function closeImageWorker(): Promise<void> {
   const w = worker;
