@@ -233,6 +233,37 @@ describe('schedule dispatcher', () => {
     expect(await runCount()).toBe(runsBefore);
   });
 
+  it('logs an emergency stop and a failing health check as failures with the reason, without a run', async () => {
+    const runsBefore = await runCount();
+    sim.injectFault('emergencyStop');
+    try {
+      await until(() => t.link.details(robotId)?.state?.safetyState.eStop !== 'NONE');
+      const id = await createEntry({ title: 'E-stop', flowId: waitFlow });
+      advance(3);
+      await round();
+      expect((await logsOf(id))[0]).toMatchObject({ result: 'fail', reason: 'EMERGENCY_STOP' });
+    } finally {
+      sim.clearFault('emergencyStop');
+    }
+    await until(() => t.link.details(robotId)?.state?.safetyState.eStop === 'NONE');
+    sim.injectFault('lowBattery');
+    try {
+      await until(() => (t.link.details(robotId)?.state?.batteryState.batteryCharge ?? 100) < 20);
+      const id = await createEntry({ title: 'Low battery', flowId: waitFlow });
+      advance(3);
+      await round();
+      expect((await logsOf(id))[0]).toMatchObject({
+        result: 'fail',
+        reason: 'HEALTH_CHECK_FAILED',
+        detail: 'lowBattery',
+      });
+    } finally {
+      sim.clearFault('lowBattery');
+    }
+    await until(() => (t.link.details(robotId)?.state?.batteryState.batteryCharge ?? 0) >= 20);
+    expect(await runCount()).toBe(runsBefore);
+  });
+
   it('stops a flow without moves at the end time (END_TIME) and logs the run as cancelled', async () => {
     const id = await createEntry({ title: 'Ends', flowId: longWaitFlow, start: local(2), end: local(4) });
     advance(3);
