@@ -138,6 +138,9 @@ export const schedulesEn = {
     endBeforeStart: 'The end must be after the start',
     tooLong: 'An occurrence may last at most 24 hours',
     untilBeforeStart: 'The repeat end must not be before the start date',
+    flowDisabled: 'The flow is disabled: enable it or choose another',
+    robotBuilding: 'The robot must be in the flow’s building',
+    window: 'Choose a period of at most 62 days',
   },
 };
 

@@ -136,5 +136,8 @@ export const schedulesJa: SchedulesMessages = {
     endBeforeStart: '終了は開始より後にしてください',
     tooLong: '1回の実行は24時間以内にしてください',
     untilBeforeStart: '繰り返しの終了日は開始日以降にしてください',
+    flowDisabled: 'フローが無効です。有効にするか、別のフローを選択してください',
+    robotBuilding: 'フローと同じビルのロボットを選択してください',
+    window: '期間は62日以内で指定してください',
   },
 };
