@@ -40,6 +40,7 @@ import { flowRoutes } from './modules/flows/routes.ts';
 import { flowRunRoutes } from './modules/flow-runs/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { createDispatcher } from './modules/schedules/dispatcher.ts';
+import { startPositionService } from './modules/schedules/start-position-service.ts';
 import { createRunner } from './modules/flow-runs/runner.ts';
 import { flowRunService, type FlowRunService } from './modules/flow-runs/run-service.ts';
 import { mapService } from './modules/maps/map-service.ts';
@@ -176,6 +177,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('flowRunner', runner);
   app.addHook('onClose', async () => runner.close());
   // The schedule dispatcher: starts the runs of due schedule entries, each occurrence once across servers.
+  const startPosition = startPositionService(ctx);
+  app.addHook('onClose', async () => startPosition.close());
   const dispatcher = createDispatcher({
     db: ctx.db,
     clock: ctx.clock,
@@ -184,6 +187,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     runs,
     graceMinutes: config.scheduleGraceMinutes,
     tickMs: config.scheduleTickMs,
+    startPosition,
   });
   app.decorate('scheduleDispatcher', dispatcher);
   app.addHook('preClose', async () => dispatcher.close());

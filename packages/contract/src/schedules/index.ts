@@ -1,2 +1,3 @@
 export * from './resources.ts';
 export * from './occurrences.ts';
+export * from './references.ts';

@@ -21,6 +21,7 @@ import { runRepo } from '../flow-runs/run-repo.ts';
 import { isJapaneseHoliday } from './holidays.ts';
 import { entryOf } from './schedule-service.ts';
 import { scheduleRepo, type ScheduleLogRow, type ScheduleRow } from './schedule-repo.ts';
+import type { StartPositionService } from './start-position-service.ts';
 
 /** What the dispatcher needs of the flow-run service. */
 export interface ScheduleRuns {
@@ -44,6 +45,8 @@ export interface DispatcherDeps {
   preemptTimeoutMs?: number;
   /** Due entries read per round. */
   batch?: number;
+  /** The start-position check before pre-empting or starting (docs/api-schedules.md "Start position"). */
+  startPosition?: Pick<StartPositionService, 'check'>;
 }
 
 const FINAL: ReadonlySet<string> = new Set<FlowRunStatus>(['done', 'fail', 'cancel', 'unknown']);
@@ -223,6 +226,12 @@ export function createDispatcher(deps: DispatcherDeps) {
       await fail(line, 'EMERGENCY_STOP', 'the robot is in an emergency stop');
       return;
     }
+    // The robot must be at the flow's start position (reference images), before anything is pre-empted.
+    const position = await deps.startPosition?.check(line);
+    if (position && !position.pass) {
+      await fail(line, 'START_POSITION', position.detail);
+      return;
+    }
     const p = schedulePrincipal(line.organization_id);
     // Pre-emption: the run already active on the robot is cancelled and ends before this one starts.
     const active = await runRows.activeOfRobot(robot.id);
@@ -244,7 +253,14 @@ export function createDispatcher(deps: DispatcherDeps) {
       const run = await runs.start(p, flow.id, robot.id, { startedBy: null });
       await repo.updateLog(
         line.id,
-        { result: 'running', flow_run_id: run.id, started_at: run.startedAt, lease_owner: null, lease_until: null },
+        {
+          result: 'running',
+          flow_run_id: run.id,
+          started_at: run.startedAt,
+          lease_owner: null,
+          lease_until: null,
+          ...(position ? { detail: position.detail.slice(0, 1000) } : {}),
+        },
         'pending',
       );
     } catch (err) {

@@ -7,6 +7,7 @@ import {
   scheduleSchema,
   updateScheduleBodySchema,
 } from '../../schedules/resources.ts';
+import { scheduleReferenceSchema } from '../../schedules/references.ts';
 import { defineOperations, idParams, listQuery, noContent } from '../operation.ts';
 
 /**
@@ -64,4 +65,23 @@ export const scheduleOps = defineOperations('schedules', {
     responses: { 200: scheduleSchema },
   },
   deleteSchedule: { method: 'DELETE', path: '/schedules/:id', access: 'user', params: idParams, responses: noContent },
+  /** The entry's reference images of the start position (empty: the start position is not checked). */
+  listScheduleReferences: {
+    method: 'GET',
+    path: '/schedules/:id/reference',
+    access: 'user',
+    params: idParams,
+    responses: { 200: z.array(scheduleReferenceSchema) },
+  },
+  /**
+   * Takes the reference images now with the entry's robot where it stands (the operator drove it to
+   * the flow's start position), replacing the old ones. 409 ROBOT_OFFLINE when it is offline.
+   */
+  takeScheduleReferences: {
+    method: 'POST',
+    path: '/schedules/:id/reference',
+    access: 'user',
+    params: idParams,
+    responses: { 200: z.array(scheduleReferenceSchema) },
+  },
 });
