@@ -3,13 +3,15 @@ import type { FastifyInstance } from 'fastify';
 /**
  * The page runs only its own scripts; styles may be inline because Mantine injects them at run time.
  * Images and media also come from data:/blob: URLs (map canvases, camera streams); the API, its
- * WebSockets and WebRTC signalling stay on this origin.
+ * WebSockets and WebRTC signalling stay on this origin. Fonts may be data: URLs (the schedule
+ * calendar's library embeds its icon font so).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
+  "font-src 'self' data:",
   "media-src 'self' blob:",
   "connect-src 'self' ws: wss:",
   "frame-ancestors 'none'",

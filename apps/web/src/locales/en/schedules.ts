@@ -139,6 +139,9 @@ export const schedulesEn = {
       cancel: 'Cancel',
       saved: 'Schedule entry changed',
       failed: 'The change was not saved: {{reason}}',
+      prevHint: 'Previous $0',
+      nextHint: 'Next $0',
+      todayHint: 'This $0',
     },
   },
   scheduleValidation: {

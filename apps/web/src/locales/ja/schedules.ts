@@ -137,6 +137,9 @@ export const schedulesJa: SchedulesMessages = {
       cancel: 'キャンセル',
       saved: 'スケジュールを変更しました',
       failed: '変更を保存できませんでした：{{reason}}',
+      prevHint: '前の$0',
+      nextHint: '次の$0',
+      todayHint: '今の$0',
     },
   },
   scheduleValidation: {

@@ -17,6 +17,8 @@ export interface CalendarViewProps {
   /** The building's wall clock now, as the calendar's (UTC-read) date: today and the now line. */
   now: Date;
   language: 'ja' | 'en';
+  /** Accessible names of the arrow buttons (`$0` is the view's unit). */
+  hints: { prev: string; next: string; today: string };
   events: EventInput[];
   onRange: (start: Date, end: Date, type: CalendarType, current: Date) => void;
   onEventClick: (id: string, anchor: HTMLElement) => void;
@@ -49,6 +51,10 @@ export default function CalendarView(props: CalendarViewProps) {
       timeZone="UTC"
       locale={props.language === 'ja' ? jaLocale : 'en'}
       headerToolbar={{ left: 'prev,next today', center: 'title', right: '' }}
+      // Text arrows: FullCalendar's icon font is a data: URL, which the portal's CSP does not load.
+      buttonIcons={false}
+      buttonText={{ prev: '‹', next: '›' }}
+      buttonHints={props.hints}
       height="auto"
       nowIndicator
       editable
@@ -56,7 +62,8 @@ export default function CalendarView(props: CalendarViewProps) {
       selectable
       selectMirror
       allDaySlot={false}
-      dayMaxEvents={4}
+      // No "+n more" popover: its close button is an icon of that font.
+      dayMaxEvents={false}
       events={props.events}
       datesSet={(arg: DatesSetArg) =>
         props.onRange(arg.start, arg.end, TYPES[arg.view.type] ?? type, arg.view.currentStart)

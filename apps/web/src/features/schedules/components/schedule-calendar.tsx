@@ -214,6 +214,11 @@ export function ScheduleCalendar({ type }: { type: CalendarType }) {
                 date={date}
                 now={now}
                 language={language}
+                hints={{
+                  prev: t('schedules.calendar.prevHint'),
+                  next: t('schedules.calendar.nextHint'),
+                  today: t('schedules.calendar.todayHint'),
+                }}
                 events={events}
                 onRange={(start, end) =>
                   setRange((r) =>

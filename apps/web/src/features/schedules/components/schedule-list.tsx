@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, NativeSelect, Stack } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { SCHEDULE_REPEATS, type Schedule } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -63,9 +63,9 @@ export function ScheduleList() {
       header: t('schedules.columns.priority'),
       cell: ({ row }) =>
         row.original.priority && (
-          <Badge color="orange" variant="light">
-            {t('schedules.priorityMark')}
-          </Badge>
+          <Text size="sm" c="orange.8" fw={600} style={{ whiteSpace: 'nowrap' }}>
+            ★ {t('schedules.priorityMark')}
+          </Text>
         ),
     },
     {
