@@ -187,7 +187,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     runs,
     graceMinutes: config.scheduleGraceMinutes,
     tickMs: config.scheduleTickMs,
-    startPosition,
+    ...(config.scheduleStartCheck ? { startPosition } : {}),
   });
   app.decorate('scheduleDispatcher', dispatcher);
   app.addHook('preClose', async () => dispatcher.close());

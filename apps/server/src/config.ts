@@ -71,6 +71,8 @@ const envSchema = z.object({
   SCHEDULE_GRACE_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
   /** How often (ms) the schedule dispatcher looks for due occurrences; 0 turns its timer off (tests). */
   SCHEDULE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Reference photos at save and the start-position check before a scheduled start (docs/api-schedules.md); off: neither. */
+  SCHEDULE_START_CHECK: boolish.default(true),
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
   SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
   /** The demo building's simulated elevators and security doors; unset: on exactly when SIMULATED_ROBOTS is. */
@@ -155,6 +157,8 @@ export interface Config {
   scheduleGraceMinutes: number;
   /** The schedule dispatcher's tick (ms); 0: no timer. */
   scheduleTickMs: number;
+  /** The start-position check of schedules (reference photos at save, a photo before each start). */
+  scheduleStartCheck: boolean;
 }
 
 export class ConfigError extends Error {
@@ -239,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS,
     scheduleGraceMinutes: e.SCHEDULE_GRACE_MINUTES,
     scheduleTickMs: e.SCHEDULE_TICK_MS,
+    scheduleStartCheck: e.SCHEDULE_START_CHECK,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,
     publicUrl: e.PUBLIC_URL ?? null,

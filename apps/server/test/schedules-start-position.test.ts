@@ -235,3 +235,70 @@ describe('schedule start-position check', () => {
     await placeRobot(START);
   }, 60_000);
 });
+
+describe('schedule start-position check turned off (SCHEDULE_START_CHECK=0)', () => {
+  let t: TestApp;
+  let sim: SimRobot | undefined;
+
+  afterAll(async () => {
+    await sim?.stop().catch(() => undefined);
+    await t?.close();
+  });
+
+  it('takes no reference photo at save and starts the due occurrence without a check', async () => {
+    t = await createTestApp({ SCHEDULE_TICK_MS: '0', SCHEDULE_START_CHECK: '0' });
+    const admin = (await t.as('orgadmin@demo.example')).authorization;
+    const r = await registerDemoRobot(t, { serialNo: 'SCHED-NOCHECK', name: 'No check', model: 'pro' });
+    const robotId = r.created.robot.id;
+    const saved = await t.call('PUT', `/floors/${r.floorId}/map`, admin, {
+      baseRevision: 0,
+      document: demoMapDocument(),
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    sim = await startRobot(
+      simOptions(r.created, {
+        model: 'pro',
+        mapId: `floor-${r.floorId}`,
+        start: { x: 3, y: 1, theta: 0 },
+        battery: 90,
+      }),
+    );
+    await until(() => t.link.details(robotId)?.online && t.link.details(robotId)?.state);
+    const flow = await t.call('POST', '/flows', admin, {
+      name: 'Wait',
+      description: '',
+      buildingId: r.buildingId,
+      floorId: r.floorId,
+      flowGroupId: null,
+      enabled: true,
+      definition: { version: 1, steps: [{ kind: 'wait', id: 'w', seconds: 1 }] },
+    });
+    expect(flow.statusCode, flow.body).toBe(201);
+    const entry = await t.call('POST', '/schedules', admin, {
+      title: 'Unchecked',
+      description: '',
+      robotId,
+      flowId: flow.json<{ id: number }>().id,
+      start: toZoned(Date.now() + 2 * 60_000, 'Asia/Tokyo'),
+      end: toZoned(Date.now() + 32 * 60_000, 'Asia/Tokyo'),
+      repeat: 'none',
+      weekdays: [0],
+      repeatUntil: null,
+      priority: false,
+      skipHolidays: false,
+      enabled: true,
+      exceptions: [],
+    });
+    expect(entry.statusCode, entry.body).toBe(201);
+    const id = entry.json<{ id: number }>().id;
+    t.advance(3);
+    const d = (t.app as unknown as { scheduleDispatcher: ScheduleDispatcher }).scheduleDispatcher;
+    await d.tick();
+    await d.idle();
+    const filter = encodeURIComponent(JSON.stringify({ where: { scheduleId: id } }));
+    const [line] = (await t.call('GET', `/schedule-logs?filter=${filter}`, admin)).json<ScheduleLog[]>();
+    // Not "start position not checked: …": the check did not run at all.
+    expect(line).toMatchObject({ result: 'running', reason: null, detail: '' });
+    expect((await t.call('GET', `/schedules/${id}/reference`, admin)).json<unknown[]>()).toEqual([]);
+  }, 60_000);
+});

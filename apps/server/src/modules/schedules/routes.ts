@@ -16,7 +16,7 @@ export const scheduleRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
     listSchedules: async (req) => schedules.list(principalOf(req), req.query.filter),
     createSchedule: async (req) => {
       const entry = await schedules.create(principalOf(req), req.body, req.ip);
-      references.refreshSoon(entry.id);
+      if (ctx.config.scheduleStartCheck) references.refreshSoon(entry.id);
       return entry;
     },
     listScheduleOccurrences: async (req) => schedules.occurrences(principalOf(req), req.query),
@@ -24,7 +24,7 @@ export const scheduleRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
     getSchedule: async (req) => schedules.get(principalOf(req), req.params.id),
     updateSchedule: async (req) => {
       const entry = await schedules.update(principalOf(req), req.params.id, req.body, req.ip);
-      references.refreshSoon(entry.id);
+      if (ctx.config.scheduleStartCheck) references.refreshSoon(entry.id);
       return entry;
     },
     deleteSchedule: async (req) => schedules.remove(principalOf(req), req.params.id, req.ip),
