@@ -18,7 +18,13 @@ export const RESULT_COLOURS: Record<ScheduleLogResult, string> = {
 export function ResultBadge({ result }: { result: ScheduleLogResult }) {
   const { t } = useTranslation();
   return (
-    <Badge color={RESULT_COLOURS[result]} variant="light" data-testid="schedule-result">
+    <Badge
+      color={RESULT_COLOURS[result]}
+      variant="light"
+      miw="max-content"
+      styles={{ label: { overflow: 'visible' } }}
+      data-testid="schedule-result"
+    >
       {t(`schedules.results.${result}`)}
     </Badge>
   );
