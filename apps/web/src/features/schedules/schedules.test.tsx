@@ -15,6 +15,7 @@ import { renderApp } from '@/testing/render-app';
 import { colourOf, occurrenceEvents, rangeQuery } from './calendar-events';
 import { moveOccurrence, shiftSeries } from './components/schedule-calendar';
 import { logLine, schedule, scheduleRoutes } from './test-data';
+import { instantOf, wallClockOf } from './time';
 
 const slow = { timeout: 5000 };
 const filterOf = (search: URLSearchParams) => JSON.parse(search.get('filter') ?? '{}') as Record<string, unknown>;
@@ -323,4 +324,23 @@ describe('calendar event mapping', () => {
       }),
     );
   });
+});
+
+describe('building wall clock', () => {
+  it('turns wall-clock times of a zone into instants across daylight-saving changes', () => {
+    expect(instantOf('2026-07-01T09:00', 'America/New_York')).toBe('2026-07-01T13:00:00.000Z');
+    expect(instantOf('2026-12-01T09:00', 'America/New_York')).toBe('2026-12-01T14:00:00.000Z');
+    // 02:30 does not exist on 2026-03-08 in New York: the time moves forward by the gap.
+    expect(instantOf('2026-03-08T02:30', 'America/New_York')).toBe('2026-03-08T07:30:00.000Z');
+    expect(wallClockOf('2026-11-24T15:30:00.000Z', 'Asia/Tokyo')).toBe('2026-11-25T00:30');
+  });
+
+  it('sends an unknown calendar type to the week', async () => {
+    mockApi({
+      ...scheduleRoutes(),
+      [on(scheduleOps.listScheduleOccurrences)]: () => reply(z.array(scheduleOccurrenceSchema), []),
+    });
+    const app = renderApp('/schedule/cal/year?building=10', { session: makeSession(2) });
+    await waitFor(() => expect(app.location()).toBe('/schedule/cal/week'), slow);
+  }, 30_000);
 });
