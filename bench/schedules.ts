@@ -33,7 +33,9 @@
  * SCHEDULES_BUILDINGS (10), SCHEDULES_INSTANTS (3), SCHEDULES_CREATE_RATE (25), SCHEDULES_KILL=0 (no kill), SCHEDULES_KILL_AFTER_MS (300),
  * SCHEDULES_SETTLE_S (150), SCHEDULES_SERVERS (1 or 2; 2 needs DATABASE_URL), SCHEDULES_TICK_MS and
  * SCHEDULES_GRACE_MINUTES (the servers' SCHEDULE_TICK_MS and SCHEDULE_GRACE_MINUTES; defaults 1000
- * and 10), SCHEDULES_STATE_INTERVAL_MS (10000), SCHEDULES_SPEED_SCALE (5).
+ * and 10), SCHEDULES_STATE_INTERVAL_MS (10000), SCHEDULES_SPEED_SCALE (5), SCHEDULES_START_CHECK=0 (the
+ * servers' SCHEDULE_START_CHECK off: no reference photos when entries are saved and no start-position
+ * check before a start; diagnosis, its own row in the results).
  * Results: bench/results/schedules.json, one row per configuration (SQLite · 1 server, PostgreSQL ·
  * 2 servers); a run replaces its own configuration's row and keeps the other's.
  */
@@ -76,7 +78,9 @@ const GRACE_MINUTES = envNumber('SCHEDULES_GRACE_MINUTES', 10);
 const STATE_INTERVAL_MS = envNumber('SCHEDULES_STATE_INTERVAL_MS', 10_000);
 const SPEED_SCALE = envNumber('SCHEDULES_SPEED_SCALE', 5);
 const PER_ROBOT = Math.max(1, Math.round(ENTRIES / ROBOTS));
-const CONFIG = `${DATABASE_URL ? 'PostgreSQL' : 'SQLite'} · ${SERVERS} server${SERVERS > 1 ? 's' : ''}`;
+/** SCHEDULES_START_CHECK=0: the servers without the start-position check and its reference photos (diagnosis). */
+const START_CHECK = process.env.SCHEDULES_START_CHECK !== '0';
+const CONFIG = `${DATABASE_URL ? 'PostgreSQL' : 'SQLite'} · ${SERVERS} server${SERVERS > 1 ? 's' : ''}${START_CHECK ? '' : ' · no start check'}`;
 const REGISTER_CONCURRENCY = 8;
 const CREATE_CONCURRENCY = 8;
 const SAMPLE_MS = 250;
@@ -268,6 +272,7 @@ async function main(): Promise<void> {
   const serverEnv = {
     SCHEDULE_TICK_MS: String(TICK_MS),
     SCHEDULE_GRACE_MINUTES: String(GRACE_MINUTES),
+    SCHEDULE_START_CHECK: START_CHECK ? '1' : '0',
   };
 
   // 1. The servers (and the shared broker with two).
@@ -428,7 +433,19 @@ async function main(): Promise<void> {
   const runsPerRobot = new Map<number, number>();
   for (const r of runsSince) runsPerRobot.set(r.robotId, (runsPerRobot.get(r.robotId) ?? 0) + 1);
   let doubledRuns = 0;
-  for (const [robotId, n] of runsPerRobot) doubledRuns += Math.max(0, n - (namedRuns.get(robotId)?.size ?? 0));
+  const doubledDetails: string[] = [];
+  for (const [robotId, n] of runsPerRobot) {
+    const extra = Math.max(0, n - (namedRuns.get(robotId)?.size ?? 0));
+    doubledRuns += extra;
+    if (extra === 0 || doubledDetails.length >= 10) continue;
+    const named = namedRuns.get(robotId) ?? new Set<number>();
+    const theirs = runsSince.filter((r) => r.robotId === robotId);
+    const lines = ours.filter((l) => l.robotId === robotId && l.flowRunId !== null);
+    doubledDetails.push(
+      `robot ${robotId}: runs ${theirs.map((r) => `${r.id}${named.has(r.id) ? '' : '(no line)'} ${r.startedAt.slice(11, 23)} ${r.status} ${r.errorCode ?? ''}`.trim()).join('; ')}` +
+        ` | lines ${lines.map((l) => `due ${l.dueAt.slice(11, 19)} run ${l.flowRunId} ${l.result} ${l.reason ?? ''} started ${l.startedAt?.slice(11, 23) ?? '-'}`.trim()).join('; ')}`,
+    );
+  }
   const wire = readWire(wireFile).filter((w) => w.ms >= first - 1000);
   const newOrders = new Map<string, Set<string>>();
   for (const w of wire)
@@ -507,6 +524,7 @@ async function main(): Promise<void> {
   console.log(
     `  doubled: ${doubledLines} lines, ${doubledRuns} runs, ${doubledOrders} orders; lost: ${lostSlots.length} robot-instants without a run, ${linesMissing} occurrences without a line; ${noOrder} started without an order seen`,
   );
+  for (const d of doubledDetails) console.log(`    doubled? ${d}`);
   for (const s of lostSlots.slice(0, 10))
     console.log(
       `    robot ${s.robotId} at ${iso(s.dueMs)}: ${s.lines.map((l) => `${l.result} ${l.reason ?? ''} ${l.detail}`.trim()).join('; ') || 'no line'}`,
