@@ -211,6 +211,13 @@ describe('schedule start-position check', () => {
     const [line] = await logsOf(id);
     expect(line).toMatchObject({ result: 'running' });
     expect(line!.detail).toMatch(/^start position checked/);
+
+    // Deleting the entry removes its reference image's file.
+    const left = /files\/([0-9a-f]+)/.exec(again!.url)![1]!;
+    expect((await t.call('DELETE', `/schedules/${id}`, admin)).statusCode).toBe(204);
+    expect(
+      await t.db.kysely.selectFrom('files').select('key').where('key', '=', left).executeTakeFirst(),
+    ).toBeUndefined();
   }, 60_000);
 
   it('an entry without reference images is not checked: the flow starts and the detail says so', async () => {

@@ -27,7 +27,12 @@ export const scheduleRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
       if (ctx.config.scheduleStartCheck) references.refreshSoon(entry.id);
       return entry;
     },
-    deleteSchedule: async (req) => schedules.remove(principalOf(req), req.params.id, req.ip),
+    deleteSchedule: async (req) => {
+      // The reference images go with the entry (their rows by the foreign key, their files here).
+      const files = await references.fileKeys(req.params.id);
+      await schedules.remove(principalOf(req), req.params.id, req.ip);
+      await references.removeFiles(files);
+    },
     listScheduleReferences: async (req) => {
       await schedules.get(principalOf(req), req.params.id);
       return references.list(req.params.id);

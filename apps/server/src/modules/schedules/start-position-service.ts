@@ -49,9 +49,13 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
   const repo = referenceRepo(db);
   const timeoutMs = opts.photoTimeoutMs ?? START_PHOTO_TIMEOUT_MS;
   const waiters = new Map<string, { ok: (m: RobotPhotoMessage) => void; fail: (err: Error) => void }>();
+  /** Photos that arrived before their waiter was registered (a robot answering at once), briefly. */
+  const early = new Map<string, { message: RobotPhotoMessage; until: number }>();
   const tasks = new Set<Promise<void>>();
   let off: (() => void) | null = null;
   let closed = false;
+  /** Photos asked for whose action id is not known yet. */
+  let asking = 0;
 
   /** Asks the robot for a photo of `camera` and waits for it (throws when it does not come). */
   async function photo(robotId: number, camera: CameraId): Promise<{ bytes: Buffer; message: RobotPhotoMessage }> {
@@ -63,27 +67,43 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
       const key = `${e.robotId}|${e.message.actionId}`;
       const w = waiters.get(key);
       waiters.delete(key);
-      w?.ok(e.message);
+      if (w) w.ok(e.message);
+      else if (asking > 0) {
+        // Only while this server waits for a photo being asked for; a few, for a few seconds.
+        const now = Date.now();
+        for (const [k, v] of early) if (v.until < now || early.size > 20) early.delete(k);
+        early.set(key, { message: e.message, until: now + 5000 });
+      }
     });
-    const actionId = await robotLink.instantAction(robotId, 'takePhoto', { camera });
+    asking++;
+    let actionId: string;
+    try {
+      actionId = await robotLink.instantAction(robotId, 'takePhoto', { camera });
+    } finally {
+      asking--;
+    }
     const key = `${robotId}|${actionId}`;
-    const message = await new Promise<RobotPhotoMessage>((ok, fail) => {
-      const timer = setTimeout(() => {
-        waiters.delete(key);
-        fail(new AppError('ROBOT_OFFLINE', `The robot sent no photo within ${Math.round(timeoutMs / 1000)} s`));
-      }, timeoutMs);
-      timer.unref();
-      waiters.set(key, {
-        ok: (m) => {
-          clearTimeout(timer);
-          ok(m);
-        },
-        fail: (err) => {
-          clearTimeout(timer);
-          fail(err);
-        },
-      });
-    });
+    const arrived = early.get(key);
+    early.delete(key);
+    const message = arrived
+      ? arrived.message
+      : await new Promise<RobotPhotoMessage>((ok, fail) => {
+          const timer = setTimeout(() => {
+            waiters.delete(key);
+            fail(new AppError('ROBOT_OFFLINE', `The robot sent no photo within ${Math.round(timeoutMs / 1000)} s`));
+          }, timeoutMs);
+          timer.unref();
+          waiters.set(key, {
+            ok: (m) => {
+              clearTimeout(timer);
+              ok(m);
+            },
+            fail: (err) => {
+              clearTimeout(timer);
+              fail(err);
+            },
+          });
+        });
     const bytes = decodePhoto(message.data, message.contentType);
     if (typeof bytes === 'string') throw new Error(`the robot's photo was refused: ${bytes}`);
     return { bytes, message };
@@ -222,6 +242,23 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
           };
       }
       return { pass: true, checked: true, score: lowest, detail: `start position checked: ${notes.join('; ')}` };
+    },
+
+    /** The files of the entry's reference images (read before the entry is deleted). */
+    async fileKeys(scheduleId: number): Promise<string[]> {
+      return (await repo.of(scheduleId)).map((r) => r.file_key);
+    },
+
+    /** Removes the files of a deleted entry's reference images (rows and bytes); never throws. */
+    async removeFiles(keys: string[]): Promise<void> {
+      for (const key of keys) {
+        try {
+          await fileStore.removeRow(key);
+          await fileStore.discard(key);
+        } catch (err) {
+          log.warn({ err, key }, 'schedule reference image not removed');
+        }
+      }
     },
 
     /** Stops waiting for photos and lets the background work end (server shutdown). */
