@@ -1,11 +1,15 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { busyStore } from '@/lib/busy';
 import { initI18n } from '@/lib/i18n';
 import { sessionStore } from '@/lib/session';
 import { en } from '@/locales/en';
 import { ja } from '@/locales/ja';
+
+// findBy/waitFor wait up to 5 s (default 1 s): the suite runs many files at once on a 2-core machine,
+// where a lazily loaded route can take longer than a second to appear.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks what Mantine measures with.
 if (!window.matchMedia) {
