@@ -13,6 +13,7 @@ import { allowLeave } from '@/lib/use-leave-guard';
 import { useSession } from '@/lib/session';
 import { useDeleteSchedule, useSchedule } from '../api';
 import { weekdayOf } from '../time';
+import { ReferencePanel } from './reference-panel';
 import { ScheduleForm, type ScheduleFormValues } from './schedule-form';
 
 function BackLink() {
@@ -70,6 +71,7 @@ export function SchedulePage({ id }: { id: number }) {
         {schedule.data.title}
       </Title>
       <ScheduleEdit schedule={schedule.data} onReload={async () => (await schedule.refetch()).data} />
+      <ReferencePanel scheduleId={id} />
     </Stack>
   );
 }
