@@ -246,7 +246,8 @@ class ServerMeter {
         this.last.set(pid, cpu);
       }
       const m = processMemory(pid);
-      if (m) this.peakRss = Math.max(this.peakRss, m.rss, Number.isFinite(m.hwm) ? m.hwm : 0);
+      // A killed process not yet reaped has no VmRSS (NaN): skipped.
+      if (m) for (const v of [m.rss, m.hwm]) if (Number.isFinite(v)) this.peakRss = Math.max(this.peakRss, v);
     }
   }
 
@@ -478,13 +479,20 @@ async function main(): Promise<void> {
   // Delay: each started occurrence → the first new order to its robot on the wire after its due time.
   const wireBy = new Map<string, WireLine[]>();
   for (const w of wire) if (w.update === 0) wireBy.set(w.prefix, [...(wireBy.get(w.prefix) ?? []), w]);
+  // A run's first order: the robot's first new order at or after its due time and after its line's
+  // startedAt (less 1 s: the clocks are one, the resolution is not); runs of one robot are sequential.
+  const firstOrder = (s: { robotId: number; dueMs: number; lines: ScheduleLog[] }) => {
+    const started = s.lines.find((l) => l.flowRunId !== null)?.startedAt;
+    const from = Math.max(s.dueMs, started ? Date.parse(started) - 1000 : s.dueMs);
+    return (wireBy.get(prefixOf(s.robotId)) ?? []).find((x) => x.ms >= from);
+  };
   const killInstant = killedAt !== null ? instants[1]! : null;
   const delays: number[] = [];
   const killDelays: number[] = [];
   let noOrder = 0;
   for (const s of slots.values()) {
     if (!s.lines.some((l) => l.flowRunId !== null)) continue;
-    const w = (wireBy.get(prefixOf(s.robotId)) ?? []).find((x) => x.ms >= s.dueMs - 1000 && x.ms < s.dueMs + 120_000);
+    const w = firstOrder(s);
     if (!w) {
       noOrder++;
       continue;
@@ -505,7 +513,7 @@ async function main(): Promise<void> {
     const list: number[] = [];
     for (const s of slots.values()) {
       if (s.dueMs !== d || !s.lines.some((l) => l.flowRunId !== null)) continue;
-      const w = (wireBy.get(prefixOf(s.robotId)) ?? []).find((x) => x.ms >= d - 1000 && x.ms < d + 120_000);
+      const w = firstOrder(s);
       if (w) list.push(w.ms - d);
     }
     return list.sort((a, b) => a - b);
