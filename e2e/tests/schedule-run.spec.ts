@@ -199,7 +199,7 @@ for (const lang of ['ja', 'en'] as const) {
     await expect(page.getByTestId('schedule-end-time')).toHaveValue(`${String(hour + 1).padStart(2, '0')}:00`);
     await expect(page.getByTestId('schedule-building')).toHaveValue(String(buildingId));
 
-    const title = `${lang === 'ja' ? '定時巡回' : 'Hourly round'} ${stamp}`;
+    const title = `${lang === 'ja' ? '週次巡回' : 'Weekly round'} ${stamp}`;
     await page.getByTestId('schedule-title').fill(title);
     // The building's flows and robots load after the form.
     await expect(page.getByTestId('schedule-flow').locator(`option[value="${flow.id}"]`)).toBeAttached();
@@ -214,10 +214,10 @@ for (const lang of ['ja', 'en'] as const) {
       await expect(page.getByTestId(`schedule-weekday-${d}`)).not.toBeChecked();
 
     // Due in 1.5–2.5 minutes on the building's clock (the reference photos are taken at save); the
-    // end ten minutes later (only an estimate: the flow moves).
+    // end 45 minutes later (only an estimate: the flow moves).
     const dueMs = Math.ceil((Date.now() + 90_000) / 60_000) * 60_000;
     const due = wallClock(dueMs, timeZone);
-    const end = wallClock(dueMs + 10 * 60_000, timeZone);
+    const end = wallClock(dueMs + 45 * 60_000, timeZone);
     await page.getByTestId('schedule-start-date').fill(due.slice(0, 10));
     await page.getByTestId('schedule-start-time').fill(due.slice(11));
     await page.getByTestId('schedule-end-date').fill(end.slice(0, 10));
