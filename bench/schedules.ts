@@ -251,6 +251,11 @@ class ServerMeter {
     }
   }
 
+  /** From now on: CPU counted from here (the window starts at the first instant less 5 s). */
+  rebase(): void {
+    for (const [pid, last] of this.last) this.first.set(pid, last);
+  }
+
   stop(): number {
     if (this.timer) clearInterval(this.timer);
     let ms = 0;
@@ -374,6 +379,10 @@ async function main(): Promise<void> {
   if (due.length === 0) throw new BenchError('no entry was saved before its instant');
 
   // 4. The instants, the kill -9 and the restart, measured.
+  // The measured window (CPU, machine busy) starts 5 s before the first instant, or now if later.
+  await sleepUntil(first - 5_000);
+  meter.sample(servers.map((s) => s.pid));
+  meter.rebase();
   const machine0 = machineCpu();
   const windowStart = Date.now();
   const victim = SERVERS === 1 ? 0 : 1;
