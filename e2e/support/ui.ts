@@ -1,4 +1,7 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { ARTIFACTS_DIR } from './state.ts';
 
 /** Demo accounts the server seeds on an empty database (README "Demo accounts"). */
 export const DEMO = {
@@ -130,3 +133,48 @@ export async function signOut(page: Page): Promise<void> {
 export async function noNotifications(page: Page): Promise<void> {
   await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 15_000 });
 }
+
+/** Where the screenshots of the e2e tests are kept (e2e/.artifacts/screens, or under E2E_ARTIFACTS_DIR). */
+export const SCREENS_DIR = path.join(ARTIFACTS_DIR, 'screens');
+
+/**
+ * Keeps a screenshot of the page as `<name>.png` in SCREENS_DIR, without toasts and after the fonts
+ * loaded; `fullPage` (the default) takes the whole page from its top, so the fixed header is drawn once.
+ */
+export async function keepScreen(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  const fullPage = opts.fullPage ?? true;
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  await noNotifications(page);
+  await fontsReady(page);
+  // A string expression: e2e/tsconfig.json has no DOM types.
+  if (fullPage) await page.evaluate('window.scrollTo(0, 0)');
+  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`), fullPage });
+}
+
+/** Chooses the portal's language with the header's switch (if it is not already chosen). */
+export async function useLanguage(page: Page, lang: Lang): Promise<void> {
+  const languageSwitch = page.getByTestId('language-switch');
+  if ((await languageSwitch.inputValue()) !== lang) await languageSwitch.selectOption(lang);
+  await expect(page.locator('html')).toHaveAttribute('lang', lang);
+}
+
+/** The wall clock of `timeZone` at `ms` (`YYYY-MM-DDTHH:mm`), as schedule entries are written. */
+export function wallClock(ms: number, timeZone: string): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+      .formatToParts(new Date(ms))
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
+}
+
+/** The weekday (0 Sunday … 6 Saturday) of a wall-clock date-time's date. */
+export const weekdayOf = (local: string) => new Date(`${local.slice(0, 10)}T00:00:00Z`).getUTCDay();

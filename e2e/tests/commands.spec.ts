@@ -1,13 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { commandOps } from '@portal/contract';
 import { expect, test } from '../support/fixtures.ts';
 import { api, tokenFor } from '../support/api.ts';
-import { ARTIFACTS_DIR } from '../support/state.ts';
-import { agreeToTerms, DEMO, fontsReady, noNotifications, signIn, signOut, type Lang } from '../support/ui.ts';
-
-const SCREENS_DIR = path.join(ARTIFACTS_DIR, 'screens');
+import { agreeToTerms, DEMO, keepScreen, signIn, signOut, useLanguage } from '../support/ui.ts';
 
 /** Texts of the command screens (apps/web/src/locales/{ja,en}/commands.ts), read as an operator does. */
 const TEXT = {
@@ -27,26 +22,11 @@ const TEXT = {
   },
 } as const;
 
-async function keep(page: Page, name: string) {
-  mkdirSync(SCREENS_DIR, { recursive: true });
-  await noNotifications(page);
-  await fontsReady(page);
-  // A string expression: e2e/tsconfig.json has no DOM types. From the top, so the header stays in place.
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`), fullPage: true });
-}
-
 /** Signs in, agreeing to the terms when they are pending. */
 async function signInAs(page: Page, account: { loginId: string; password: string }) {
   await signIn(page, account);
   if (new URL(page.url()).pathname === '/term/agreement') await agreeToTerms(page);
   await page.waitForURL((url) => url.pathname === '/robot/control');
-}
-
-async function useLanguage(page: Page, lang: Lang) {
-  const languageSwitch = page.getByTestId('language-switch');
-  if ((await languageSwitch.inputValue()) !== lang) await languageSwitch.selectOption(lang);
-  await expect(page.locator('html')).toHaveAttribute('lang', lang);
 }
 
 test('an organization administrator creates a command through the screen; operators get the read-only view (ja and en)', async ({
@@ -96,25 +76,25 @@ test('an organization administrator creates a command through the screen; operat
   );
   await page.getByTestId('command-definition-format').click();
   await expect(page.getByTestId('command-definition-valid')).toHaveText(TEXT.ja.valid);
-  await keep(page, 'command-create-ja');
+  await keepScreen(page, 'command-create-ja');
 
   await page.getByTestId('command-save').click();
   await expect(page).toHaveURL((url) => /^\/command\/\d+$/.test(url.pathname));
   const id = Number(new URL(page.url()).pathname.split('/').pop());
   await expect(page.getByTestId('command-title')).toHaveText(name);
-  await keep(page, 'command-detail-ja');
+  await keepScreen(page, 'command-detail-ja');
 
   await page.goto(`/command/list?q=${encodeURIComponent(name)}`);
   await expect(page.getByTestId(`command-row-${id}`)).toContainText('警備');
-  await keep(page, 'command-list-ja');
+  await keepScreen(page, 'command-list-ja');
 
   await useLanguage(page, 'en');
   await page.goto(`/command/${id}`);
   await expect(page.getByTestId('command-definition-valid')).toHaveText(TEXT.en.valid);
-  await keep(page, 'command-detail-en');
+  await keepScreen(page, 'command-detail-en');
   await page.goto(`/command/list?q=${encodeURIComponent(name)}`);
   await expect(page.getByTestId(`command-row-${id}`)).toContainText('Security');
-  await keep(page, 'command-list-en');
+  await keepScreen(page, 'command-list-en');
   await page.goto(`/command/usage/${id}`);
   await expect(page.getByTestId('usage-empty')).toBeVisible();
   await useLanguage(page, 'ja');
@@ -130,7 +110,7 @@ test('an organization administrator creates a command through the screen; operat
     await expect(page.getByRole('heading', { level: 1, name: TEXT[lang].readOnlyTitle })).toBeVisible();
     await expect(page.getByTestId('command-create')).toHaveCount(0);
     await expect(page.getByTestId(`command-row-${id}`)).toContainText(lang === 'ja' ? '公開' : 'Publish');
-    await keep(page, `command-read-only-${lang}`);
+    await keepScreen(page, `command-read-only-${lang}`);
   }
   await useLanguage(page, 'ja');
 

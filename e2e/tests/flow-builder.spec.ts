@@ -1,13 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { flowOps } from '@portal/contract';
 import { expect, test } from '../support/fixtures.ts';
 import { api, tokenFor } from '../support/api.ts';
-import { ARTIFACTS_DIR } from '../support/state.ts';
-import { agreeToTerms, DEMO, fontsReady, noNotifications, signIn, type Lang } from '../support/ui.ts';
-
-const SCREENS_DIR = path.join(ARTIFACTS_DIR, 'screens');
+import { agreeToTerms, DEMO, keepScreen, signIn, useLanguage } from '../support/ui.ts';
 
 /** Texts of the builder (apps/web/src/locales/{ja,en}/flows.ts), read as an operator does. */
 const TEXT = {
@@ -23,24 +18,10 @@ const TEXT = {
   en: { valid: 'No problems: the flow can be saved.', times: '× 3' },
 } as const;
 
-async function keep(page: Page, name: string) {
-  mkdirSync(SCREENS_DIR, { recursive: true });
-  await noNotifications(page);
-  await fontsReady(page);
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`), fullPage: true });
-}
-
 /** HTML5 drag and drop by mouse, with the target in the middle of the screen (no scrolling while dragging). */
 async function drag(page: Page, source: Locator, target: Locator) {
   await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await source.dragTo(target);
-}
-
-async function useLanguage(page: Page, lang: Lang) {
-  const languageSwitch = page.getByTestId('language-switch');
-  if ((await languageSwitch.inputValue()) !== lang) await languageSwitch.selectOption(lang);
-  await expect(page.locator('html')).toHaveAttribute('lang', lang);
 }
 
 test('an administrator builds a flow by mouse (move, photo, speech, loop) on the demo floor, saves and reopens it (ja and en)', async ({
@@ -97,7 +78,7 @@ test('an administrator builds a flow by mouse (move, photo, speech, loop) on the
   await spot.click();
   await expect(page.getByTestId('flow-preview-target-2')).toBeVisible();
   await expect(page.getByTestId('flow-builder-valid')).toHaveText(TEXT.ja.valid);
-  await keep(page, 'flow-builder-ja');
+  await keepScreen(page, 'flow-builder-ja');
 
   await page.getByTestId('flow-save').click();
   await expect(page).toHaveURL((url) => /^\/flow\/\d+$/.test(url.pathname));
@@ -121,7 +102,7 @@ test('an administrator builds a flow by mouse (move, photo, speech, loop) on the
   await expect(page.getByTestId('flow-step-steps.1.steps.1')).toHaveAttribute('data-kind', 'speak');
   await expect(page.getByTestId('flow-builder-valid')).toHaveText(TEXT.en.valid);
   await page.getByTestId('flow-step-select-steps.1.steps.0').click();
-  await keep(page, 'flow-builder-en');
+  await keepScreen(page, 'flow-builder-en');
   await page.getByTestId('flow-tab-json').click();
   const json = JSON.parse(await page.getByTestId('flow-definition').inputValue()) as unknown;
   expect(json).toEqual(saved.definition);

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import {
   floorMapId,
@@ -13,8 +11,7 @@ import {
 import { expect as baseExpect, test } from '../support/fixtures.ts';
 import { api, createRobot, getBuildings, getFloorMap, getFloors, tokenFor } from '../support/api.ts';
 import { startSimProcess, type SimProcess } from '../support/sim-process.ts';
-import { ARTIFACTS_DIR } from '../support/state.ts';
-import { agreeToTerms, DEMO, fontsReady, noNotifications, signIn, type Lang } from '../support/ui.ts';
+import { agreeToTerms, DEMO, keepScreen, signIn, useLanguage } from '../support/ui.ts';
 
 /**
  * Issue 13 "Done when": a flow built by mouse in Chromium runs on a simulated robot across two floors
@@ -23,7 +20,6 @@ import { agreeToTerms, DEMO, fontsReady, noNotifications, signIn, type Lang } fr
  * global-setup); the robot is this test's own, in its own simulator process.
  */
 
-const SCREENS_DIR = path.join(ARTIFACTS_DIR, 'screens');
 const DEMO_BUILDING = 'Demo Tower';
 const DOOR = 'door-1';
 /** Texts of the run dialog and panel (apps/web/src/locales/{ja,en}/flow-runs.ts), read as an operator does. */
@@ -46,22 +42,6 @@ test.afterEach(async () => {
   sim = null;
   for (const clean of cleanups.splice(0).reverse()) await clean().catch(() => undefined);
 });
-
-/** A screenshot; the run dialog's (a fixed overlay) of the window only, as the operator sees it. */
-async function keep(page: Page, name: string, fullPage = false) {
-  mkdirSync(SCREENS_DIR, { recursive: true });
-  await noNotifications(page);
-  await fontsReady(page);
-  // A whole page from its top (the fixed header drawn once, where it belongs).
-  if (fullPage) await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`), fullPage });
-}
-
-async function useLanguage(page: Page, lang: Lang) {
-  const languageSwitch = page.getByTestId('language-switch');
-  if ((await languageSwitch.inputValue()) !== lang) await languageSwitch.selectOption(lang);
-  await expect(page.locator('html')).toHaveAttribute('lang', lang);
-}
 
 const waypointNamed = (doc: MapDocument, name: string) => {
   const w = doc.waypoints.find((x) => x.name === name);
@@ -160,7 +140,7 @@ for (const lang of ['ja', 'en'] as const) {
     await upperPreview.getByTestId(`flow-preview-waypoint-${lastStop.id}`).click();
     await expect(page.getByTestId('flow-step-steps.3')).toContainText(lastStop.name);
     await expect(page.getByTestId('flow-builder-valid')).toHaveText(TEXT[lang].valid);
-    await keep(page, `flow-run-builder-${lang}`, true);
+    await keepScreen(page, `flow-run-builder-${lang}`);
 
     await page.getByTestId('flow-save').click();
     await expect(page).toHaveURL((url) => /^\/flow\/\d+$/.test(url.pathname));
@@ -193,14 +173,14 @@ for (const lang of ['ja', 'en'] as const) {
     await expect(status).toHaveAttribute('data-status', 'running');
     await expect(status).toHaveText(TEXT[lang].running);
     await expect(panel.getByTestId('flow-run-current-step')).toContainText(steps[1]!.id);
-    await keep(page, `flow-run-progress-${lang}`);
+    await keepScreen(page, `flow-run-progress-${lang}`, { fullPage: false });
     await expect(stepRow(1)).toHaveAttribute('data-result', 'done', { timeout: 90_000 });
     await expect(stepRow(2)).toHaveAttribute('data-result', /^(running|done)$/, { timeout: 30_000 });
     await expect(stepRow(2)).toHaveAttribute('data-result', 'done', { timeout: 60_000 });
     await expect(status).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
     await expect(status).toHaveText(TEXT[lang].done);
     for (let i = 0; i < steps.length; i++) await expect(stepRow(i)).toHaveAttribute('data-result', 'done');
-    await keep(page, `flow-run-done-${lang}`);
+    await keepScreen(page, `flow-run-done-${lang}`, { fullPage: false });
 
     // The record: every step done once; the robot stands at the last stop on the top floor.
     const run = await api.call(flowRunOps.getFlowRun, { token, params: { id: runId } });

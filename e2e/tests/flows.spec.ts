@@ -1,13 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { flowOps } from '@portal/contract';
 import { expect, test } from '../support/fixtures.ts';
 import { api, tokenFor } from '../support/api.ts';
-import { ARTIFACTS_DIR } from '../support/state.ts';
-import { agreeToTerms, DEMO, fontsReady, noNotifications, signIn, type Lang } from '../support/ui.ts';
-
-const SCREENS_DIR = path.join(ARTIFACTS_DIR, 'screens');
+import { agreeToTerms, DEMO, keepScreen, signIn, useLanguage } from '../support/ui.ts';
 
 /** Texts of the flow screens (apps/web/src/locales/{ja,en}/flows.ts), read as an operator does. */
 const TEXT = {
@@ -18,20 +12,6 @@ const TEXT = {
     outsideTask: 'Only allowed between task start and task complete',
   },
 } as const;
-
-async function keep(page: Page, name: string) {
-  mkdirSync(SCREENS_DIR, { recursive: true });
-  await noNotifications(page);
-  await fontsReady(page);
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`), fullPage: true });
-}
-
-async function useLanguage(page: Page, lang: Lang) {
-  const languageSwitch = page.getByTestId('language-switch');
-  if ((await languageSwitch.inputValue()) !== lang) await languageSwitch.selectOption(lang);
-  await expect(page.locator('html')).toHaveAttribute('lang', lang);
-}
 
 test('an administrator creates a flow by typing its definition, then reorders two flows by drag and drop (ja and en)', async ({
   page,
@@ -82,7 +62,7 @@ test('an administrator creates a flow by typing its definition, then reorders tw
   await page.getByTestId('flow-definition-format').click();
   await expect(page.getByTestId('flow-definition-valid')).toHaveText(TEXT.ja.valid);
   await expect(page.getByTestId('flow-outline-steps.1.steps.1')).toBeVisible();
-  await keep(page, 'flow-create-ja');
+  await keepScreen(page, 'flow-create-ja');
 
   await page.getByTestId('flow-save').click();
   await expect(page).toHaveURL((url) => /^\/flow\/\d+$/.test(url.pathname));
@@ -121,16 +101,16 @@ test('an administrator creates a flow by typing its definition, then reorders tw
       return ids.indexOf(second.id) < ids.indexOf(id);
     })
     .toBe(true);
-  await keep(page, 'flow-settings-ja');
+  await keepScreen(page, 'flow-settings-ja');
 
   await useLanguage(page, 'en');
   await page.goto(`/flow/${id}`);
   await page.getByTestId('flow-tab-json').click();
   await expect(page.getByTestId('flow-definition-valid')).toHaveText(TEXT.en.valid);
-  await keep(page, 'flow-detail-en');
+  await keepScreen(page, 'flow-detail-en');
   await page.goto(`/flow/settings?buildingId=${first.buildingId}&floorId=${first.floorId}`);
   await expect(page.getByTestId(`flow-row-${id}`)).toBeVisible();
-  await keep(page, 'flow-settings-en');
+  await keepScreen(page, 'flow-settings-en');
 
   await api.call(flowOps.deleteFlow, { token, params: { id: second.id } });
   await api.call(flowOps.deleteFlow, { token, params: { id } });

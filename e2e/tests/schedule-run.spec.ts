@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import {
   buildingOps,
@@ -14,8 +12,7 @@ import {
 import { expect as baseExpect, test } from '../support/fixtures.ts';
 import { api, createRobot, getBuildings, getFloorMap, getFloors, tokenFor } from '../support/api.ts';
 import { startSimProcess, type SimProcess } from '../support/sim-process.ts';
-import { ARTIFACTS_DIR } from '../support/state.ts';
-import { agreeToTerms, DEMO, fontsReady, noNotifications, signIn, type Lang } from '../support/ui.ts';
+import { agreeToTerms, DEMO, keepScreen, signIn, useLanguage, wallClock, weekdayOf } from '../support/ui.ts';
 
 /**
  * Issue 15 "Done when": a weekly entry created in the calendar by mouse runs on a simulated robot and
@@ -23,7 +20,6 @@ import { agreeToTerms, DEMO, fontsReady, noNotifications, signIn, type Lang } fr
  * flow's start (the reference photos taken at save match what its camera sees at the due time).
  */
 
-const SCREENS_DIR = path.join(ARTIFACTS_DIR, 'screens');
 const DEMO_BUILDING = 'Demo Tower';
 /** Texts of the schedule screens (apps/web/src/locales/{ja,en}/schedules.ts), read as an operator does. */
 const TEXT = {
@@ -42,39 +38,6 @@ test.afterEach(async () => {
   await sim?.stop();
   sim = null;
 });
-
-async function keep(page: Page, name: string) {
-  mkdirSync(SCREENS_DIR, { recursive: true });
-  await noNotifications(page);
-  await fontsReady(page);
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`), fullPage: true });
-}
-
-async function useLanguage(page: Page, lang: Lang) {
-  const languageSwitch = page.getByTestId('language-switch');
-  if ((await languageSwitch.inputValue()) !== lang) await languageSwitch.selectOption(lang);
-  await expect(page.locator('html')).toHaveAttribute('lang', lang);
-}
-
-/** The wall clock of `timeZone` at `ms` (`YYYY-MM-DDTHH:mm`). */
-function wallClock(ms: number, timeZone: string): string {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    })
-      .formatToParts(new Date(ms))
-      .map((x) => [x.type, x.value]),
-  );
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
-}
-const weekday = (local: string) => new Date(`${local.slice(0, 10)}T00:00:00Z`).getUTCDay();
 
 const waypointNamed = (doc: MapDocument, name: string) => {
   const w = doc.waypoints.find((x) => x.name === name);
@@ -208,7 +171,7 @@ for (const lang of ['ja', 'en'] as const) {
     await page.getByTestId('schedule-robot').selectOption(String(robotId));
     await page.getByTestId('schedule-repeat').selectOption('weekly');
     await expect(page.getByTestId('schedule-repeat').locator('option:checked')).toHaveText(TEXT[lang].weekly);
-    const day = weekday(today);
+    const day = weekdayOf(today);
     await expect(page.getByTestId(`schedule-weekday-${day}`)).toBeChecked();
     for (const d of [0, 1, 2, 3, 4, 5, 6].filter((x) => x !== day))
       await expect(page.getByTestId(`schedule-weekday-${d}`)).not.toBeChecked();
@@ -222,7 +185,7 @@ for (const lang of ['ja', 'en'] as const) {
     await page.getByTestId('schedule-start-time').fill(due.slice(11));
     await page.getByTestId('schedule-end-date').fill(end.slice(0, 10));
     await page.getByTestId('schedule-end-time').fill(end.slice(11));
-    await expect(page.getByTestId(`schedule-weekday-${weekday(due)}`)).toBeChecked();
+    await expect(page.getByTestId(`schedule-weekday-${weekdayOf(due)}`)).toBeChecked();
     await page.getByTestId('schedule-save').click();
     await expect(page).toHaveURL((url) => /^\/schedule\/\d+$/.test(url.pathname));
     const scheduleId = Number(new URL(page.url()).pathname.split('/').pop());
@@ -233,7 +196,7 @@ for (const lang of ['ja', 'en'] as const) {
       flowId: flow.id,
       robotId,
       repeat: 'weekly',
-      weekdays: [weekday(due)],
+      weekdays: [weekdayOf(due)],
       start: due,
       end,
       enabled: true,
@@ -244,7 +207,7 @@ for (const lang of ['ja', 'en'] as const) {
     await page.goto(`/schedule/cal/week?building=${buildingId}`);
     const event = page.locator('.fc-event').filter({ hasText: title });
     await expect(event).toBeVisible();
-    await keep(page, `schedule-run-calendar-${lang}`);
+    await keepScreen(page, `schedule-run-calendar-${lang}`);
 
     // ---- the due time: the robot runs the flow, started by the schedule
     const runs = async () =>
@@ -274,10 +237,10 @@ for (const lang of ['ja', 'en'] as const) {
     await expect(row).toBeVisible();
     await expect(row.getByTestId('schedule-result')).toHaveText(TEXT[lang].done);
     await expect(row.getByTestId(`schedule-log-run-${line!.id}`)).toBeVisible();
-    await keep(page, `schedule-run-log-${lang}`);
+    await keepScreen(page, `schedule-run-log-${lang}`);
 
     await page.goto(`/schedule/cal/week?building=${buildingId}`);
     await expect(page.locator('.fc-event').filter({ hasText: title })).toContainText(TEXT[lang].done);
-    await keep(page, `schedule-run-calendar-done-${lang}`);
+    await keepScreen(page, `schedule-run-calendar-done-${lang}`);
   });
 }

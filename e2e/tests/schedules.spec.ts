@@ -1,13 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { buildingOps, flowOps, robotOps, scheduleOps, type ScheduleInput } from '@portal/contract';
 import { expect, test } from '../support/fixtures.ts';
 import { api, createRobot, getBuildings, getFloors, tokenFor } from '../support/api.ts';
-import { ARTIFACTS_DIR } from '../support/state.ts';
-import { agreeToTerms, DEMO, fontsReady, noNotifications, signIn, type Lang } from '../support/ui.ts';
+import { agreeToTerms, DEMO, keepScreen, signIn, useLanguage, wallClock, weekdayOf } from '../support/ui.ts';
 
-const SCREENS_DIR = path.join(ARTIFACTS_DIR, 'screens');
 const DEMO_BUILDING = 'Demo Tower';
 
 /** Texts of the schedule screens (apps/web/src/locales/{ja,en}/schedules.ts), read as an operator does. */
@@ -15,39 +10,6 @@ const TEXT = {
   ja: { offline: 'ロボットがオフラインでした', failed: '失敗', stops: '終了時刻にまだ実行中なら停止します' },
   en: { offline: 'The robot was offline', failed: 'Failed', stops: 'it is stopped at the end time' },
 } as const;
-
-async function keep(page: Page, name: string) {
-  mkdirSync(SCREENS_DIR, { recursive: true });
-  await noNotifications(page);
-  await fontsReady(page);
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`), fullPage: true });
-}
-
-async function useLanguage(page: Page, lang: Lang) {
-  const languageSwitch = page.getByTestId('language-switch');
-  if ((await languageSwitch.inputValue()) !== lang) await languageSwitch.selectOption(lang);
-  await expect(page.locator('html')).toHaveAttribute('lang', lang);
-}
-
-/** The wall clock of `timeZone` at `ms` (`YYYY-MM-DDTHH:mm`). */
-function wallClock(ms: number, timeZone: string): string {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    })
-      .formatToParts(new Date(ms))
-      .map((x) => [x.type, x.value]),
-  );
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
-}
-const weekday = (local: string) => new Date(`${local.slice(0, 10)}T00:00:00Z`).getUTCDay();
 
 test('the schedule screens in Japanese and English: calendar, entries, an entry, and the log of an offline robot (screenshots)', async ({
   page,
@@ -112,7 +74,7 @@ test('the schedule screens in Japanese and English: calendar, entries, an entry,
           flowId: greeting.id,
           robotId,
           repeat: 'none',
-          weekdays: [weekday(body.start)],
+          weekdays: [weekdayOf(body.start)],
           repeatUntil: null,
           priority: false,
           skipHolidays: false,
@@ -170,26 +132,26 @@ test('the schedule screens in Japanese and English: calendar, entries, an entry,
         TEXT[lang].failed,
         { timeout: 30_000 },
       );
-      await keep(page, `schedule-calendar-week-${lang}`);
+      await keepScreen(page, `schedule-calendar-week-${lang}`);
       await page
         .getByTestId('schedule-view')
         .getByText(lang === 'ja' ? '月' : 'Month', { exact: true })
         .click();
       await expect(page).toHaveURL((url) => url.pathname === '/schedule/cal/month');
       await expect(page.locator('.fc-dayGridMonth-view')).toBeVisible({ timeout: 30_000 });
-      await keep(page, `schedule-calendar-month-${lang}`);
+      await keepScreen(page, `schedule-calendar-month-${lang}`);
 
       await page.goto(`/schedule/list?building=${buildingId}`);
       await expect(page.getByTestId(`schedule-link-${daily.id}`)).toBeVisible({ timeout: 30_000 });
-      await keep(page, `schedule-list-${lang}`);
+      await keepScreen(page, `schedule-list-${lang}`);
 
       await page.goto(`/schedule/${due.id}`);
       await expect(page.getByTestId('schedule-flow-end')).toContainText(TEXT[lang].stops, { timeout: 30_000 });
-      await keep(page, `schedule-entry-${lang}`);
+      await keepScreen(page, `schedule-entry-${lang}`);
 
       await page.goto(`/schedule/log/1?building=${buildingId}`);
       await expect(page.getByTestId('schedule-log-table')).toContainText(TEXT[lang].offline, { timeout: 30_000 });
-      await keep(page, `schedule-log-${lang}`);
+      await keepScreen(page, `schedule-log-${lang}`);
     }
   } finally {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
