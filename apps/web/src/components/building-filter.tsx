@@ -2,7 +2,7 @@ import { NativeSelect } from '@mantine/core';
 import { buildingOps, type Filter } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { opQuery } from '@/lib/api-hooks';
 import { queryKeys } from '@/lib/query-keys';
 
@@ -25,6 +25,11 @@ interface BuildingFilterProps {
   label?: string;
   /** Search parameters to drop when the building changes (a list's page). */
   resetParams?: string[];
+  /**
+   * For a list paged in its path (`/schedule/log/{page}`): the path of its first page, which a change
+   * of building goes to (with the other search parameters kept).
+   */
+  firstPage?: string;
 }
 
 /** A building select bound to the URL (`?building=12`), shared by the list screens. */
@@ -33,9 +38,12 @@ export function BuildingFilter({
   allowAll = false,
   label,
   resetParams = ['page'],
+  firstPage,
 }: BuildingFilterProps) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
   const buildings = useQuery(buildingFilterOptions());
   const value = params.get(param) ?? '';
   const rows = (buildings.data ?? []).filter((b): b is typeof b & { id: number } => typeof b.id === 'number');
@@ -59,16 +67,14 @@ export function BuildingFilter({
       data-testid="building-filter"
       onChange={(e) => {
         const next = e.currentTarget.value;
-        setParams(
-          (prev) => {
-            const out = new URLSearchParams(prev);
-            if (next === '') out.delete(param);
-            else out.set(param, next);
-            for (const p of resetParams) out.delete(p);
-            return out;
-          },
-          { replace: false },
-        );
+        const out = new URLSearchParams(params);
+        if (next === '') out.delete(param);
+        else out.set(param, next);
+        for (const p of resetParams) out.delete(p);
+        if (firstPage !== undefined && firstPage !== pathname) {
+          const qs = out.toString();
+          void navigate(`${firstPage}${qs ? `?${qs}` : ''}`);
+        } else setParams(out, { replace: false });
       }}
     />
   );

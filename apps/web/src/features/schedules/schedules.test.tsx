@@ -1,4 +1,6 @@
 import {
+  buildingListSchema,
+  buildingOps,
   scheduleLogSchema,
   scheduleOccurrenceSchema,
   scheduleOps,
@@ -90,6 +92,29 @@ describe('schedule log', () => {
         }),
       );
     });
+  }, 30_000);
+
+  it('goes back to the first page of the log when the building changes', async () => {
+    mockApi({
+      ...scheduleRoutes(),
+      [on(buildingOps.listBuildings)]: () =>
+        new Response(
+          JSON.stringify(
+            buildingListSchema.parse([
+              { id: 10, name: 'Marunouchi Tower' },
+              { id: 11, name: 'Shinjuku Annex' },
+            ]),
+          ),
+          { status: 200, headers: { 'X-Total-Count': '2' } },
+        ),
+      [on(scheduleOps.listScheduleLogs)]: () => reply(z.array(scheduleLogSchema), [logLine(1, { result: 'fail' })]),
+    });
+    const app = renderApp('/schedule/log/3?building=10&result=fail&robot=55', { session: makeSession(2) });
+    const select = await screen.findByTestId('building-filter', {}, slow);
+    await waitFor(() => expect(select).toHaveValue('10'));
+    await app.user.selectOptions(select, '11');
+    // The robot was one of the old building's: it is dropped with the page; the result stays.
+    await waitFor(() => expect(app.location()).toBe('/schedule/log/1?building=11&result=fail'));
   }, 30_000);
 
   it('shows the log in Japanese', async () => {

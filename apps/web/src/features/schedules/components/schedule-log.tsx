@@ -107,7 +107,7 @@ export function ScheduleLogPage({ page, runView }: ScheduleLogPageProps) {
       <PageHeader title={t('schedules.logTitle')} />
       <ScheduleTabs active="log" />
       <Group align="flex-end" wrap="wrap">
-        <BuildingFilter allowAll resetParams={['robot', 'flow']} />
+        <BuildingFilter allowAll resetParams={['robot', 'flow']} firstPage={paths.schedule.log.getHref(1)} />
         <IdFilter
           kind="robot"
           buildingId={params.building}
