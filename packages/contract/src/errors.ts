@@ -43,6 +43,8 @@ export const errorCodes = [
   'FLOW_EDIT_RESTRICTED',
   'FLOW_ALREADY_RUNNING',
   'HEALTH_CHECK_FAILED',
+  'EXPORT_FORBIDDEN',
+  'NO_TARGET_DATA',
   'INTERNAL',
 ] as const;
 export const errorCodeSchema = z.enum(errorCodes);
@@ -95,6 +97,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   FLOW_ALREADY_RUNNING: 409,
   /** The health check before a run failed (details: the problems). */
   HEALTH_CHECK_FAILED: 409,
+  /** Spec sections 6 and 8: 'Insufficient export permission'. */
+  EXPORT_FORBIDDEN: 403,
+  /** Spec section 8: 'No target data found' (an export whose selection has no rows). */
+  NO_TARGET_DATA: 404,
   INTERNAL: 500,
 };
 

@@ -19,6 +19,7 @@ export * from './demo-world.ts';
 export * from './teleop.ts';
 export * from './flows/index.ts';
 export * from './schedules/index.ts';
+export * from './reports/index.ts';
 export * from './building-systems.ts';
 export * from './flow-health.ts';
 export * from './api/index.ts';

@@ -379,6 +379,8 @@ export const en = {
       'Your flow editing is restricted. Ask your organization administrator to register, update or delete flows.',
     FLOW_ALREADY_RUNNING: 'Flow already running: this robot is carrying out another flow.',
     HEALTH_CHECK_FAILED: 'The health check before the flow failed, so the flow did not start.',
+    EXPORT_FORBIDDEN: 'Insufficient export permission.',
+    NO_TARGET_DATA: 'No target data found.',
     INTERNAL: 'Something went wrong on the server. Try again later.',
   },
 };

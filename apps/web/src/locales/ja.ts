@@ -381,6 +381,8 @@ export const ja: Messages = {
     FLOW_EDIT_RESTRICTED: 'フローの編集が制限されています。フローの登録・更新・削除は組織管理者に依頼してください。',
     FLOW_ALREADY_RUNNING: 'フロー実行中です。このロボットは別のフローを実行しています。',
     HEALTH_CHECK_FAILED: 'フロー開始前のヘルスチェックに失敗したため、フローを開始しませんでした。',
+    EXPORT_FORBIDDEN: 'エクスポート権限がありません。',
+    NO_TARGET_DATA: '対象データが見つかりません。',
     INTERNAL: 'サーバーでエラーが発生しました。しばらくしてから再度お試しください。',
   },
 };

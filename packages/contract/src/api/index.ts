@@ -21,3 +21,4 @@ export * from './ops/flows.ts';
 export * from './ops/activity.ts';
 export * from './ops/flow-runs.ts';
 export * from './ops/schedules.ts';
+export * from './ops/reports.ts';
