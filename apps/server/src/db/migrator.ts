@@ -20,6 +20,8 @@ import * as m018 from './migrations/018-flow-runs.ts';
 import * as m019 from './migrations/019-operator-list-covering-indexes.ts';
 import * as m020 from './migrations/020-schedules.ts';
 import * as m021 from './migrations/021-schedule-references.ts';
+import * as m024 from './migrations/024-schedule-log-details.ts';
+import * as m022 from './migrations/022-reports.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -51,6 +53,8 @@ const migrations: Migration[] = [
   { name: '019-operator-list-covering-indexes', up: m019.up },
   { name: '020-schedules', up: m020.up },
   { name: '021-schedule-references', up: m021.up },
+  { name: '024-schedule-log-details', up: m024.up },
+  { name: '022-reports', up: m022.up },
 ];
 
 /**
@@ -71,7 +75,8 @@ export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<st
     const done = new Set(
       (await sql<{ name: string }>`select name from schema_migrations`.execute(trx)).rows.map((r) => r.name),
     );
-    for (const m of migrations) {
+    // By name: migrations written at the same time may be listed in any order (024 runs after 022, 023).
+    for (const m of [...migrations].sort((a, b) => a.name.localeCompare(b.name))) {
       if (done.has(m.name)) continue;
       await m.up(trx, dialect);
       await sql`insert into schema_migrations (name, applied_at) values (${m.name}, ${new Date().toISOString()})`.execute(
