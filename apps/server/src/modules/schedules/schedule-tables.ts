@@ -51,6 +51,13 @@ export interface ScheduleLogTable {
   result: string;
   reason: string | null;
   detail: string;
+  /** The detail as a code with parameters (migration 024); null: none or an older line. */
+  detail_code: Generated<string | null>;
+  /** JSON object of strings and numbers. */
+  detail_params: Generated<string>;
+  /** The robot's and the flow's names when the line was written (migration 024). */
+  robot_name: Generated<string | null>;
+  flow_name: Generated<string | null>;
   lease_owner: string | null;
   lease_until: string | null;
   created_at: string;
