@@ -102,6 +102,27 @@ export function createRoutes(): RouteObject[] {
               path: paths.schedule.log.path,
               lazy: withTexts(['schedules', 'flows', 'robots'], () => import('./routes/schedule/log')),
             },
+            // A report's steps and errors are named with the flows and robots sections' words.
+            {
+              path: paths.report.list.path,
+              lazy: withTexts(['reports', 'flows'], () => import('./routes/report/list')),
+            },
+            {
+              path: paths.report.exportHistory.path,
+              lazy: withTexts('reports', () => import('./routes/report/export-history')),
+            },
+            {
+              path: paths.report.templateList.path,
+              lazy: withTexts('reports', () => import('./routes/report/template-list')),
+            },
+            {
+              path: paths.report.templateCreate.path,
+              lazy: withTexts('reports', () => import('./routes/report/template-create')),
+            },
+            {
+              path: paths.report.detail.path,
+              lazy: withTexts(['reports', 'flows', 'robots'], () => import('./routes/report/detail')),
+            },
             {
               path: paths.system.deliveries.path,
               lazy: withTexts('account', () => import('./routes/system/deliveries')),

@@ -13,6 +13,7 @@ import type { TeleopMessages } from '@/locales/en/teleop';
 import type { ConsoleMessages } from '@/locales/en/console';
 import type { AccountMessages } from '@/locales/en/account';
 import type { SchedulesMessages } from '@/locales/en/schedules';
+import type { ReportsMessages } from '@/locales/en/reports';
 import { isApiError } from './api-client';
 import { readItem, storageKeys, writeItem } from './storage';
 
@@ -81,7 +82,8 @@ export type SectionMessages = RobotsMessages &
   TeleopMessages &
   ConsoleMessages &
   AccountMessages &
-  SchedulesMessages;
+  SchedulesMessages &
+  ReportsMessages;
 /** One flat type for the typed keys (an intersection makes key inference too deep for tsc). */
 export interface AllMessages
   extends
@@ -95,7 +97,8 @@ export interface AllMessages
     TeleopMessages,
     ConsoleMessages,
     AccountMessages,
-    SchedulesMessages {}
+    SchedulesMessages,
+    ReportsMessages {}
 export type SectionName =
   | 'robots'
   | 'buildings'
@@ -106,7 +109,8 @@ export type SectionName =
   | 'teleop'
   | 'console'
   | 'account'
-  | 'schedules';
+  | 'schedules'
+  | 'reports';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
   robots: {
     en: () => import('@/locales/en/robots').then((m) => m.robotsEn),
@@ -147,6 +151,10 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   schedules: {
     en: () => import('@/locales/en/schedules').then((m) => m.schedulesEn),
     ja: () => import('@/locales/ja/schedules').then((m) => m.schedulesJa),
+  },
+  reports: {
+    en: () => import('@/locales/en/reports').then((m) => m.reportsEn),
+    ja: () => import('@/locales/ja/reports').then((m) => m.reportsJa),
   },
 };
 const wantedSections = new Set<SectionName>();

@@ -32,6 +32,8 @@ import { mapEditorEn } from './en/map-editor';
 import { mapEditorJa } from './ja/map-editor';
 import { schedulesEn } from './en/schedules';
 import { schedulesJa } from './ja/schedules';
+import { reportsEn } from './en/reports';
+import { reportsJa } from './ja/reports';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -57,6 +59,7 @@ const sections = {
   account: { en: accountEn, ja: accountJa },
   mapEditor: { en: mapEditorEn, ja: mapEditorJa },
   schedules: { en: schedulesEn, ja: schedulesJa },
+  reports: { en: reportsEn, ja: reportsJa },
 };
 
 const enKeys = flatten(en);
@@ -180,6 +183,27 @@ describe('translations', () => {
     expect([...keys].filter((k) => k.startsWith('validation.max')).length).toBe(2);
     const enTexts = new Map([...enKeys, ...flatten(schedulesEn)]);
     const jaTexts = new Map([...jaKeys, ...flatten(schedulesJa)]);
+    expect([...keys].filter((k) => !enTexts.has(k) || !jaTexts.has(k))).toEqual([]);
+  });
+
+  it('translate every report message of the contract (reports section or core)', () => {
+    const sources = import.meta.glob<string>('../../../../packages/contract/src/reports/*.ts', {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    });
+    const keys = new Set<string>();
+    for (const src of Object.values(sources)) {
+      for (const m of src.matchAll(/'((?:reportValidation|validation)\.[A-Za-z0-9]+)'/g)) keys.add(m[1]!);
+      for (const m of src.matchAll(/`validation\.max\$\{([A-Z_]+)\}`/g)) {
+        const n = new RegExp(`${m[1]} = ([0-9_]+)`).exec(src)?.[1];
+        if (n) keys.add(`validation.max${n.replace(/_/g, '')}`);
+      }
+    }
+    expect([...keys].filter((k) => k.startsWith('reportValidation.')).length).toBeGreaterThanOrEqual(3);
+    expect([...keys].filter((k) => k.startsWith('validation.max')).length).toBe(2);
+    const enTexts = new Map([...enKeys, ...flatten(reportsEn)]);
+    const jaTexts = new Map([...jaKeys, ...flatten(reportsJa)]);
     expect([...keys].filter((k) => !enTexts.has(k) || !jaTexts.has(k))).toEqual([]);
   });
 

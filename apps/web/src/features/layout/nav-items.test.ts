@@ -12,7 +12,7 @@ describe('navigation menu', () => {
 
   it('shows a general operator the built operation screens only (commands: the read-only view)', () => {
     expect(keys(OperatorType.general)).toEqual([
-      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'schedule', 'commands']],
+      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'schedule', 'reports', 'commands']],
     ]);
     const commands = navGroupsFor(OperatorType.general)[0]?.items.find((i) => i.key === 'commands');
     expect(commands?.href).toBe('/command/list/read-only');
@@ -20,7 +20,7 @@ describe('navigation menu', () => {
 
   it('shows a system administrator the built administration and system screens', () => {
     expect(keys(OperatorType.systemAdmin)).toEqual([
-      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'schedule']],
+      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'schedule', 'reports']],
       ['administration', ['organizations', 'operators', 'auditLog', 'buildings', 'poses', 'commands']],
       ['system', ['deliveries', 'termTexts']],
     ]);
@@ -31,7 +31,7 @@ describe('navigation menu', () => {
     expect(all[0]?.items.map((i) => i.key)).toContain('workplans');
     expect(isLater('/workplan/settings')).toBe(true);
     expect(isLater('/flow/settings')).toBe(false);
-    expect(isLater('/report/list/1')).toBe(true);
+    expect(isLater('/report/list/1')).toBe(false);
     expect(isLater('/robot/list')).toBe(false);
     expect(isLater('/schedule/cal/week')).toBe(false);
   });

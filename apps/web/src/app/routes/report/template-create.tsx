@@ -1,0 +1,5 @@
+import { TemplateCreatePage } from '@/features/reports/components/template-create';
+
+export function Component() {
+  return <TemplateCreatePage />;
+}
