@@ -54,6 +54,8 @@ import { recordControl } from './modules/activity/activity-watcher.ts';
 import { activityRoutes } from './modules/activity/routes.ts';
 import fastifyWebsocket from '@fastify/websocket';
 import { createOperatorEvents } from './modules/realtime/operator-events.ts';
+import { reportWriter } from './modules/reports/report-writer.ts';
+import { reportRoutes } from './modules/reports/routes.ts';
 
 export interface BuildOptions {
   ctx: Omit<AppContext, 'log' | 'operatorEvents'>;
@@ -162,6 +164,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => teleop.close());
   // The flow runner: carries out the runs this server owns, takes over those left by stopped servers.
   const maps = mapService(ctx);
+  // Reports: one per ended run, written right after the runner closes it (docs/api-reports.md).
+  const reports = reportWriter(ctx);
   const runner = createRunner({
     db: ctx.db,
     clock: ctx.clock,
@@ -170,12 +174,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     outbound: opts.outbound ?? outboundFromConfig(config),
     activity,
     mapOf: (floorId) => maps.current(floorId),
+    reports,
     ...(opts.buildingPollMs ? { buildingPollMs: opts.buildingPollMs } : {}),
   });
   runs = flowRunService(ctx, runner, teleop);
   // Tests reach the runner to stop it as a killed server would (and to run its rounds at once).
   app.decorate('flowRunner', runner);
   app.addHook('onClose', async () => runner.close());
+  // Reports of runs closed just before a crash (the writer had not run yet); after the runner stops.
+  app.decorate('reportWriter', reports);
+  app.addHook('onReady', async () => reports.sweepSoon());
+  app.addHook('onClose', async () => reports.close());
   // The schedule dispatcher: starts the runs of due schedule entries, each occurrence once across servers.
   const startPosition = startPositionService(ctx);
   app.addHook('onClose', async () => startPosition.close());
@@ -215,6 +224,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(activityRoutes, { ctx, activity });
       await api.register(flowRunRoutes, { runs: runs! });
       await api.register(scheduleRoutes, { ctx });
+      await api.register(reportRoutes, { ctx });
       await api.register(brokerHookRoutes, { ctx });
     },
     { prefix: config.apiBase },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { prepareMap, type PrepareMapJob, type PreparedMap } from '../modules/maps/map-document-text.ts';
-import { occupancyGridPng } from './png.ts';
+import { occupancyGridPng, pngThumbnail } from './png.ts';
 import { compareStartPhotos, type StartPositionScore } from '../modules/schedules/start-position.ts';
 
 /**
@@ -12,7 +12,8 @@ export type ImageJobBody =
   | { kind: 'occupancyPng'; width: number; height: number; cells: Uint8Array }
   | { kind: 'sha256'; bytes: Uint8Array }
   | ({ kind: 'prepareMap' } & PrepareMapJob)
-  | { kind: 'startPosition'; reference: Uint8Array; current: Uint8Array };
+  | { kind: 'startPosition'; reference: Uint8Array; current: Uint8Array }
+  | { kind: 'thumbnail'; png: Uint8Array; maxWidth: number };
 export type ImageJob = ImageJobBody & { id: number };
 export type ImageAnswer = {
   id: number;
@@ -20,6 +21,7 @@ export type ImageAnswer = {
   hash?: string;
   map?: PreparedMap;
   start?: StartPositionScore & { pass: boolean };
+  thumbnail?: { png: Uint8Array; width: number; height: number };
   error?: string;
 };
 
@@ -29,6 +31,13 @@ parentPort?.on('message', (job: ImageJob) => {
       const png = occupancyGridPng(job.width, job.height, job.cells);
       const out = new Uint8Array(png.buffer, png.byteOffset, png.byteLength).slice();
       parentPort!.postMessage({ id: job.id, png: out } satisfies ImageAnswer, [out.buffer]);
+    } else if (job.kind === 'thumbnail') {
+      const t = pngThumbnail(job.png, job.maxWidth);
+      const out = new Uint8Array(t.png.buffer, t.png.byteOffset, t.png.byteLength).slice();
+      parentPort!.postMessage(
+        { id: job.id, thumbnail: { png: out, width: t.width, height: t.height } } satisfies ImageAnswer,
+        [out.buffer],
+      );
     } else if (job.kind === 'startPosition') {
       parentPort!.postMessage({
         id: job.id,

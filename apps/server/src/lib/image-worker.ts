@@ -86,6 +86,16 @@ export async function compareStartPhotosOffThread(
   return (await run({ kind: 'startPosition', reference: a, current: b }, [a.buffer, b.buffer])).start!;
 }
 
+/** `pngThumbnail` (lib/png.ts) on the worker thread (report photos, issue 16); the bytes are copied. */
+export async function pngThumbnailOffThread(
+  png: Uint8Array,
+  maxWidth: number,
+): Promise<{ png: Buffer; width: number; height: number }> {
+  const copy = new Uint8Array(png);
+  const t = (await run({ kind: 'thumbnail', png: copy, maxWidth }, [copy.buffer])).thumbnail!;
+  return { png: Buffer.from(t.png.buffer, t.png.byteOffset, t.png.byteLength), width: t.width, height: t.height };
+}
+
 /** Stops the worker (server shutdown, tests); the next job starts a new one. */
 export async function closeImageWorker(): Promise<void> {
   const w = worker;

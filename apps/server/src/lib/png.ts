@@ -1,4 +1,4 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -54,4 +54,133 @@ export function occupancyGridPng(width: number, height: number, cells: Uint8Arra
     for (let x = 0; x < width; x++) pixels[dst + x] = lut[cells[src + x]!]!;
   }
   return encodeGrayPng(width, height, pixels);
+}
+
+/** Bytes per pixel of 8-bit PNG colour types: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA. */
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+function paeth(a: number, b: number, c: number): number {
+  const p = a + b - c;
+  const pa = Math.abs(p - a);
+  const pb = Math.abs(p - b);
+  const pc = Math.abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/** An 8-bit RGB PNG (colour type 2, no filter). `rgb`: width × height × 3 bytes, top row first. */
+export function encodeRgbPng(width: number, height: number, rgb: Uint8Array): Buffer {
+  if (rgb.length !== width * height * 3) throw new Error('PNG: pixel count does not match the size');
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.writeUInt8(8, 8);
+  ihdr.writeUInt8(2, 9);
+  const stride = width * 3;
+  const raw = Buffer.alloc((stride + 1) * height);
+  for (let row = 0; row < height; row++)
+    raw.set(rgb.subarray(row * stride, (row + 1) * stride), row * (stride + 1) + 1);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/**
+ * A thumbnail of a PNG (8-bit gray, gray+alpha, RGB, RGBA or palette; not interlaced): at most
+ * `maxWidth` pixels wide, the aspect kept, each pixel the average of the area it covers (alpha
+ * ignored), as an RGB PNG. The image is read one row at a time: a 4K photo needs the two rows and
+ * the thumbnail's sums, not the whole decoded image. Throws on anything else (JPEG is not decoded).
+ */
+export function pngThumbnail(png: Uint8Array, maxWidth: number): { png: Buffer; width: number; height: number } {
+  const buf = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  if (buf.length < 8 || !buf.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG');
+  let width = 0;
+  let height = 0;
+  let colorType = -1;
+  let palette: Buffer | null = null;
+  const idat: Buffer[] = [];
+  for (let at = 8; at + 8 <= buf.length;) {
+    const length = buf.readUInt32BE(at);
+    const type = buf.toString('latin1', at + 4, at + 8);
+    const data = buf.subarray(at + 8, at + 8 + length);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      if (data[8] !== 8) throw new Error(`PNG bit depth ${data[8]} is not supported`);
+      colorType = data[9]!;
+      if (data[12] !== 0) throw new Error('interlaced PNG is not supported');
+    } else if (type === 'PLTE') palette = data;
+    else if (type === 'IDAT') idat.push(data);
+    else if (type === 'IEND') break;
+    at += 12 + length;
+  }
+  const channels = PNG_CHANNELS[colorType];
+  if (!channels || width < 1 || height < 1) throw new Error('PNG header missing or of an unknown colour type');
+  if (colorType === 3 && !palette) throw new Error('PNG palette missing');
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  if (raw.length < (stride + 1) * height) throw new Error('PNG data too short');
+
+  const tw = Math.max(1, Math.min(maxWidth, width));
+  const th = Math.max(1, Math.round((height * tw) / width));
+  const sums = new Float64Array(tw * th * 3);
+  const counts = new Float64Array(tw * th);
+  const cellOfX = new Int32Array(width);
+  for (let x = 0; x < width; x++) cellOfX[x] = Math.min(tw - 1, Math.floor((x * tw) / width));
+  let prev = new Uint8Array(stride);
+  let row = new Uint8Array(stride);
+  for (let y = 0; y < height; y++) {
+    const start = y * (stride + 1);
+    const filter = raw[start]!;
+    if (filter > 4) throw new Error(`PNG filter ${filter} is unknown`);
+    for (let i = 0; i < stride; i++) {
+      const v = raw[start + 1 + i]!;
+      const a = i >= channels ? row[i - channels]! : 0;
+      const b = prev[i]!;
+      const c = i >= channels ? prev[i - channels]! : 0;
+      row[i] =
+        (filter === 0
+          ? v
+          : filter === 1
+            ? v + a
+            : filter === 2
+              ? v + b
+              : filter === 3
+                ? v + ((a + b) >> 1)
+                : v + paeth(a, b, c)) & 0xff;
+    }
+    const cy = Math.min(th - 1, Math.floor((y * th) / height)) * tw;
+    for (let x = 0; x < width; x++) {
+      const p = x * channels;
+      let r: number;
+      let g: number;
+      let bl: number;
+      if (colorType === 3) {
+        const k = row[p]! * 3;
+        r = palette![k] ?? 0;
+        g = palette![k + 1] ?? 0;
+        bl = palette![k + 2] ?? 0;
+      } else if (channels >= 3) {
+        r = row[p]!;
+        g = row[p + 1]!;
+        bl = row[p + 2]!;
+      } else r = g = bl = row[p]!;
+      const cell = cy + cellOfX[x]!;
+      sums[cell * 3]! += r;
+      sums[cell * 3 + 1]! += g;
+      sums[cell * 3 + 2]! += bl;
+      counts[cell]! += 1;
+    }
+    [prev, row] = [row, prev];
+  }
+  const out = new Uint8Array(tw * th * 3);
+  for (let i = 0; i < tw * th; i++) {
+    const n = counts[i]! || 1;
+    out[i * 3] = Math.round(sums[i * 3]! / n);
+    out[i * 3 + 1] = Math.round(sums[i * 3 + 1]! / n);
+    out[i * 3 + 2] = Math.round(sums[i * 3 + 2]! / n);
+  }
+  return { png: encodeRgbPng(tw, th, out), width: tw, height: th };
 }

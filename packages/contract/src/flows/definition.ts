@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REPORT_TYPES, type ReportType } from '../reports/resources.ts';
 import { cameraIdSchema, thermalColorMapSchema, uploadQualitySchema, type RobotCapabilities } from '../teleop.ts';
 
 /**
@@ -271,6 +272,12 @@ const definitionShape = (maxSteps: number) =>
       {
         version: z.literal(FLOW_DEFINITION_VERSION, { error: 'flowValidation.version' }),
         steps: stepsAt(0),
+        /** The type of the reports its runs make (issue 16): 0 patrol (default), 1 sentry, 30 cleaning. */
+        reportType: z
+          .union(REPORT_TYPES.map((t) => z.literal(t)) as [z.ZodLiteral<0>, z.ZodLiteral<1>, z.ZodLiteral<30>], {
+            error: 'validation.invalid',
+          })
+          .optional(),
       },
       { error: 'validation.required' },
     )
@@ -292,7 +299,7 @@ const definitionShape = (maxSteps: number) =>
 
 /** A flow's definition, version 1. */
 export const flowDefinitionSchema = definitionShape(FLOW_LIMITS.totalSteps);
-export type FlowDefinition = { version: typeof FLOW_DEFINITION_VERSION; steps: FlowStep[] };
+export type FlowDefinition = { version: typeof FLOW_DEFINITION_VERSION; steps: FlowStep[]; reportType?: ReportType };
 
 /** A library command's definition: one kind with preset parameters, or a short sequence. */
 export const commandDefinitionSchema = definitionShape(FLOW_LIMITS.commandSteps).refine((d) => d.steps.length > 0, {

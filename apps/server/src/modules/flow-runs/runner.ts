@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   errorPolicyOf,
+  floorIdOfMap,
   floorMapId,
+  REPORT_TRACK_POINTS_MAX,
   type FloorDetail,
   type FlowStep,
   type FlowStepResult,
@@ -110,7 +112,13 @@ export interface RunnerDeps {
   buildingPollMs?: number;
   /** How long after start an orphaned run of a robot not heard yet is left alone (default 30 s). */
   recoveryGraceMs?: number;
+  /** Told when a run has ended (its record closed): the report is written from it (modules/reports). */
+  reports?: { runEnded(runId: number): void };
 }
+
+/** A track point is kept when the robot moved at least this far (metres) from the last one kept. */
+const TRACK_MIN_MOVE_M = 0.5;
+const round2 = (v: number) => Math.round(v * 100) / 100;
 
 export interface RunEvents {
   /** A run owned here changed (status, step). */
@@ -129,6 +137,14 @@ class Execution {
   stepRow: number | null = null;
   pending: Promise<void> = Promise.resolve();
   done: Promise<void> = Promise.resolve();
+  /**
+   * The path driven since the last step ended, `[floorId, x, y]` thinned to a point per
+   * TRACK_MIN_MOVE_M (kept in memory, written with the step's record: docs/api-reports.md "Tracks").
+   */
+  track: Array<[number, number, number]> = [];
+  lastPoint: [number, number, number] | null = null;
+  /** Points kept per floor (at most REPORT_TRACK_POINTS_MAX). */
+  kept = new Map<number, number>();
 
   constructor(
     public run: FlowRunRow,
@@ -139,6 +155,18 @@ class Execution {
   }
   get robotId() {
     return this.run.robot_id;
+  }
+  /** A state's position onto the track (the floor from its map id, else the flow's floor). */
+  sample(pos: { x: number; y: number; mapId: string } | undefined) {
+    if (!pos || !Number.isFinite(pos.x) || !Number.isFinite(pos.y)) return;
+    const floorId = floorIdOfMap(pos.mapId) ?? this.cursor.floorId;
+    const last = this.lastPoint;
+    if (last && last[0] === floorId && Math.hypot(pos.x - last[1], pos.y - last[2]) < TRACK_MIN_MOVE_M) return;
+    const n = this.kept.get(floorId) ?? 0;
+    if (n >= REPORT_TRACK_POINTS_MAX) return;
+    this.kept.set(floorId, n + 1);
+    this.lastPoint = [floorId, pos.x, pos.y];
+    this.track.push([floorId, round2(pos.x), round2(pos.y)]);
   }
   /** Something changed (the robot's state, pause, cancel): the waiting step looks again. */
   wake() {
@@ -193,7 +221,12 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     return doc;
   };
 
-  const offState = link.on('state', (e) => byRobot.get(e.robotId)?.wake());
+  const offState = link.on('state', (e) => {
+    const ex = byRobot.get(e.robotId);
+    if (!ex) return;
+    ex.sample(e.state.agvPosition);
+    ex.wake();
+  });
   const offLive = link.on('live', (e) => byRobot.get(e.robotId)?.wake());
 
   // ------------------------------------------------------------------ record
@@ -235,14 +268,23 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
       .catch((err: unknown) => log.warn({ err, runId: ex.run.id }, 'step progress not recorded'));
   }
 
-  const endStep = (id: number, result: FlowStepResult, data: Data, failure?: StepFailure) =>
-    repo.updateStep(id, {
+  /** Ends a step's record with where the robot is (`atFloorId`, `atX`, `atY`) and the track since the last one. */
+  const endStep = (ex: Execution, id: number, result: FlowStepResult, data: Data, failure?: StepFailure) => {
+    const pos = link.details(ex.robotId)?.state?.agvPosition;
+    ex.sample(pos);
+    const at: Data = pos
+      ? { atFloorId: floorIdOfMap(pos.mapId) ?? ex.cursor.floorId, atX: round2(pos.x), atY: round2(pos.y) }
+      : {};
+    const track = ex.track.length > 0 ? { track: JSON.stringify(ex.track) } : {};
+    ex.track = [];
+    return repo.updateStep(id, {
       result,
       ended_at: now(),
-      data: JSON.stringify(data),
+      data: JSON.stringify({ ...data, ...at, ...track }),
       error_code: failure?.code ?? null,
       message: failure ? failure.message.slice(0, 500) : null,
     });
+  };
 
   // ------------------------------------------------------------------ waiting on the robot
   /**
@@ -813,7 +855,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
           resumeWait = false;
           ex.cursor.wait = null;
           await ex.pending;
-          await endStep(stepRow, 'done', data);
+          await endStep(ex, stepRow, 'done', data);
           break;
         } catch (err) {
           resumeWait = false;
@@ -821,7 +863,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
           // Stopping (a server shutting down, or killed in a test): nothing more is written, as after a kill -9.
           if ((closed && !ex.cancelRequested) || ex.lost) throw new Cancelled();
           if (err instanceof Cancelled || ex.abort.signal.aborted) {
-            await endStep(stepRow, 'cancel', {});
+            await endStep(ex, stepRow, 'cancel', {});
             throw new Cancelled();
           }
           const failure =
@@ -837,7 +879,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
             ex.cursor.nodeActions = {};
           }
           const retry = policy.policy === 'retry' && attempt <= policy.retries;
-          await endStep(stepRow, policy.policy === 'skip' ? 'skip' : 'fail', {}, failure);
+          await endStep(ex, stepRow, policy.policy === 'skip' ? 'skip' : 'fail', {}, failure);
           await deps.activity
             .record({
               robotId: ex.robotId,
@@ -912,6 +954,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
       })
       .catch(() => undefined);
     events.changed?.(ex.run.id);
+    deps.reports?.runEnded(ex.run.id);
   }
 
   function launch(ex: Execution, resumeWait: boolean) {
