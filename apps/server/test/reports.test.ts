@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import {
@@ -15,6 +16,8 @@ import { activityService } from '../src/modules/activity/activity-service.ts';
 import { createOutbound } from '../src/lib/outbound.ts';
 import { mapService } from '../src/modules/maps/map-service.ts';
 import type { ReportWriter } from '../src/modules/reports/report-writer.ts';
+import { encodeGrayPng, encodeRgbPng } from '../src/lib/png.ts';
+import { imageWorkerJobs, pngThumbnailOffThread } from '../src/lib/image-worker.ts';
 import { createTestApp, errorOf, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
 
 /**
@@ -402,6 +405,30 @@ describe('reports', () => {
       owner: null,
       lease_until: null,
     });
+    // A schedule entry's occurrence started it (the entry itself deleted since: its title stays in the log).
+    await t.db.kysely
+      .insertInto('schedule_logs')
+      .values({
+        schedule_id: null,
+        organization_id: organizationId,
+        building_id: buildingId,
+        robot_id: robotId,
+        flow_id: null,
+        flow_run_id: id,
+        title: 'Night round',
+        priority: 0,
+        due_at: long,
+        end_at: long,
+        started_at: long,
+        ended_at: long,
+        result: 'done',
+        reason: null,
+        detail: '',
+        lease_owner: null,
+        lease_until: null,
+        created_at: long,
+      })
+      .execute();
     const writer = writerOf();
     expect(await reportCount(id)).toBe(0);
     expect(await writer.sweep()).toBeGreaterThanOrEqual(1);
@@ -410,7 +437,7 @@ describe('reports', () => {
     await Promise.all([writer.write(id), writer.write(id)]);
     expect(await reportCount(id)).toBe(1);
     const report = await reportOf(id);
-    expect(report).toMatchObject({ result: 10, detailCount: 0 });
+    expect(report).toMatchObject({ result: 10, detailCount: 0, caller: 'schedule', callerName: 'Night round' });
   });
 
   it('keeps general operators to their building and administrators to their organization; 404 out of scope', async () => {
@@ -481,6 +508,34 @@ describe('reports', () => {
     expect((await t.call('GET', `/reports/${foreign}`, sysadmin)).statusCode).toBe(200);
     expect((await t.call('GET', `/reports/${mine[0]!.id}`, general)).statusCode).toBe(200);
     expect((await t.call('GET', '/reports/123456789', admin)).statusCode).toBe(404);
+  });
+
+  it('makes a 4K photo’s thumbnail on the image worker: 320 px wide, the aspect and the colours kept', async () => {
+    const w = 3840;
+    const h = 2160;
+    const rgb = new Uint8Array(w * h * 3);
+    // Left half red, right half blue.
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) rgb.set(x < w / 2 ? [255, 0, 0] : [0, 0, 255], (y * w + x) * 3);
+    const full = encodeRgbPng(w, h, rgb);
+    const before = imageWorkerJobs('thumbnail');
+    const t0 = performance.now();
+    const thumb = await pngThumbnailOffThread(full, 320);
+    const ms = performance.now() - t0;
+    expect(imageWorkerJobs('thumbnail')).toBe(before + 1);
+    expect({ width: thumb.width, height: thumb.height }).toEqual({ width: 320, height: 180 });
+    expect(pngSize(thumb.png)).toEqual({ width: 320, height: 180 });
+    expect(thumb.png.length).toBeLessThan(full.length);
+    // Back through the decoder at full size: the left pixel red, the right blue.
+    const again = await pngThumbnailOffThread(thumb.png, 2);
+    expect(pngSize(again.png)).toEqual({ width: 2, height: 1 });
+    const idat = again.png.subarray(41, 41 + again.png.readUInt32BE(33));
+    expect([...inflateSync(idat)]).toEqual([0, 255, 0, 0, 0, 0, 255]);
+    console.log(`4K thumbnail on the worker: ${ms.toFixed(0)} ms`);
+    // A gray PNG narrower than the thumbnail keeps its size.
+    const gray = await pngThumbnailOffThread(encodeGrayPng(100, 50, new Uint8Array(5000).fill(128)), 320);
+    expect({ width: gray.width, height: gray.height }).toEqual({ width: 100, height: 50 });
+    await expect(pngThumbnailOffThread(Buffer.from([0xff, 0xd8, 0xff, 0xe0]), 320)).rejects.toThrow(/not a PNG/);
   });
 
   it('answers a bad filter with a 400, never a 500', async () => {
