@@ -167,6 +167,29 @@ describe('flow form', () => {
     expect(put?.body).not.toHaveProperty('enabled');
   }, 30_000);
 
+  it('sets the report type of the runs in the definition (patrol, the default, left out)', async () => {
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      [on(flowOps.getFlow)]: () => reply(flowSchema, flow(5, 'Patrol')),
+      [on(flowOps.updateFlow)]: () => reply(flowSchema, flow(5, 'Patrol')),
+    });
+    const app = renderApp('/flow/5', { session: makeSession(2) });
+    const select = await screen.findByTestId('flow-form-report-type', {}, slow);
+    expect(select).toHaveValue('0');
+    await app.user.selectOptions(select, '1');
+    expect(select).toHaveValue('1');
+    await app.user.click(screen.getByTestId('flow-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT' && c.path === '/api/flows/5')).toBe(true));
+    const put = calls.find((c) => c.method === 'PUT' && c.path === '/api/flows/5')!;
+    expect((put.body as { definition: unknown }).definition).toEqual({
+      version: 1,
+      steps: [{ kind: 'returnToCharger', id: 's1' }],
+      reportType: 1,
+    });
+    await app.user.selectOptions(select, '0');
+    expect(select).toHaveValue('0');
+  }, 30_000);
+
   it('a stale save opens the conflict dialog; "show the stored version" replaces the typed values', async () => {
     let stored = flow(5, 'Patrol');
     const { calls } = mockApi({

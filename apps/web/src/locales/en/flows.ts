@@ -36,7 +36,10 @@ export const flowsEn = {
       enabledHint: 'Switch a saved flow on or off from the flow list.',
       definition: 'Definition (advanced JSON view)',
       definitionHint: 'The steps of the flow as JSON (version 1). It is checked as you type.',
+      reportType: 'Report type',
+      reportTypeHint: 'The type of the report each run makes.',
     },
+    reportTypes: { '0': 'Patrol', '1': 'Sentry', '30': 'Cleaning' },
     json: {
       format: 'Format',
       valid: 'The definition is valid.',

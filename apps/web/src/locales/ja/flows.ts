@@ -32,7 +32,10 @@ export const flowsJa: FlowsMessages = {
       enabledHint: '保存したフローの有効・無効はフロー一覧で切り替えます。',
       definition: '定義（詳細 JSON ビュー）',
       definitionHint: 'フローのステップを JSON（バージョン 1）で記述します。入力中に検査されます。',
+      reportType: 'レポート種別',
+      reportTypeHint: '実行ごとに作成されるレポートの種別です。',
     },
+    reportTypes: { '0': '巡回', '1': '警備', '30': '清掃' },
     json: {
       format: '整形',
       valid: '定義は有効です。',

@@ -16,7 +16,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { flowInputSchema, type Flow, type FlowInput } from '@portal/contract';
+import { flowInputSchema, REPORT_TYPES, type Flow, type FlowInput } from '@portal/contract';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -194,7 +194,7 @@ export function FlowForm({
             error={kit.err('description')}
             data-testid="flow-description"
           />
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <SimpleGrid cols={{ base: 1, sm: 4 }}>
             <Controller
               control={form.control}
               name="buildingId"
@@ -251,6 +251,22 @@ export function FlowForm({
                   data-testid="flow-form-group"
                 />
               )}
+            />
+            <NativeSelect
+              label={t('flowEditor.fields.reportType')}
+              description={t('flowEditor.fields.reportTypeHint')}
+              value={String(check.ok ? (check.definition.reportType ?? 0) : 0)}
+              disabled={!check.ok}
+              onChange={(e) => {
+                if (!check.ok) return;
+                // Patrol is the default: left out of the definition (older flows stay as they were).
+                const { reportType: _old, ...rest } = JSON.parse(definitionText) as Record<string, unknown>;
+                const reportType = REPORT_TYPES.find((r) => String(r) === e.currentTarget.value) ?? 0;
+                const next = reportType === 0 ? rest : { ...rest, reportType };
+                form.setValue('definition', formatDefinition(next), { shouldDirty: true });
+              }}
+              data={REPORT_TYPES.map((r) => ({ value: String(r), label: t(`flowEditor.reportTypes.${r}`) }))}
+              data-testid="flow-form-report-type"
             />
           </SimpleGrid>
           <Controller
