@@ -12,7 +12,8 @@
  * they also run on PostgreSQL, where the read caches are always off. `--db=sqlite` or `--db=postgres`
  * measures one database only.
  * Goals: p99 < 25 ms with the caches on, p99 < 50 ms with them off, on either database. The server's
- * CPU time per request is printed too: unlike latency, it does not move with other work on the machine.
+ * CPU time per request is printed too: unlike latency, it does not move with other work on the machine;
+ * on PostgreSQL so is the cluster's (its processes' CPU from /proc, the cluster being on this machine).
  *
  * Options: `--connections=N` (default 50: on a 2-core machine the load generator shares the cores with
  * the server, so a run at 10 shows the latency the server itself gives), `--only=a,c` (scenarios),
@@ -517,6 +518,11 @@ async function insertOperatorsPostgres(url: string): Promise<Seeded> {
     const rows = makeOperators(buildingsByOrg, admin.password_hash, Date.now());
     const columns = Object.keys(rows[0]!) as Array<keyof OperatorRow>;
     const started = performance.now();
+    // with-postgres.sh runs the cluster with synchronous_commit off; a commit whose WAL is not yet
+    // flushed lets no hint bits be set, so the VACUUM below would leave the visibility map empty and
+    // every index-only scan of the run would read the table too (a production server commits
+    // synchronously and autovacuum gets there). Commit this one synchronously.
+    await db.query('SET synchronous_commit = on');
     await db.query('BEGIN');
     const BATCH = 500;
     for (let i = 0; i < rows.length; i += BATCH) {
@@ -758,6 +764,28 @@ function processCpuMs(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * CPU time (ms) the PostgreSQL cluster's processes have used so far: its backends (the server's pool
+ * connections among them) and background processes as `pg_stat_activity` lists them, read from /proc
+ * (the cluster runs on this machine). Null without PostgreSQL or /proc. A backend that ends during the
+ * run takes its share with it, so this is a lower bound; the pool keeps its connections under load.
+ */
+async function postgresCpuMs(url: string | null): Promise<number | null> {
+  if (!url || process.platform !== 'linux') return null;
+  const db = new pg.Client({ connectionString: url });
+  try {
+    await db.connect();
+    const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid()');
+    let sum = 0;
+    for (const { pid } of rows) sum += processCpuMs(pid) ?? 0;
+    return sum;
+  } catch {
+    return null;
+  } finally {
+    await db.end().catch(() => undefined);
+  }
+}
+
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -765,7 +793,7 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** Warm-up, then the measured run of one scenario against the running server. Returns its figures. */
-async function measure(base: string, token: string, scenario: Scenario, mode: Mode) {
+async function measure(base: string, token: string, scenario: Scenario, mode: Mode, databaseUrl: string | null) {
   let cursor = 0;
   const opts: autocannon.Options = {
     url: base,
@@ -784,6 +812,7 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
   // Other work on the machine (its CPUs are shared with the load generator) moves these figures.
   const load = os.loadavg()[0] ?? 0;
   const latencies: number[] = [];
+  const pgCpuBefore = await postgresCpuMs(databaseUrl);
   const cpuBefore = processCpuMs(server?.pid);
   const benchCpuBefore = process.cpuUsage();
   const result = await runCannon({ ...opts, duration: DURATION_SECONDS }, (status, ms) => {
@@ -791,9 +820,12 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
   });
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const cpuAfter = processCpuMs(server?.pid);
+  const pgCpuAfter = pgCpuBefore === null ? null : await postgresCpuMs(databaseUrl);
   const sorted = Float64Array.from(latencies).sort();
   const p99 = percentile(sorted, 99);
   const total = result.requests.total;
+  const pgCpuPerRequest =
+    pgCpuBefore !== null && pgCpuAfter !== null && total > 0 ? (pgCpuAfter - pgCpuBefore) / total : null;
   const row = `${scenario.key} · ${mode.key}${CONNECTIONS === 50 ? '' : ` · ${CONNECTIONS} conn.`}`;
   const fig = (column: string, value: number, unit: string, goal?: { text: string; met: boolean }): Figure => ({
     name: `${scenario.key}, ${mode.label}: ${column}`,
@@ -815,6 +847,7 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
     ...(cpuBefore !== null && cpuAfter !== null && total > 0
       ? [fig('server CPU/req ms', (cpuAfter - cpuBefore) / total, 'ms')]
       : []),
+    ...(pgCpuPerRequest === null ? [] : [fig('PostgreSQL CPU/req ms', pgCpuPerRequest, 'ms')]),
     ...(total > 0 ? [fig('bench CPU/req ms', (benchCpu.user + benchCpu.system) / 1000 / total, 'ms')] : []),
     fig('load avg', load, 'load'),
   ];
@@ -823,6 +856,7 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
       (cpuBefore !== null && cpuAfter !== null && total > 0
         ? `, server CPU ${round((cpuAfter - cpuBefore) / total)} ms/req`
         : '') +
+      (pgCpuPerRequest === null ? '' : `, PostgreSQL CPU ${round(pgCpuPerRequest)} ms/req`) +
       `, ${result.non2xx} non-2xx, ${result.errors} errors` +
       (result.statusCodeStats ? `; status codes ${JSON.stringify(result.statusCodeStats)}` : ''),
   );
@@ -866,7 +900,7 @@ async function runDatabase(kind: DbKind): Promise<Figure[]> {
         console.log(`  checked GET ${decodeURIComponent(p)}: ${checked.total} in total, ${checked.bytes} bytes`);
       }
       console.log(`  warm-up ${WARMUP_SECONDS} s, then ${DURATION_SECONDS} s with ${CONNECTIONS} connections`);
-      figures.push(...(await measure(base, token, scenario, mode)));
+      figures.push(...(await measure(base, token, scenario, mode, url)));
     }
     await stopServer();
   }

@@ -468,3 +468,15 @@ export interface RobotThermalPresetTable {
   created_at: string;
   updated_at: string;
 }
+
+/** Live rows per organization, kept by triggers (migration 025): the unfiltered operator list's total. */
+export interface Database {
+  live_counts: LiveCountTable;
+}
+
+export interface LiveCountTable {
+  /** The counted table (`operators`). */
+  table_name: string;
+  organization_id: number;
+  n: number;
+}
