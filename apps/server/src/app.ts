@@ -54,6 +54,9 @@ import { recordControl } from './modules/activity/activity-watcher.ts';
 import { activityRoutes } from './modules/activity/routes.ts';
 import fastifyWebsocket from '@fastify/websocket';
 import { createOperatorEvents } from './modules/realtime/operator-events.ts';
+import { createExportWorker } from './modules/report-exports/export-worker.ts';
+import { reportExportService } from './modules/report-exports/export-service.ts';
+import { reportExportRoutes } from './modules/report-exports/routes.ts';
 import { reportWriter } from './modules/reports/report-writer.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
 
@@ -200,6 +203,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   app.decorate('scheduleDispatcher', dispatcher);
   app.addHook('preClose', async () => dispatcher.close());
+  // Report exports: the worker writes the files of queued exports, each once across servers.
+  const exportsDir = join(config.dataDir, 'exports');
+  const exportWorker = createExportWorker({
+    db: ctx.db,
+    clock: ctx.clock,
+    log: app.log,
+    fileStore: ctx.fileStore,
+    dir: exportsDir,
+    tickMs: config.exportTickMs,
+  });
+  app.decorate('reportExports', exportWorker);
+  app.addHook('preClose', async () => exportWorker.close());
+  const reportExports = reportExportService(ctx, { dir: exportsDir, kick: () => void exportWorker.tick() });
   await app.register(
     async (api) => {
       await api.register(authPlugin, { ctx });
@@ -224,6 +240,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(activityRoutes, { ctx, activity });
       await api.register(flowRunRoutes, { runs: runs! });
       await api.register(scheduleRoutes, { ctx });
+      await api.register(reportExportRoutes, { ctx, exports: reportExports });
       await api.register(reportRoutes, { ctx });
       await api.register(brokerHookRoutes, { ctx });
     },

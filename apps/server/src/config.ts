@@ -73,6 +73,8 @@ const envSchema = z.object({
   SCHEDULE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Reference photos at save and the start-position check before a scheduled start (docs/api-schedules.md); off: neither. */
   SCHEDULE_START_CHECK: boolish.default(true),
+  /** How often (ms) the report export worker looks for queued exports (docs/api-reports.md); 0 turns its timer off (tests). */
+  EXPORT_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
   SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
   /** The demo building's simulated elevators and security doors; unset: on exactly when SIMULATED_ROBOTS is. */
@@ -159,6 +161,8 @@ export interface Config {
   scheduleTickMs: number;
   /** The start-position check of schedules (reference photos at save, a photo before each start). */
   scheduleStartCheck: boolean;
+  /** The report export worker's tick (ms); 0: no timer. */
+  exportTickMs: number;
 }
 
 export class ConfigError extends Error {
@@ -244,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduleGraceMinutes: e.SCHEDULE_GRACE_MINUTES,
     scheduleTickMs: e.SCHEDULE_TICK_MS,
     scheduleStartCheck: e.SCHEDULE_START_CHECK,
+    exportTickMs: e.EXPORT_TICK_MS,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,
     publicUrl: e.PUBLIC_URL ?? null,

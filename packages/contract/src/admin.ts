@@ -139,10 +139,21 @@ const operatorFields = {
   buildingId: z.number({ error: 'validation.required' }).int(),
   /** Only for general operators (type 0). */
   flowEditRestricted: z.boolean(),
+  /**
+   * May not export reports (spec section 6; only for general operators, type 0: administrators always
+   * may). Optional: a create without it is unrestricted, an update without it keeps the stored value.
+   */
+  exportRestricted: z.boolean({ error: 'validation.invalid' }).optional(),
 };
-const flowEditOnlyForGeneral = (v: { type: number; flowEditRestricted: boolean }, ctx: z.RefinementCtx) => {
+const flowEditOnlyForGeneral = (
+  v: { type: number; flowEditRestricted: boolean; exportRestricted?: boolean | undefined },
+  ctx: z.RefinementCtx,
+) => {
   if (v.flowEditRestricted && v.type !== 0) {
     ctx.addIssue({ code: 'custom', path: ['flowEditRestricted'], message: 'validation.flowEditOnlyGeneral' });
+  }
+  if (v.exportRestricted && v.type !== 0) {
+    ctx.addIssue({ code: 'custom', path: ['exportRestricted'], message: 'validation.exportOnlyGeneral' });
   }
 };
 export const createOperatorBodySchema = z
@@ -165,6 +176,8 @@ export const operatorSchema = z.object({
   buildingId: id.nullable(),
   buildingName: z.string().nullable().optional(),
   flowEditRestricted: z.boolean(),
+  /** May not export reports (general operators only). */
+  exportRestricted: z.boolean(),
   status: recordStatusSchema,
   authMode: z.enum(['none', 'email', 'sms']),
   lockedUntil: isoDate.nullable(),

@@ -10,6 +10,8 @@ export interface NewOperatorFields {
   lastName: string;
   type: number;
   flowEditRestricted?: boolean;
+  /** May not export reports (general operators only). */
+  exportRestricted?: boolean;
   authMode?: 'none' | 'email' | 'sms';
   /** When the account is created (UTC ISO-8601). */
   now: string;
@@ -29,6 +31,7 @@ export function newOperatorRow(f: NewOperatorFields): Insertable<OperatorTable> 
     last_name: f.lastName,
     type: f.type,
     flow_edit_restricted: f.flowEditRestricted ? 1 : 0,
+    export_restricted: f.exportRestricted && f.type === 0 ? 1 : 0,
     language: null,
     auth_mode: f.authMode ?? 'none',
     phone: '',

@@ -166,6 +166,7 @@ export function operatorService({ db, clock, audit, caches, operatorEvents }: Ct
             lastName: body.lastName,
             type: body.type,
             flowEditRestricted: body.flowEditRestricted,
+            exportRestricted: body.exportRestricted,
             now,
           }),
         ),
@@ -199,6 +200,8 @@ export function operatorService({ db, clock, audit, caches, operatorEvents }: Ct
               organization_id: body.organizationId,
               building_id: body.buildingId,
               flow_edit_restricted: body.flowEditRestricted ? 1 : 0,
+              // Without the field the stored value stays; only general operators are restricted.
+              export_restricted: body.type === 0 ? Number(body.exportRestricted ?? current.export_restricted === 1) : 0,
               ...(hash ? { password_hash: hash, password_changed_at: now.toISOString() } : {}),
               updated_at: nextVersion(now, current.updated_at),
             },

@@ -16,6 +16,7 @@ const locked = operatorSchema.parse({
   organizationId: 1,
   buildingId: 10,
   flowEditRestricted: false,
+  exportRestricted: false,
   status: 1,
   authMode: 'none',
   lockedUntil: '9999-12-31T00:00:00.000Z',

@@ -1,0 +1,121 @@
+import type { ExportColumn } from '@portal/contract';
+import type { Lang } from '../../lib/language.ts';
+
+/**
+ * The words of an export file, in the exporter's language (as the server's mails are: lib/language.ts):
+ * the header row and the codes written as words. The codes' words are those of the report screens
+ * (apps/web/src/locales/{ja,en}/reports.ts), so a file reads as the screen does.
+ */
+export interface ExportTexts {
+  columns: Record<ExportColumn, string>;
+  reportTypes: Record<string, string>;
+  results: Record<string, string>;
+  detailTypes: Record<string, string>;
+  callers: Record<string, string>;
+  /** The sheet of a workbook made without a template. */
+  sheetName: string;
+}
+
+const ja: ExportTexts = {
+  columns: {
+    reportId: 'レポートID',
+    reportType: 'レポート種別',
+    buildingName: 'ビル',
+    floorName: 'フロア',
+    robotName: 'ロボット',
+    robotSerial: 'シリアル番号',
+    flowName: 'フロー',
+    caller: '実行元',
+    reportStartedAt: '開始日時',
+    reportEndedAt: '終了日時',
+    reportResult: 'レポート結果',
+    seq: '連番',
+    detailType: '明細種別',
+    stepKind: 'ステップ',
+    detailResult: '明細結果',
+    detailStartedAt: '明細開始日時',
+    detailEndedAt: '明細終了日時',
+    errorCode: 'エラーコード',
+    message: 'メッセージ',
+    values: '値',
+    photo: '写真',
+  },
+  reportTypes: { '0': '巡回', '1': '警備', '30': '清掃' },
+  results: {
+    '0': '正常',
+    '1': '異常',
+    '4': 'デバイスなし',
+    '9': 'エラー',
+    '10': '完了',
+    '11': '一部完了',
+    '12': 'キャンセル',
+  },
+  detailTypes: {
+    '0': '移動',
+    '1': '撮影',
+    '2': 'メーター読み取り',
+    '3': '点検',
+    '11': 'タスク開始',
+    '12': 'タスクイベント',
+    '13': 'タスク完了',
+    '20': '通知',
+    '30': 'フロア移動 / セキュリティドア',
+    '50': 'ロボット設定',
+    '51': 'コマンド / 作業計画',
+  },
+  callers: { schedule: 'スケジュール', operator: 'オペレーター', trigger: 'トリガー' },
+  sheetName: 'RawData',
+};
+
+const en: ExportTexts = {
+  columns: {
+    reportId: 'Report ID',
+    reportType: 'Report type',
+    buildingName: 'Building',
+    floorName: 'Floor',
+    robotName: 'Robot',
+    robotSerial: 'Serial number',
+    flowName: 'Flow',
+    caller: 'Started by',
+    reportStartedAt: 'Started at',
+    reportEndedAt: 'Ended at',
+    reportResult: 'Report result',
+    seq: 'No.',
+    detailType: 'Detail type',
+    stepKind: 'Step',
+    detailResult: 'Detail result',
+    detailStartedAt: 'Detail started at',
+    detailEndedAt: 'Detail ended at',
+    errorCode: 'Error code',
+    message: 'Message',
+    values: 'Values',
+    photo: 'Photo',
+  },
+  reportTypes: { '0': 'Patrol', '1': 'Sentry', '30': 'Cleaning' },
+  results: {
+    '0': 'Normal',
+    '1': 'Abnormal',
+    '4': 'Device not found',
+    '9': 'Error',
+    '10': 'Complete',
+    '11': 'Partial',
+    '12': 'Cancelled',
+  },
+  detailTypes: {
+    '0': 'Movement',
+    '1': 'Photo',
+    '2': 'Meter reading',
+    '3': 'Check',
+    '11': 'Task start',
+    '12': 'Task event',
+    '13': 'Task complete',
+    '20': 'Notification',
+    '30': 'Floor change / security door',
+    '50': 'Robot setting',
+    '51': 'Command / work plan',
+  },
+  callers: { schedule: 'Schedule', operator: 'Operator', trigger: 'Trigger' },
+  sheetName: 'RawData',
+};
+
+export const exportTexts = (lang: Lang): ExportTexts => (lang === 'en' ? en : ja);
