@@ -2,6 +2,7 @@ import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import {
+  toZoned,
   reportDetailViewSchema,
   reportSchema,
   type FlowDefinition,
@@ -17,6 +18,7 @@ import { createOutbound } from '../src/lib/outbound.ts';
 import { mapService } from '../src/modules/maps/map-service.ts';
 import type { ReportWriter } from '../src/modules/reports/report-writer.ts';
 import { encodeGrayPng, encodeRgbPng } from '../src/lib/png.ts';
+import type { ScheduleDispatcher } from '../src/modules/schedules/dispatcher.ts';
 import { imageWorkerJobs, pngThumbnailOffThread } from '../src/lib/image-worker.ts';
 import { createTestApp, errorOf, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
 
@@ -555,4 +557,37 @@ describe('reports', () => {
     }
     expect((await t.call('GET', '/reports/abc', admin)).statusCode).toBe(400);
   });
+
+  // Last: it moves the app's clock forward.
+  it('reports a run a schedule entry started (a flow that ends at once), with the entry’s title as caller', async () => {
+    await idle();
+    const flowId = await createFlow('Instant', [{ kind: 'wait', id: 'w', seconds: 0 }]);
+    const local = (minutes: number) => toZoned(Date.now() + minutes * 60_000, 'Asia/Tokyo');
+    const entry = await t.call('POST', '/schedules', admin, {
+      title: 'Morning check',
+      description: '',
+      flowId,
+      robotId,
+      start: local(2),
+      end: local(32),
+      repeat: 'none',
+      weekdays: [0],
+      repeatUntil: null,
+      priority: false,
+      skipHolidays: false,
+      enabled: true,
+      exceptions: [],
+    });
+    expect(entry.statusCode, entry.body).toBe(201);
+    const scheduleId = entry.json<{ id: number }>().id;
+    t.advance(3);
+    const d = (t.app as unknown as { scheduleDispatcher: ScheduleDispatcher }).scheduleDispatcher;
+    await d.tick();
+    await d.idle();
+    const report = await until(async () => {
+      const res = await t.call('GET', q({ scheduleId }), admin);
+      return res.json<Report[]>()[0];
+    });
+    expect(report).toMatchObject({ caller: 'schedule', callerName: 'Morning check', scheduleId, result: 10 });
+  }, 60_000);
 });
