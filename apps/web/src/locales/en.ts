@@ -319,6 +319,7 @@ export const en = {
     slackWebhook: 'Enter a Slack incoming webhook URL (https://hooks.slack.com/...)',
     typeDisabled: 'This type is not available',
     flowEditOnlyGeneral: 'Flow editing can be restricted only for general operators',
+    exportOnlyGeneral: 'Export can be restricted only for general operators',
     phone: 'Enter a valid phone number (e.g. 03-1234-5678 or +81312345678)',
     passwordMismatch: 'The passwords do not match',
     phoneRequiredForSms: 'A phone number is required for SMS codes',

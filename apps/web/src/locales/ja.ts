@@ -320,6 +320,7 @@ export const ja: Messages = {
     slackWebhook: 'SlackのIncoming Webhook URL（https://hooks.slack.com/...）を入力してください',
     typeDisabled: 'この種別は利用できません',
     flowEditOnlyGeneral: 'フロー編集の制限は一般オペレーターにのみ設定できます',
+    exportOnlyGeneral: 'エクスポートの制限は一般オペレーターにのみ設定できます',
     phone: '正しい電話番号を入力してください（例: 03-1234-5678、+81312345678）',
     passwordMismatch: 'パスワードが一致しません',
     phoneRequiredForSms: 'SMSでコードを受け取るには電話番号が必要です',

@@ -27,6 +27,7 @@ const op = (over: Partial<Operator> = {}): Operator =>
     buildingId: 10,
     buildingName: 'Marunouchi Tower',
     flowEditRestricted: false,
+    exportRestricted: false,
     status: 1,
     authMode: 'none',
     lockedUntil: null,
@@ -113,6 +114,13 @@ describe('operator form', () => {
     }
     await app.user.selectOptions(screen.getByTestId('op-type'), '0');
     expect(screen.getByTestId('op-flow-edit')).toBeEnabled();
+    // Export can be restricted for general operators only: the checkbox is not there for the others.
+    await app.user.click(screen.getByTestId('op-export-restricted'));
+    expect(screen.getByTestId('op-export-restricted')).toBeChecked();
+    await app.user.selectOptions(screen.getByTestId('op-type'), '2');
+    expect(screen.queryByTestId('op-export-restricted')).toBeNull();
+    await app.user.selectOptions(screen.getByTestId('op-type'), '0');
+    expect(screen.getByTestId('op-export-restricted')).not.toBeChecked();
     // System administrators choose the organization.
     expect(screen.getByTestId('op-organization')).toBeEnabled();
   }, 20_000);
@@ -156,6 +164,7 @@ describe('operator form', () => {
       organizationId: 1,
       buildingId: 11,
       flowEditRestricted: false,
+      exportRestricted: false,
     });
   }, 20_000);
 

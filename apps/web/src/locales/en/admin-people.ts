@@ -110,6 +110,8 @@ export const adminPeople = {
     chooseOrganization: 'Choose an organization',
     flowEditRestricted: 'Restrict flow editing',
     flowEditHint: 'Available only for general operators.',
+    exportRestricted: 'Restrict report export',
+    exportRestrictedHint: 'The operator can read reports but not export them (“Insufficient export permission”).',
     searchHint: 'Name or login ID',
     statusColumn: 'Status',
     active: 'Active',

@@ -113,6 +113,8 @@ export const adminPeople: Messages['people'] = {
     chooseOrganization: '組織を選択',
     flowEditRestricted: 'フロー編集を制限する',
     flowEditHint: '一般オペレーターのみ設定できます。',
+    exportRestricted: 'レポートのエクスポートを制限する',
+    exportRestrictedHint: 'レポートの閲覧はできますが、エクスポートはできません（「エクスポート権限がありません」）。',
     searchHint: '氏名またはログイン ID',
     statusColumn: '状態',
     active: '有効',

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Group, NativeSelect, PasswordInput, Switch, TextInput } from '@mantine/core';
+import { Checkbox, Group, NativeSelect, PasswordInput, Switch, TextInput } from '@mantine/core';
 import {
   createOperatorBodySchema,
   operatorTypeSchema,
@@ -29,6 +29,8 @@ export interface OperatorFormValues {
   /** Undefined until chosen (the schema then says "required"). */
   buildingId: number | undefined;
   flowEditRestricted: boolean;
+  /** May not export reports (general operators only). */
+  exportRestricted: boolean;
 }
 const FIELDS = [
   'loginId',
@@ -39,6 +41,7 @@ const FIELDS = [
   'organizationId',
   'buildingId',
   'flowEditRestricted',
+  'exportRestricted',
 ] as const;
 
 /** Types an administrator may give: organization administrators never create system administrators. */
@@ -73,6 +76,7 @@ const valuesOf = (operator: Operator): OperatorFormValues => ({
   organizationId: operator.organizationId,
   buildingId: operator.buildingId ?? undefined,
   flowEditRestricted: operator.flowEditRestricted,
+  exportRestricted: operator.exportRestricted,
 });
 
 export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) {
@@ -95,6 +99,7 @@ export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) 
           organizationId: viewer.organizationId,
           buildingId: undefined,
           flowEditRestricted: false,
+          exportRestricted: false,
         },
   });
   const kit = useFormKit(form, {
@@ -122,6 +127,7 @@ export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) 
       organizationId: v.organizationId,
       buildingId: v.buildingId ?? 0,
       flowEditRestricted: v.type === 0 && v.flowEditRestricted,
+      exportRestricted: v.type === 0 && v.exportRestricted,
     };
     if (base) {
       update.mutate(
@@ -210,7 +216,10 @@ export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) 
                 if (!v.success) return;
                 field.onChange(v.data);
                 // Flow editing can be restricted only for general operators (spec section 6).
-                if (v.data !== 0) form.setValue('flowEditRestricted', false);
+                if (v.data !== 0) {
+                  form.setValue('flowEditRestricted', false);
+                  form.setValue('exportRestricted', false);
+                }
               }}
               onBlur={field.onBlur}
               ref={field.ref}
@@ -275,6 +284,24 @@ export function OperatorForm({ operator, viewer, onReload }: OperatorFormProps) 
           />
         )}
       />
+      {type === 0 && (
+        <Controller
+          control={form.control}
+          name="exportRestricted"
+          render={({ field }) => (
+            <Checkbox
+              label={t('people.op.exportRestricted')}
+              description={t('people.op.exportRestrictedHint')}
+              checked={field.value}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              error={err('exportRestricted')}
+              data-testid="op-export-restricted"
+            />
+          )}
+        />
+      )}
     </FormShell>
   );
 }
