@@ -2,6 +2,7 @@ import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
 import {
+  REPORT_TRACK_POINTS_MAX,
   toZoned,
   reportDetailViewSchema,
   reportSchema,
@@ -440,6 +441,95 @@ describe('reports', () => {
     expect(await reportCount(id)).toBe(1);
     const report = await reportOf(id);
     expect(report).toMatchObject({ result: 10, detailCount: 0, caller: 'schedule', callerName: 'Night round' });
+  });
+
+  it('joins the path per floor in the order visited, thinned to the maximum; a missing device is 4', async () => {
+    const repo = runRepo(t.db.kysely);
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    const id = await repo.insert({
+      organization_id: organizationId,
+      building_id: buildingId,
+      floor_id: floorId,
+      flow_id: null,
+      flow_name: 'Two floors',
+      robot_id: robotId,
+      robot_name: 'Reporter',
+      definition: '[]',
+      status: 'fail',
+      started_at: at,
+      ended_at: at,
+      started_by: null,
+      current_step_id: null,
+      current_step_kind: null,
+      error_code: 'RUN_CAPABILITY',
+      message: null,
+      cursor: JSON.stringify(initialCursor(floorId)),
+      owner: null,
+      lease_until: null,
+    });
+    const upper = floorId + 1000;
+    // The first step drove far on the first floor (more points than kept), the second rode up.
+    const many = Array.from({ length: 6000 }, (_, i) => [floorId, i, 0]);
+    const steps: Array<[string, string, string, string | null, Record<string, unknown>]> = [
+      [
+        'p1',
+        'moveToWaypoint',
+        'done',
+        null,
+        { waypointId: 3, atFloorId: floorId, atX: 5999, atY: 0, track: JSON.stringify(many) },
+      ],
+      [
+        'up',
+        'moveToFloor',
+        'done',
+        null,
+        {
+          floorId: upper,
+          atFloorId: upper,
+          atX: 1,
+          atY: 2,
+          track: JSON.stringify([
+            [floorId, 6000, 0],
+            [upper, 1, 1],
+            [upper, 1, 2],
+          ]),
+        },
+      ],
+      ['shot', 'takePhoto', 'fail', 'RUN_CAPABILITY', {}],
+    ];
+    let seq = 0;
+    for (const [stepId, kind, result, code, data] of steps)
+      await repo.insertStep({
+        run_id: id,
+        seq: ++seq,
+        step_id: stepId,
+        kind,
+        pass: '',
+        attempt: 1,
+        result,
+        started_at: at,
+        ended_at: at,
+        error_code: code,
+        message: code ? 'The robot cannot do takePhoto' : null,
+        data: JSON.stringify(data),
+      });
+    expect(await writerOf().write(id, 0)).toBe(true);
+    const report = await reportOf(id);
+    expect(report).toMatchObject({ result: 9, errorCode: 'RUN_CAPABILITY', abnormalCount: 1 });
+    const d = await detailOf(report.id);
+    expect(d.details.map((x) => [x.stepId, x.type, x.result, x.floorId, x.x, x.y])).toEqual([
+      ['p1', 0, 10, floorId, 5999, 0],
+      ['up', 30, 10, upper, 1, 2],
+      ['shot', 1, 4, null, null, null],
+    ]);
+    expect(d.details[1]!.values).toEqual({ floorId: upper });
+    expect(d.tracks.map((x) => [x.floorId, x.points.length])).toEqual([
+      [floorId, REPORT_TRACK_POINTS_MAX],
+      [upper, 2],
+    ]);
+    const first = d.tracks[0]!.points;
+    expect(first[0]).toEqual([0, 0]);
+    expect(first.at(-1)).toEqual([6000, 0]);
   });
 
   it('keeps general operators to their building and administrators to their organization; 404 out of scope', async () => {
