@@ -92,7 +92,8 @@ export const useTemplates = (page: number) => {
 
 /** Every template, by name: the export dialog's choice. */
 export const useTemplateOptions = (enabled: boolean) => {
-  const filter: Filter = { order: 'name ASC', limit: 500 };
+  // The server lists at most 200 templates a page (export-repo.ts exportTemplateFilter).
+  const filter: Filter = { order: 'name ASC', limit: 200 };
   return useQuery({
     ...opQuery(reportOps.listExportTemplates, queryKeys.exportTemplates.options('dialog', filter), {
       query: { filter },
