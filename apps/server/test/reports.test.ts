@@ -646,6 +646,20 @@ describe('reports', () => {
       expect(errorOf(res).code).toBe('BAD_FILTER');
     }
     expect((await t.call('GET', '/reports/abc', admin)).statusCode).toBe(400);
+    // A flow's reportType is 0, 1 or 30.
+    const bad = await t.call('POST', '/flows', admin, {
+      name: 'Bad type',
+      description: '',
+      buildingId,
+      floorId,
+      flowGroupId: null,
+      enabled: true,
+      definition: { version: 1, steps: [{ kind: 'wait', id: 'w', seconds: 0 }], reportType: 2 },
+    });
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(errorOf(bad).details?.map((x) => `${x.path}:${x.message}`)).toEqual([
+      'definition.reportType:validation.invalid',
+    ]);
   });
 
   // Last: it moves the app's clock forward.
