@@ -63,7 +63,9 @@ export function createExportWorker(deps: ExportWorkerDeps) {
   const repo = exportRepo(db);
   const instanceId = randomUUID();
   const leaseMs = deps.leaseMs ?? 60_000;
-  const pageSize = deps.pageSize ?? 1000;
+  // A page is read, mapped and written in one go (SQLite reads synchronously): small enough to keep
+  // other requests' waits short, large enough for few statements.
+  const pageSize = deps.pageSize ?? 500;
   const concurrency = deps.concurrency ?? 1;
   const active = new Map<number, Promise<void>>();
   let ticking: Promise<void> | null = null;
