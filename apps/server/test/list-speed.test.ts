@@ -128,6 +128,30 @@ describe('the operator list total without a where (live_counts)', () => {
   });
 });
 
+describe('kept statements', () => {
+  it('a list whose table gains a column (another server migrating) still answers, with the same rows', async () => {
+    const url = `/buildings?filter=${encodeURIComponent(JSON.stringify({ order: 'name ASC', limit: 5 }))}`;
+    // Enough runs for the statement to be prepared (PostgreSQL) and its plan kept.
+    let before: unknown;
+    for (let i = 0; i < 7; i++) {
+      const res = await t.call('GET', url, sys);
+      expect(res.statusCode).toBe(200);
+      before = res.json();
+    }
+    await sql`alter table buildings add column list_speed_probe integer`.execute(t.db.kysely);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await t.call('GET', url, sys);
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual(before);
+      }
+    } finally {
+      await sql`alter table buildings drop column list_speed_probe`.execute(t.db.kysely);
+    }
+    expect((await t.call('GET', url, sys)).json()).toEqual(before);
+  });
+});
+
 describe('search (like) ignores case and finds Japanese names on either database', () => {
   beforeAll(async () => {
     await create('McKay', 'Roxanne', 'roxanne.mckay@demo.example');

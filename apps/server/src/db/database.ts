@@ -101,9 +101,19 @@ function withPreparedStatements(pool: pg.Pool): pg.Pool {
     if (!namedClients.has(client)) {
       namedClients.add(client);
       const query = client.query.bind(client) as QueryFn;
+      const parsed = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection
+        ?.parsedStatements;
       (client as unknown as { query: QueryFn }).query = (text, values) => {
         const name = typeof text === 'string' ? preparedNames.get(text) : undefined;
-        return name === undefined ? query(text, values) : query({ name, text, values });
+        if (name === undefined) return query(text, values);
+        return (query({ name, text, values }) as Promise<unknown>).catch(async (err: unknown) => {
+          // A kept `select *` whose table another server's migration changed: "cached plan must not
+          // change result type" (0A000), on every later run. Prepare it anew once, then as before.
+          if ((err as { code?: string }).code !== '0A000' || !parsed) throw err;
+          await query(`deallocate ${name}`);
+          delete parsed[name];
+          return query({ name, text, values });
+        });
       };
     }
     return client;

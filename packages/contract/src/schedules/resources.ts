@@ -55,6 +55,53 @@ export const SCHEDULE_LOG_REASONS = [
 ] as const;
 export type ScheduleLogReason = (typeof SCHEDULE_LOG_REASONS)[number];
 
+/**
+ * A log line's detail as a code with parameters, written in the reader's language by the browser
+ * (`schedules.details.*`); `detail` keeps the server's English text for API clients. Parameters:
+ *
+ * - missed: `minutes` (found that long after the due time; every server was down)
+ * - missedAfterClaim: (its server stopped after claiming it; found after the grace period)
+ * - priorityLost: `scheduleId`, `title` (the winning entry)
+ * - flowDeleted, flowDisabled, robotDeleted, robotOtherBuilding, robotOffline, emergencyStop
+ * - waitingForRobot: `serverStartedAt` (a line still to start: its robot is offline just after a
+ *   server start and may be reconnecting)
+ * - healthProblems: `problems` (HEALTH_PROBLEMS codes, comma-separated)
+ * - startPositionChecked, startPositionFailed: `camera`, `score`, `threshold`, `takenAt`, and
+ *   `distance` (metres between the reported position and the reference's, when known)
+ * - startPositionNoPhoto: `camera`, `error`; startPositionNoReferences; startPositionReferenceGone:
+ *   `camera`; startPositionNotPng
+ * - preemptFailed: `error`; preemptTimeout
+ * - runError: `code` (an error code of the API), `message`; runMessage: `message` (the flow run's)
+ * - endTime
+ */
+export const SCHEDULE_LOG_DETAIL_CODES = [
+  'missed',
+  'missedAfterClaim',
+  'priorityLost',
+  'flowDeleted',
+  'flowDisabled',
+  'robotDeleted',
+  'robotOtherBuilding',
+  'robotOffline',
+  'emergencyStop',
+  'waitingForRobot',
+  'healthProblems',
+  'startPositionChecked',
+  'startPositionFailed',
+  'startPositionNoPhoto',
+  'startPositionNoReferences',
+  'startPositionReferenceGone',
+  'startPositionNotPng',
+  'preemptFailed',
+  'preemptTimeout',
+  'runError',
+  'runMessage',
+  'endTime',
+] as const;
+export type ScheduleLogDetailCode = (typeof SCHEDULE_LOG_DETAIL_CODES)[number];
+export const scheduleLogDetailParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+export type ScheduleLogDetailParams = z.infer<typeof scheduleLogDetailParamsSchema>;
+
 /** A wall-clock date-time of the building's zone: `2026-11-24T09:00`. */
 export const localDateTimeSchema = z
   .string({ error: 'validation.required' })
@@ -219,7 +266,15 @@ export const scheduleOccurrenceSchema = z.object({
   moved: z.boolean(),
   /** The log line of this occurrence once it came due. */
   log: z
-    .object({ id: z.number().int(), result: z.enum(SCHEDULE_LOG_RESULTS), reason: z.string().nullable() })
+    .object({
+      id: z.number().int(),
+      result: z.enum(SCHEDULE_LOG_RESULTS),
+      reason: z.string().nullable(),
+      /** The line's detail (see scheduleLogSchema). */
+      detail: z.string(),
+      detailCode: z.string().nullable(),
+      detailParams: scheduleLogDetailParamsSchema,
+    })
     .nullable(),
 });
 export type ScheduleOccurrence = z.infer<typeof scheduleOccurrenceSchema>;
@@ -232,6 +287,15 @@ export const scheduleLogSchema = z.object({
   buildingId: z.number().int(),
   robotId: z.number().int().nullable(),
   flowId: z.number().int().nullable(),
+  /**
+   * The robot's and the flow's names: the current name while it exists, else the name kept on the
+   * line when it was written (null: not known, a line older than the names).
+   */
+  robotName: z.string().nullable(),
+  flowName: z.string().nullable(),
+  /** The robot (deleted, soft) or the flow (deleted) no longer exists. */
+  robotDeleted: z.boolean(),
+  flowDeleted: z.boolean(),
   flowRunId: z.number().int().nullable(),
   /** The occurrence's due time (ISO 8601 instant). */
   dueAt: z.string(),
@@ -240,7 +304,10 @@ export const scheduleLogSchema = z.object({
   result: z.enum(SCHEDULE_LOG_RESULTS),
   /** Why it did not start or ended early (SCHEDULE_LOG_REASONS, or a run's error code); null: none. */
   reason: z.string().nullable(),
-  /** The reason's details in words (e.g. the health check's problems). */
+  /** The reason's details in English words (e.g. the health check's problems), for API clients. */
   detail: z.string(),
+  /** The same as a code with parameters (SCHEDULE_LOG_DETAIL_CODES), null: none or an older line. */
+  detailCode: z.string().nullable(),
+  detailParams: scheduleLogDetailParamsSchema,
 });
 export type ScheduleLog = z.infer<typeof scheduleLogSchema>;

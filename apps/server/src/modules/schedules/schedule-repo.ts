@@ -5,6 +5,7 @@ import { deleteById, insertReturningId, updateVersioned } from '../../db/rows.ts
 import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD, TENANT_FIELDS, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import { scopeWhere, type TenantScope } from '../../lib/scope.ts';
+import { detailOf } from './log-details.ts';
 import type { ScheduleLogTable, ScheduleTable } from './schedule-tables.ts';
 
 /** Allow-list of `GET /schedules?filter=`; ordered by title. */
@@ -83,6 +84,11 @@ export const toScheduleLog = (r: ScheduleLogRow): ScheduleLog => ({
   buildingId: r.building_id,
   robotId: r.robot_id,
   flowId: r.flow_id,
+  // The names kept on the line; the service answers a live robot's or flow's current name.
+  robotName: r.robot_name,
+  flowName: r.flow_name,
+  robotDeleted: false,
+  flowDeleted: false,
   flowRunId: r.flow_run_id,
   dueAt: r.due_at,
   startedAt: r.started_at,
@@ -90,6 +96,7 @@ export const toScheduleLog = (r: ScheduleLogRow): ScheduleLog => ({
   result: logResult(r),
   reason: r.reason,
   detail: r.detail,
+  ...detailOf(r),
 });
 
 /** SQL of schedules and their log. Reads are within the caller's scope unless said otherwise. */
@@ -280,6 +287,7 @@ export function scheduleRepo(db: Kysely<Database>) {
           'schedule_logs.result',
           'schedule_logs.priority',
           'schedule_logs.schedule_id',
+          'schedule_logs.title',
           'schedules.created_at',
         ])
         .where('schedule_logs.robot_id', '=', robotId)
@@ -303,7 +311,7 @@ export function scheduleRepo(db: Kysely<Database>) {
     dueOnRobot: (robotId: number, dueAt: string) =>
       db
         .selectFrom('schedules')
-        .select(['id', 'priority', 'created_at'])
+        .select(['id', 'priority', 'created_at', 'title'])
         .where('robot_id', '=', robotId)
         .where('next_due_at', '=', dueAt)
         .where('enabled', '=', 1)

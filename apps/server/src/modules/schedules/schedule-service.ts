@@ -19,6 +19,8 @@ import { refuseFields, rowsInOrder } from '../../lib/list-answer.ts';
 import { canSeeBuilding } from '../../lib/scope.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { isJapaneseHoliday } from './holidays.ts';
+import { detailOf } from './log-details.ts';
+import { logNamesRepo } from './log-names-repo.ts';
 import {
   logResult,
   scheduleFilter,
@@ -60,6 +62,31 @@ export const firstDue = (r: ScheduleRow, now: Date): string | null =>
  */
 export function scheduleService({ db, clock, audit }: Ctx) {
   const repo = scheduleRepo(db);
+  const names = logNamesRepo(db);
+
+  /** Log lines name a live robot or flow by its current name, a deleted one by the name kept on the line. */
+  async function withNames(items: ScheduleLog[]): Promise<ScheduleLog[]> {
+    const ids = (pick: (l: ScheduleLog) => number | null) => [
+      ...new Set(items.map(pick).filter((id): id is number => id !== null)),
+    ];
+    const [robots, flows] = await Promise.all([
+      names.liveRobots(ids((l) => l.robotId)),
+      names.liveFlows(ids((l) => l.flowId)),
+    ]);
+    for (const l of items) {
+      if (l.robotId !== null) {
+        const name = robots.get(l.robotId);
+        l.robotDeleted = name === undefined;
+        l.robotName = name ?? l.robotName;
+      }
+      if (l.flowId !== null) {
+        const name = flows.get(l.flowId);
+        l.flowDeleted = name === undefined;
+        l.flowName = name ?? l.flowName;
+      }
+    }
+    return items;
+  }
 
   const record = (
     p: Principal,
@@ -241,7 +268,9 @@ export function scheduleService({ db, clock, audit }: Ctx) {
             robotId: r.robot_id,
             priority: r.priority === 1,
             ...o,
-            log: log ? { id: log.id, result: logResult(log), reason: log.reason } : null,
+            log: log
+              ? { id: log.id, result: logResult(log), reason: log.reason, detail: log.detail, ...detailOf(log) }
+              : null,
           });
         }
       }
@@ -252,7 +281,7 @@ export function scheduleService({ db, clock, audit }: Ctx) {
       const f = parseFilter(rawFilter, scheduleLogFilter);
       refuseFields(f);
       const { rows, total } = await repo.logPage(p, f);
-      return { items: rows.map(toScheduleLog), total };
+      return { items: await withNames(rows.map(toScheduleLog)), total };
     },
   };
 }

@@ -1,4 +1,10 @@
-import type { CameraId, RobotPhotoMessage, ScheduleReference } from '@portal/contract';
+import type {
+  CameraId,
+  RobotPhotoMessage,
+  ScheduleLogDetailCode,
+  ScheduleLogDetailParams,
+  ScheduleReference,
+} from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { compareStartPhotosOffThread } from '../../lib/image-worker.ts';
@@ -24,8 +30,10 @@ export interface StartPositionCheck {
   /** false: nothing was compared (no reference images...); the flow starts. */
   checked: boolean;
   score: number | null;
-  /** For the log line's detail. */
+  /** For the log line's detail: English words, and a code with parameters (log-details.ts). */
   detail: string;
+  code: ScheduleLogDetailCode;
+  params: ScheduleLogDetailParams;
 }
 
 /** The part of a log line the check needs. */
@@ -169,7 +177,11 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
     return (await repo.of(scheduleId)).map(toReference);
   }
 
-  const notChecked = (detail: string): StartPositionCheck => ({ pass: true, checked: false, score: null, detail });
+  const notChecked = (
+    detail: string,
+    code: ScheduleLogDetailCode,
+    params: ScheduleLogDetailParams = {},
+  ): StartPositionCheck => ({ pass: true, checked: false, score: null, detail, code, params });
 
   return {
     take,
@@ -200,16 +212,23 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
 
     /** The start-position check of a due occurrence (its robot is online). */
     async check(line: StartPositionLine): Promise<StartPositionCheck> {
-      if (line.schedule_id === null || line.robot_id === null) return notChecked(NOT_CHECKED_NO_REFERENCES);
+      if (line.schedule_id === null || line.robot_id === null)
+        return notChecked(NOT_CHECKED_NO_REFERENCES, 'startPositionNoReferences');
       const refs = (await repo.of(line.schedule_id)).filter(
         (r) => r.robot_id === line.robot_id && r.flow_id === line.flow_id,
       );
-      if (refs.length === 0) return notChecked(NOT_CHECKED_NO_REFERENCES);
+      if (refs.length === 0) return notChecked(NOT_CHECKED_NO_REFERENCES, 'startPositionNoReferences');
       const notes: string[] = [];
       let lowest: number | null = null;
+      let lowestParams: ScheduleLogDetailParams = {};
       for (const ref of refs) {
         const reference = await fileStore.read(ref.file_key);
-        if (!reference) return notChecked(`start position not checked: the reference image of ${ref.camera} is gone`);
+        if (!reference)
+          return notChecked(
+            `start position not checked: the reference image of ${ref.camera} is gone`,
+            'startPositionReferenceGone',
+            { camera: ref.camera },
+          );
         let current: { bytes: Buffer; message: RobotPhotoMessage };
         try {
           current = await photo(line.robot_id, ref.camera as CameraId);
@@ -219,17 +238,28 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
             checked: true,
             score: null,
             detail: `no photo from camera ${ref.camera} to check the start position: ${(err as Error).message}`,
+            code: 'startPositionNoPhoto',
+            params: { camera: ref.camera, error: (err as Error).message },
           };
         }
         if (current.message.contentType !== 'image/png' || !reference.subarray(1, 4).equals(Buffer.from('PNG')))
-          return notChecked('start position not checked: only PNG photos are compared');
+          return notChecked('start position not checked: only PNG photos are compared', 'startPositionNotPng');
         const s = await compareStartPhotosOffThread(reference, current.bytes);
-        lowest = lowest === null ? s.score : Math.min(lowest, s.score);
         const pos = robotLink.details(line.robot_id)?.state?.agvPosition;
-        const away =
+        const distance =
           pos && ref.pose_x !== null && ref.pose_y !== null && pos.mapId === ref.map_id
-            ? `; reported position ${Math.hypot(pos.x - ref.pose_x, pos.y - ref.pose_y).toFixed(2)} m from the reference's`
-            : '';
+            ? Math.hypot(pos.x - ref.pose_x, pos.y - ref.pose_y)
+            : null;
+        const away = distance !== null ? `; reported position ${distance.toFixed(2)} m from the reference's` : '';
+        const params: ScheduleLogDetailParams = {
+          camera: ref.camera,
+          score: Number(fixed(s.score)),
+          threshold: START_POSITION_THRESHOLD,
+          takenAt: ref.taken_at,
+          ...(distance !== null ? { distance: Number(distance.toFixed(2)) } : {}),
+        };
+        if (lowest === null || s.score < lowest) lowestParams = params;
+        lowest = lowest === null ? s.score : Math.min(lowest, s.score);
         notes.push(
           `camera ${ref.camera} score ${fixed(s.score)} (pass ≥ ${START_POSITION_THRESHOLD}) against the reference taken ${ref.taken_at}${away}`,
         );
@@ -239,9 +269,18 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
             checked: true,
             score: s.score,
             detail: `not at the start position: ${notes.join('; ')}`,
+            code: 'startPositionFailed',
+            params,
           };
       }
-      return { pass: true, checked: true, score: lowest, detail: `start position checked: ${notes.join('; ')}` };
+      return {
+        pass: true,
+        checked: true,
+        score: lowest,
+        detail: `start position checked: ${notes.join('; ')}`,
+        code: 'startPositionChecked',
+        params: lowestParams,
+      };
     },
 
     /** The files of the entry's reference images (read before the entry is deleted). */

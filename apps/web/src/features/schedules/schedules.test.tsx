@@ -253,7 +253,10 @@ describe('schedule calendar', () => {
       ...scheduleRoutes(),
       [on(scheduleOps.listScheduleOccurrences)]: () =>
         reply(z.array(scheduleOccurrenceSchema), [
-          occurrence({ priority: true, log: { id: 1, result: 'fail', reason: 'ROBOT_OFFLINE' } }),
+          occurrence({
+            priority: true,
+            log: { id: 1, result: 'fail', reason: 'ROBOT_OFFLINE', detail: '', detailCode: null, detailParams: {} },
+          }),
           occurrence({
             scheduleId: 2,
             title: 'Greeting',
@@ -283,7 +286,9 @@ describe('schedule calendar interactions', () => {
       ...scheduleRoutes(),
       [on(scheduleOps.listScheduleOccurrences)]: () =>
         reply(z.array(scheduleOccurrenceSchema), [
-          occurrence({ log: { id: 1, result: 'fail', reason: 'ROBOT_OFFLINE' } }),
+          occurrence({
+            log: { id: 1, result: 'fail', reason: 'ROBOT_OFFLINE', detail: '', detailCode: null, detailParams: {} },
+          }),
         ]),
     });
     const app = renderApp('/schedule/cal/week?building=10&date=2026-11-24', { session: makeSession(2) });
@@ -304,7 +309,10 @@ describe('calendar event mapping', () => {
   it('marks priority, results and moved occurrences, colours by robot or flow, and locks occurrences that came due', () => {
     const events = occurrenceEvents(
       [
-        occurrence({ priority: true, log: { id: 1, result: 'done', reason: null } }),
+        occurrence({
+          priority: true,
+          log: { id: 1, result: 'done', reason: null, detail: '', detailCode: null, detailParams: {} },
+        }),
         occurrence({ scheduleId: 2, flowId: 4, moved: true }),
       ],
       { colourBy: 'flow', resultText: (o) => (o.log ? o.log.result : null) },

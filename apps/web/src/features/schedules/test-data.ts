@@ -122,6 +122,12 @@ export const logLine = (id: number, over: Partial<ScheduleLog> = {}): ScheduleLo
     result: 'done',
     reason: null,
     detail: '',
+    detailCode: null,
+    detailParams: {},
+    robotName: null,
+    flowName: null,
+    robotDeleted: false,
+    flowDeleted: false,
     ...over,
   });
 

@@ -1,5 +1,13 @@
 import { Badge } from '@mantine/core';
-import { SCHEDULE_LOG_REASONS, type ScheduleLogResult, type ScheduleRepeat } from '@portal/contract';
+import {
+  FLOW_MIN_BATTERY_PERCENT,
+  SCHEDULE_LOG_DETAIL_CODES,
+  SCHEDULE_LOG_REASONS,
+  type ScheduleLog,
+  type ScheduleLogDetailParams,
+  type ScheduleLogResult,
+  type ScheduleRepeat,
+} from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -62,6 +70,79 @@ export function useReasonText() {
     const runKey = `flowRun.errorCodes.${code}`;
     if (i18n.exists(runKey)) return t(runKey as 'flowRun.errorCodes.RUN_OFFLINE');
     return t('schedules.reasons.other', { code });
+  };
+}
+
+/** Details that only repeat their reason's words (not shown beside it). */
+const SAME_AS_REASON: ReadonlySet<string> = new Set(['robotOffline', 'emergencyStop', 'endTime']);
+
+const isDetailCode = (code: string): code is (typeof SCHEDULE_LOG_DETAIL_CODES)[number] =>
+  (SCHEDULE_LOG_DETAIL_CODES as readonly string[]).includes(code);
+
+/**
+ * A log line's detail in the reader's language (`schedules.details.*`) from its code and parameters;
+ * a line without a code (older, or a code this app does not know) shows the server's English `detail`.
+ * Empty when the detail only repeats the reason.
+ */
+export function useDetailText() {
+  const { t, i18n } = useTranslation();
+  return (l: { detail: string; detailCode: string | null; detailParams: ScheduleLogDetailParams }): string => {
+    const code = l.detailCode;
+    if (!code || !isDetailCode(code)) return l.detail;
+    if (SAME_AS_REASON.has(code)) return '';
+    const p = l.detailParams;
+    const text = (v: string | number | undefined) => (v === undefined ? '' : String(v));
+    switch (code) {
+      case 'priorityLost':
+        return p.title === undefined
+          ? t('schedules.details.priorityLostAnon')
+          : t('schedules.details.priorityLost', { title: text(p.title) });
+      case 'healthProblems': {
+        const problems = text(p.problems)
+          .split(',')
+          .filter((x) => x !== '')
+          .map((x) => {
+            const key = `flowRun.healthProblems.${x}`;
+            return i18n.exists(key)
+              ? t(key as 'flowRun.healthProblems.lowBattery', { percent: FLOW_MIN_BATTERY_PERCENT })
+              : x;
+          });
+        return t('schedules.details.healthProblems', {
+          problems: problems.join(t('schedules.details.listSeparator')),
+        });
+      }
+      case 'startPositionChecked':
+      case 'startPositionFailed': {
+        const score = typeof p.score === 'number' ? p.score.toFixed(3) : text(p.score);
+        const main = t(`schedules.details.${code}`, { camera: text(p.camera), score, threshold: text(p.threshold) });
+        return p.distance === undefined
+          ? main
+          : main + t('schedules.details.startPositionDistance', { distance: text(p.distance) });
+      }
+      case 'runError': {
+        const key = `errors.${text(p.code)}`;
+        const words = p.code && i18n.exists(key) ? t(key as 'errors.INTERNAL') : text(p.message);
+        return t('schedules.details.runError', { text: words });
+      }
+      default: {
+        const params = Object.fromEntries(Object.entries(p).map(([k, v]) => [k, text(v)]));
+        return (t as (key: string, options: Record<string, string>) => string)(`schedules.details.${code}`, params);
+      }
+    }
+  };
+}
+
+/** A log line's robot and flow: the name (marked when deleted), else the id. */
+export function useLogNames() {
+  const { t } = useTranslation();
+  const names = useNames();
+  const named = (name: string | null, deleted: boolean, id: number | null, fallback: (id: number | null) => string) => {
+    const shown = name ?? fallback(id);
+    return deleted ? t('schedules.deleted', { name: shown }) : shown;
+  };
+  return {
+    robot: (l: ScheduleLog) => named(l.robotName, l.robotDeleted, l.robotId, names.robot),
+    flow: (l: ScheduleLog) => named(l.flowName, l.flowDeleted, l.flowId, names.flow),
   };
 }
 

@@ -19,7 +19,7 @@ import { useSession } from '@/lib/session';
 import { useOccurrences, useUpdateSchedule } from '../api';
 import { colourOf, occurrenceEvents, occurrenceKey, rangeQuery, type ColourBy } from '../calendar-events';
 import { addMinutes, utcDateOf, utcWallClock, wallClockOf, weekdayOf } from '../time';
-import { ResultBadge, useNames, useReasonText, useScheduleMessage } from '../words';
+import { ResultBadge, useDetailText, useNames, useReasonText, useScheduleMessage } from '../words';
 import type { CalendarType } from './calendar-view';
 import { ScheduleTabs } from './schedule-tabs';
 
@@ -321,6 +321,8 @@ export function OccurrencePanel({
 }) {
   const { t } = useTranslation();
   const reasonText = useReasonText();
+  const detailText = useDetailText();
+  const detail = o?.log ? detailText(o.log) : '';
   const fmt = (v: string) => v.replace('T', ' ');
   return (
     <Modal opened={o !== null} onClose={onClose} title={o?.title} size="sm">
@@ -351,6 +353,11 @@ export function OccurrencePanel({
             )}
           </Group>
           {o.log?.reason && <Text size="sm">{reasonText(o.log.reason)}</Text>}
+          {detail && (
+            <Text size="xs" c="dimmed" data-testid="schedule-occurrence-detail">
+              {detail}
+            </Text>
+          )}
           <Anchor
             component={Link}
             to={paths.schedule.detail.getHref(o.scheduleId)}

@@ -12,7 +12,7 @@ import { useBuildingTimeZone } from '@/lib/building-time';
 import { readListParams, writeListParams } from '@/lib/list-params';
 import { SCHEDULE_LOGS_PER_PAGE, useScheduleLogs } from '../api';
 import { scheduleLogSchema, type ScheduleLogParams } from '../list-params';
-import { ResultBadge, useNames, useReasonText } from '../words';
+import { ResultBadge, useDetailText, useLogNames, useReasonText } from '../words';
 import { IdFilter } from './filters';
 import { ScheduleTabs } from './schedule-tabs';
 
@@ -34,8 +34,9 @@ export function ScheduleLogPage({ page, runView }: ScheduleLogPageProps) {
   };
   const timeZone = useBuildingTimeZone(params.building);
   const logs = useScheduleLogs(params, page, timeZone);
-  const names = useNames();
+  const names = useLogNames();
   const reasonText = useReasonText();
+  const detailText = useDetailText();
   const [openRun, setOpenRun] = useState<number | null>(null);
   const qs = search.toString();
 
@@ -62,8 +63,8 @@ export function ScheduleLogPage({ page, runView }: ScheduleLogPageProps) {
       meta: { rowHeader: true },
       cell: ({ row }) => row.original.title,
     },
-    { id: 'robot', header: t('schedules.columns.robot'), cell: ({ row }) => names.robot(row.original.robotId) },
-    { id: 'flow', header: t('schedules.columns.flow'), cell: ({ row }) => names.flow(row.original.flowId) },
+    { id: 'robot', header: t('schedules.columns.robot'), cell: ({ row }) => names.robot(row.original) },
+    { id: 'flow', header: t('schedules.columns.flow'), cell: ({ row }) => names.flow(row.original) },
     {
       id: 'result',
       header: t('schedules.columns.result'),
@@ -72,17 +73,21 @@ export function ScheduleLogPage({ page, runView }: ScheduleLogPageProps) {
     {
       id: 'reason',
       header: t('schedules.columns.reason'),
-      cell: ({ row: { original: l } }) =>
-        l.reason && (
-          <Stack gap={0} data-testid={`schedule-log-reason-${l.id}`}>
-            <Text size="sm">{reasonText(l.reason)}</Text>
-            {l.detail && (
-              <Text size="xs" c="dimmed">
-                {l.detail}
-              </Text>
-            )}
-          </Stack>
-        ),
+      cell: ({ row: { original: l } }) => {
+        const detail = detailText(l);
+        return (
+          (l.reason || detail) && (
+            <Stack gap={0} data-testid={`schedule-log-reason-${l.id}`}>
+              {l.reason && <Text size="sm">{reasonText(l.reason)}</Text>}
+              {detail && (
+                <Text size="xs" c="dimmed" data-testid={`schedule-log-detail-${l.id}`}>
+                  {detail}
+                </Text>
+              )}
+            </Stack>
+          )
+        );
+      },
     },
     {
       id: 'run',
