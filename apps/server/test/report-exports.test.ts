@@ -620,6 +620,20 @@ describe('export templates', () => {
     expect((await t.call('GET', `/export-templates/${template.id}`, orgAdmin)).statusCode).toBe(404);
     const kept = exportJobSchema.parse((await t.call('GET', `/report-exports/${job.id}`, general)).json());
     expect(kept).toMatchObject({ templateId: null, templateName: '月次報告', status: 'done' });
+    // Audited: the upload, the export and the deletion, with the names.
+    const audit = await t.db.kysely
+      .selectFrom('audit_logs')
+      .select(['action', 'target_name'])
+      .where('action', 'in', ['exportTemplate.create', 'exportTemplate.delete', 'reportExport.create'])
+      .where('target_id', 'in', [String(template.id), String(job.id)])
+      .execute();
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        { action: 'exportTemplate.create', target_name: '月次報告' },
+        { action: 'exportTemplate.delete', target_name: '月次報告' },
+        { action: 'reportExport.create', target_name: job.fileName },
+      ]),
+    );
     expect((await download(general, job.id)).statusCode).toBe(200);
   });
 });

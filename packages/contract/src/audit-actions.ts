@@ -109,6 +109,10 @@ export const AUDIT_ACTIONS = [
   'schedule.create',
   'schedule.update',
   'schedule.delete',
+  // Reports: exports (data leaving the portal) and export templates
+  'reportExport.create',
+  'exportTemplate.create',
+  'exportTemplate.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -134,5 +138,7 @@ export const AUDIT_TARGET_TYPES = [
   'login-id',
   'term-document',
   'schedule',
+  'report-export',
+  'export-template',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

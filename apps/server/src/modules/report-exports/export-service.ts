@@ -81,7 +81,7 @@ const invalid = (path: string, message: string, text: string) =>
  * checked (permission, tenancy, template, rows) and recorded; the worker writes its file.
  */
 export function reportExportService(ctx: AppContext, opts: { dir: string; kick: () => void }) {
-  const { db, clock, fileStore } = ctx;
+  const { db, clock, fileStore, audit } = ctx;
   const repo = exportRepo(db);
 
   async function loadJob(p: Principal, id: number): Promise<ReportExportRow> {
@@ -96,7 +96,7 @@ export function reportExportService(ctx: AppContext, opts: { dir: string; kick: 
   }
 
   return {
-    async create(p: Principal, body: CreateExportBody, language: Lang): Promise<ExportJob> {
+    async create(p: Principal, body: CreateExportBody, language: Lang, ip: string): Promise<ExportJob> {
       // Administrators always may; a general operator unless restricted (spec section 6).
       if (!isAdmin(p.type) && (await repo.exportRestricted(p.operatorId))) {
         throw new AppError('EXPORT_FORBIDDEN', 'Insufficient export permission');
@@ -150,8 +150,25 @@ export function reportExportService(ctx: AppContext, opts: { dir: string; kick: 
         finished_at: null,
         expires_at: null,
       });
+      const job = toJob((await repo.job(id))!);
+      await audit.record({
+        operatorId: p.operatorId,
+        organizationId: job.organizationId,
+        action: 'reportExport.create',
+        targetType: 'report-export',
+        targetId: id,
+        targetName: job.fileName,
+        ip,
+        detail: {
+          format: job.format,
+          encoding: job.encoding,
+          rowCount: count,
+          templateId: job.templateId,
+          selection: body.selection,
+        },
+      });
       opts.kick();
-      return toJob((await repo.job(id))!);
+      return job;
     },
 
     async list(p: Principal, rawFilter: string | undefined) {
@@ -200,7 +217,7 @@ export function reportExportService(ctx: AppContext, opts: { dir: string; kick: 
 
     getTemplate: async (p: Principal, id: number): Promise<ExportTemplate> => toTemplate(await loadTemplate(p, id)),
 
-    async createTemplate(p: Principal, read: () => Promise<TemplateUpload>): Promise<ExportTemplate> {
+    async createTemplate(p: Principal, read: () => Promise<TemplateUpload>, ip: string): Promise<ExportTemplate> {
       if (!isAdmin(p.type)) throw forbidden();
       const upload = await read();
       const parsed = exportTemplateFieldsSchema.safeParse(upload.fields);
@@ -247,7 +264,7 @@ export function reportExportService(ctx: AppContext, opts: { dir: string; kick: 
       try {
         id = await db.transaction().execute(async (trx) => {
           await fileStore.record(stored, trx);
-          return repo.insertTemplate(
+          const templateId = await repo.insertTemplate(
             {
               organization_id: organizationId,
               name: fields.name,
@@ -264,6 +281,20 @@ export function reportExportService(ctx: AppContext, opts: { dir: string; kick: 
             },
             trx,
           );
+          await audit.record(
+            {
+              operatorId: p.operatorId,
+              organizationId,
+              action: 'exportTemplate.create',
+              targetType: 'export-template',
+              targetId: templateId,
+              targetName: fields.name,
+              ip,
+              detail: { fileName: file.fileName, rawSheetName: book.rawSheetName },
+            },
+            trx,
+          );
+          return templateId;
         });
       } catch (err) {
         await fileStore.discard(stored.key);
@@ -273,12 +304,24 @@ export function reportExportService(ctx: AppContext, opts: { dir: string; kick: 
     },
 
     /** Deletes a template and its file; exports made with it keep its name. */
-    async deleteTemplate(p: Principal, id: number): Promise<void> {
+    async deleteTemplate(p: Principal, id: number, ip: string): Promise<void> {
       if (!isAdmin(p.type)) throw forbidden();
       const row = await loadTemplate(p, id);
       await db.transaction().execute(async (trx) => {
         await repo.deleteTemplate(id, trx);
         await fileStore.removeRow(row.file_key, trx);
+        await audit.record(
+          {
+            operatorId: p.operatorId,
+            organizationId: row.organization_id,
+            action: 'exportTemplate.delete',
+            targetType: 'export-template',
+            targetId: id,
+            targetName: row.name,
+            ip,
+          },
+          trx,
+        );
       });
       await fileStore.discard(row.file_key);
     },

@@ -58,7 +58,7 @@ export const reportExportRoutes: FastifyPluginAsync<{ ctx: AppContext; exports: 
   route(app, ops.createReportExport, async (req, reply) => {
     const p = principalOf(req);
     const lang = mailLanguage(requestLanguage(req.headers['accept-language']), p.language, p.lastLanguage);
-    const job = await exports.create(p, req.body, lang);
+    const job = await exports.create(p, req.body, lang, req.ip);
     reply.code(202);
     return job;
   });
@@ -71,10 +71,10 @@ export const reportExportRoutes: FastifyPluginAsync<{ ctx: AppContext; exports: 
   });
   route(app, ops.listExportTemplates, async (req) => exports.listTemplates(principalOf(req), req.query.filter));
   route(app, ops.createExportTemplate, async (req) =>
-    exports.createTemplate(principalOf(req), () => readTemplateUpload(req)),
+    exports.createTemplate(principalOf(req), () => readTemplateUpload(req), req.ip),
   );
   route(app, ops.getExportTemplate, async (req) => exports.getTemplate(principalOf(req), req.params.id));
-  route(app, ops.deleteExportTemplate, async (req) => exports.deleteTemplate(principalOf(req), req.params.id));
+  route(app, ops.deleteExportTemplate, async (req) => exports.deleteTemplate(principalOf(req), req.params.id, req.ip));
   route(app, ops.downloadExportTemplate, async (req, reply) => {
     const file = await exports.downloadTemplate(principalOf(req), req.params.id);
     sendFile(reply, file);

@@ -115,6 +115,9 @@ export const auditEn: AuditLabels = {
     'schedule.create': 'Schedule entry created',
     'schedule.update': 'Schedule entry updated',
     'schedule.delete': 'Schedule entry deleted',
+    'reportExport.create': 'Reports exported',
+    'exportTemplate.create': 'Export template uploaded',
+    'exportTemplate.delete': 'Export template deleted',
   },
   targetTypes: {
     organization: 'Organization',
@@ -137,6 +140,8 @@ export const auditEn: AuditLabels = {
     'login-id': 'Login ID',
     'term-document': 'Term document',
     schedule: 'Schedule entry',
+    'report-export': 'Report export',
+    'export-template': 'Export template',
   },
   termKinds: { TOS: 'Terms of service', PP: 'Privacy policy', MC: 'Maintenance contract' },
   target: (type, name) => `${type}: ${name}`,

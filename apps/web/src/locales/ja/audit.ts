@@ -99,6 +99,9 @@ export const auditJa: AuditLabels = {
     'schedule.create': 'スケジュールの登録',
     'schedule.update': 'スケジュールの更新',
     'schedule.delete': 'スケジュールの削除',
+    'reportExport.create': 'レポートのエクスポート',
+    'exportTemplate.create': 'エクスポートテンプレートの登録',
+    'exportTemplate.delete': 'エクスポートテンプレートの削除',
   },
   targetTypes: {
     organization: '組織',
@@ -121,6 +124,8 @@ export const auditJa: AuditLabels = {
     'login-id': 'ログイン ID',
     'term-document': '規約文書',
     schedule: 'スケジュール',
+    'report-export': 'レポートのエクスポート',
+    'export-template': 'エクスポートテンプレート',
   },
   termKinds: { TOS: '利用規約', PP: 'プライバシーポリシー', MC: '保守契約' },
   target: (type, name) => `${type}：${name}`,
