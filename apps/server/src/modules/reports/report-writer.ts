@@ -26,6 +26,7 @@ const QUICK_RUN_MS = 5_000;
 const SCHEDULE_LINK_WAIT_MS = 2_000;
 /** The sweep looks for ended runs without a report among this many newest runs. */
 const SWEEP_WINDOW = 5_000;
+const SWEEP_EVERY_MS = 5 * 60_000;
 
 /** Step error codes that mean "the device or marker was not found" (detail result 4). */
 const NOT_FOUND_CODES = new Set(['RUN_CAPABILITY', 'RUN_DEVICE_NOT_FOUND', 'RUN_MARKER_NOT_FOUND']);
@@ -101,6 +102,7 @@ export function reportWriter(ctx: Ctx, opts: { photoWaitMs?: number } = {}) {
   const pending = new Set<Promise<unknown>>();
   const writing = new Set<number>();
   let closed = false;
+  let sweeper: NodeJS.Timeout | undefined;
 
   async function photosOf(robotId: number, actionIds: string[], waitMs: number) {
     const deadline = Date.now() + waitMs;
@@ -323,9 +325,14 @@ export function reportWriter(ctx: Ctx, opts: { photoWaitMs?: number } = {}) {
       }
       return n;
     },
-    /** The sweep in the background (after start). */
+    /** The sweep now in the background, then every SWEEP_EVERY_MS (a write that failed is tried again). */
     sweepSoon(): void {
-      void track(this.sweep().catch((err: unknown) => log.error({ err }, 'report sweep failed')));
+      const once = () => {
+        if (!closed) void track(this.sweep().catch((err: unknown) => log.error({ err }, 'report sweep failed')));
+      };
+      once();
+      sweeper ??= setInterval(once, SWEEP_EVERY_MS);
+      sweeper.unref();
     },
     /** Resolves once the reports being written are (tests; shutdown). */
     async idle(): Promise<void> {
@@ -333,6 +340,7 @@ export function reportWriter(ctx: Ctx, opts: { photoWaitMs?: number } = {}) {
     },
     async close(): Promise<void> {
       closed = true;
+      clearInterval(sweeper);
       await this.idle();
     },
   };
