@@ -4,8 +4,9 @@ import { z } from 'zod';
  * Reports (issue 16; docs/api-reports.md). Every flow run makes one report when it ends (done, fail,
  * cancel or unknown): a header (type, building, floor, robot, caller, start, end, result) and one
  * detail per step the run carried out (a loop's steps once per pass), with the step's result, message,
- * values, the photo it saved and where the robot was. The report is written from the run's record in
- * the transaction that closes the run, so a run closed after a restart gets its report too.
+ * values, the photo it saved and where the robot was. The report is written from the run's record
+ * right after the runner closes the run (once: `flow_run_id` is unique), a run closed after a restart
+ * included; a sweep catches up a report a crash left unwritten.
  *
  * Messages are i18n keys: `validation.*` (core texts) and `reportValidation.*`.
  */
