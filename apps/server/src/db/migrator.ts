@@ -23,7 +23,6 @@ import * as m021 from './migrations/021-schedule-references.ts';
 import * as m024 from './migrations/024-schedule-log-details.ts';
 import * as m022 from './migrations/022-reports.ts';
 import * as m023 from './migrations/023-report-exports.ts';
-import * as m023 from './migrations/023-report-exports.ts';
 // 025 stays last: it reads the operators table as every earlier migration leaves it.
 import * as m025 from './migrations/025-list-speed.ts';
 
@@ -59,7 +58,6 @@ const migrations: Migration[] = [
   { name: '021-schedule-references', up: m021.up },
   { name: '024-schedule-log-details', up: m024.up },
   { name: '022-reports', up: m022.up },
-  { name: '023-report-exports', up: m023.up },
   { name: '023-report-exports', up: m023.up },
   { name: '025-list-speed', up: m025.up },
 ];
