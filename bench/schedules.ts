@@ -33,7 +33,7 @@
  * SCHEDULES_BUILDINGS (10), SCHEDULES_INSTANTS (3), SCHEDULES_CREATE_RATE (25), SCHEDULES_KILL=0 (no kill), SCHEDULES_KILL_AFTER_MS (300),
  * SCHEDULES_SETTLE_S (150), SCHEDULES_SERVERS (1 or 2; 2 needs DATABASE_URL), SCHEDULES_TICK_MS and
  * SCHEDULES_GRACE_MINUTES (the servers' SCHEDULE_TICK_MS and SCHEDULE_GRACE_MINUTES; defaults 1000
- * and 10), SCHEDULES_STATE_INTERVAL_MS (10000), SCHEDULES_SPEED_SCALE (5), SCHEDULES_START_CHECK=0 (the
+ * and 10), SCHEDULES_LOOKAHEAD_MS (the servers' SCHEDULE_LOOKAHEAD_MS, default 10000), SCHEDULES_STATE_INTERVAL_MS (10000), SCHEDULES_SPEED_SCALE (5), SCHEDULES_START_CHECK=0 (the
  * servers' SCHEDULE_START_CHECK off: no reference photos when entries are saved and no start-position
  * check before a start; diagnosis, its own row in the results).
  * Results: bench/results/schedules.json, one row per configuration (SQLite · 1 server, PostgreSQL ·
@@ -77,6 +77,7 @@ const TICK_MS = envNumber('SCHEDULES_TICK_MS', 1000);
 const GRACE_MINUTES = envNumber('SCHEDULES_GRACE_MINUTES', 10);
 const STATE_INTERVAL_MS = envNumber('SCHEDULES_STATE_INTERVAL_MS', 10_000);
 const SPEED_SCALE = envNumber('SCHEDULES_SPEED_SCALE', 5);
+const LOOKAHEAD_MS = envNumber('SCHEDULES_LOOKAHEAD_MS', 10_000);
 const PER_ROBOT = Math.max(1, Math.round(ENTRIES / ROBOTS));
 /** SCHEDULES_START_CHECK=0: the servers without the start-position check and its reference photos (diagnosis). */
 const START_CHECK = process.env.SCHEDULES_START_CHECK !== '0';
@@ -279,6 +280,7 @@ async function main(): Promise<void> {
     SCHEDULE_TICK_MS: String(TICK_MS),
     SCHEDULE_GRACE_MINUTES: String(GRACE_MINUTES),
     SCHEDULE_START_CHECK: START_CHECK ? '1' : '0',
+    SCHEDULE_LOOKAHEAD_MS: String(LOOKAHEAD_MS),
   };
 
   // 1. The servers (and the shared broker with two).
@@ -542,6 +544,9 @@ async function main(): Promise<void> {
     `  doubled: ${doubledLines} lines, ${doubledRuns} runs, ${doubledOrders} orders; lost: ${lostSlots.length} robot-instants without a run, ${linesMissing} occurrences without a line; ${noOrder} started without an order seen`,
   );
   for (const d of doubledDetails) console.log(`    doubled? ${d}`);
+  // The dispatchers' slow batches (claim and priority phases, ms), from the servers' warnings.
+  for (const l of serverLog.filter((x) => x.includes('schedule')).slice(-15))
+    console.log(`    server: ${l.slice(0, 300)}`);
   for (const s of lostSlots.slice(0, 10))
     console.log(
       `    robot ${s.robotId} at ${iso(s.dueMs)}: ${s.lines.map((l) => `${l.result} ${l.reason ?? ''} ${l.detail}`.trim()).join('; ') || 'no line'}`,

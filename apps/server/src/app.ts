@@ -199,6 +199,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     runs,
     graceMinutes: config.scheduleGraceMinutes,
     tickMs: config.scheduleTickMs,
+    lookAheadMs: config.scheduleLookAheadMs,
     ...(config.scheduleStartCheck ? { startPosition } : {}),
   });
   app.decorate('scheduleDispatcher', dispatcher);

@@ -73,6 +73,8 @@ const envSchema = z.object({
   SCHEDULE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Reference photos at save and the start-position check before a scheduled start (docs/api-schedules.md); off: neither. */
   SCHEDULE_START_CHECK: boolish.default(true),
+  /** How far ahead (ms) the schedule dispatcher claims occurrences and checks their start positions (docs/api-schedules.md). */
+  SCHEDULE_LOOKAHEAD_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** How often (ms) the report export worker looks for queued exports (docs/api-reports.md); 0 turns its timer off (tests). */
   EXPORT_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
@@ -161,6 +163,8 @@ export interface Config {
   scheduleTickMs: number;
   /** The start-position check of schedules (reference photos at save, a photo before each start). */
   scheduleStartCheck: boolean;
+  /** How far ahead (ms) the schedule dispatcher claims occurrences (started at their due time). */
+  scheduleLookAheadMs: number;
   /** The report export worker's tick (ms); 0: no timer. */
   exportTickMs: number;
 }
@@ -248,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduleGraceMinutes: e.SCHEDULE_GRACE_MINUTES,
     scheduleTickMs: e.SCHEDULE_TICK_MS,
     scheduleStartCheck: e.SCHEDULE_START_CHECK,
+    scheduleLookAheadMs: e.SCHEDULE_LOOKAHEAD_MS,
     exportTickMs: e.EXPORT_TICK_MS,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,

@@ -225,6 +225,8 @@ describe('schedule dispatcher', () => {
   });
 
   it('logs an offline robot as a failure with the reason, without a run', async () => {
+    // The server has been up longer than the grace period (just after a start it would wait for the robot).
+    advance(11);
     const id = await createEntry({ title: 'Offline', flowId: waitFlow, robotId: offlineRobotId });
     const runsBefore = await runCount();
     advance(3);
@@ -425,6 +427,11 @@ describe('schedule dispatcher', () => {
       await Promise.all([mine.idle(), other.idle()]);
       await Promise.all([mine.tick(), other.tick()]);
       await Promise.all([mine.idle(), other.idle()]);
+      // The second app started minutes ago: an offline robot's occurrence it claimed waits for the robot
+      // to reconnect until the grace period is over; then it is ROBOT_OFFLINE, one line each.
+      advance(11);
+      await Promise.all([mine.tick(), other.tick()]);
+      await Promise.all([mine.idle(), other.idle()]);
       for (const id of offline) {
         const lines = await logsOf(id);
         expect(lines, `entry ${id}`).toHaveLength(1);
@@ -436,6 +443,179 @@ describe('schedule dispatcher', () => {
       expect(await runCount()).toBe(runsBefore + 1);
     } finally {
       await second.close();
+    }
+  });
+  describe('a server just started, its robots still reconnecting', () => {
+    const realRuns = () => {
+      const runner = (t.app as unknown as { flowRunner: FlowRunner }).flowRunner;
+      return flowRunService({ db: t.db.kysely, clock: () => new Date(now()), robotLink: t.link }, runner, {
+        controllerOf: () => null,
+      } as never);
+    };
+    /** A restarted server's dispatcher: it sees the robot once `back` says so (as its broker hears it again). */
+    const restarted = (back: () => boolean) =>
+      createDispatcher({
+        db: t.db.kysely,
+        clock: () => new Date(now()),
+        log: silent,
+        robotLink: { details: (id) => (back() ? t.link.details(id) : null) },
+        runs: realRuns(),
+        graceMinutes: 10,
+        tickMs: 0,
+      });
+    const tickIdle = async (d: ScheduleDispatcher) => {
+      await d.tick();
+      await d.idle();
+    };
+
+    it('an occurrence due while it was down waits for its robot and starts once it has reconnected', async () => {
+      const id = await createEntry({ title: 'After restart', flowId: waitFlow });
+      const runsBefore = await runCount();
+      // Due a minute ago, while the server was down; it starts now and the robot is not back yet.
+      advance(3);
+      let back = false;
+      const d = restarted(() => back);
+      try {
+        await tickIdle(d);
+        let lines = await logsOf(id);
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatchObject({ result: 'running', flowRunId: null, reason: null });
+        expect(lines[0]!.detail).toContain('waiting for the robot');
+        expect(await runCount()).toBe(runsBefore);
+        // A few seconds later the robot has reconnected: the next try starts the run.
+        advance(0.1);
+        back = true;
+        await tickIdle(d);
+        lines = await logsOf(id);
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatchObject({ result: 'running', reason: null });
+        expect(lines[0]!.flowRunId).not.toBeNull();
+        expect(await runCount()).toBe(runsBefore + 1);
+        expect(await runStatus(lines[0]!.flowRunId!)).toBe('running');
+      } finally {
+        await d.close();
+      }
+    });
+
+    it('a robot that never comes back is logged ROBOT_OFFLINE once, after the grace period', async () => {
+      const id = await createEntry({ title: 'Never back', flowId: waitFlow, robotId: offlineRobotId });
+      const runsBefore = await runCount();
+      advance(3);
+      const d = restarted(() => true);
+      try {
+        for (const minutes of [0, 4, 4]) {
+          advance(minutes);
+          await tickIdle(d);
+          const lines = await logsOf(id);
+          expect(lines).toHaveLength(1);
+          expect(lines[0], JSON.stringify(lines[0])).toMatchObject({ result: 'running', flowRunId: null });
+        }
+        // 11 minutes after the due time (grace 10): failed, once.
+        advance(2);
+        await tickIdle(d);
+        await tickIdle(d);
+        const lines = await logsOf(id);
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatchObject({ result: 'fail', reason: 'ROBOT_OFFLINE', flowRunId: null });
+        expect(await runCount()).toBe(runsBefore);
+      } finally {
+        await d.close();
+      }
+    });
+  });
+
+  it('claims an occurrence ahead of its due time, checks the start position then, and starts it at the due time', async () => {
+    const events: string[] = [];
+    const d = createDispatcher({
+      db: t.db.kysely,
+      clock: () => new Date(now()),
+      log: silent,
+      robotLink: t.link,
+      runs: {
+        start: async (_p, flowId, robot) => {
+          events.push(`start ${new Date(now()).toISOString()}`);
+          return { id: -2, startedAt: new Date(now()).toISOString(), flowId, robotId: robot } as FlowRun;
+        },
+        cancel: async () => ({}) as FlowRun,
+      },
+      startPosition: {
+        check: async () => {
+          events.push(`check ${new Date(now()).toISOString()}`);
+          return {
+            pass: true,
+            checked: true,
+            score: 1,
+            detail: 'start position checked',
+            code: 'startPositionChecked',
+            params: {},
+          };
+        },
+      },
+      graceMinutes: 10,
+      tickMs: 0,
+      lookAheadMs: 3 * 60_000,
+    });
+    try {
+      const id = await createEntry({ title: 'Ahead', flowId: waitFlow });
+      const entry = await t.call('GET', `/schedules/${id}`, admin);
+      const dueAt = entry.json<{ nextAt: string }>().nextAt;
+      expect(Date.parse(dueAt)).toBeGreaterThan(now());
+      await d.tick();
+      // Claimed and checked before the due time; not started yet.
+      await until(() => events.length === 1);
+      const [line] = await logsOf(id);
+      expect(line).toMatchObject({ result: 'running', flowRunId: null, dueAt });
+      expect(events[0]).toMatch(/^check /);
+      expect(Date.parse(events[0]!.slice(6))).toBeLessThan(Date.parse(dueAt));
+      // The due time comes: started, once.
+      advance(3);
+      await d.tick();
+      await d.idle();
+      expect(events, events.join(' | ')).toHaveLength(2);
+      expect(events[1]).toMatch(/^start /);
+      expect(Date.parse(events[1]!.slice(6))).toBeGreaterThanOrEqual(Date.parse(dueAt));
+      const lines = await logsOf(id);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ result: 'running', flowRunId: -2 });
+    } finally {
+      await d.close();
+      await t.db.kysely.deleteFrom('schedule_logs').where('flow_run_id', '=', -2).execute();
+    }
+  });
+
+  it('a line claimed ahead whose entry was disabled before its due time is dropped, not started', async () => {
+    const started: number[] = [];
+    const d = createDispatcher({
+      db: t.db.kysely,
+      clock: () => new Date(now()),
+      log: silent,
+      robotLink: t.link,
+      runs: {
+        start: async (_p, flowId) => {
+          started.push(flowId);
+          return { id: -3, startedAt: new Date(now()).toISOString() } as FlowRun;
+        },
+        cancel: async () => ({}) as FlowRun,
+      },
+      graceMinutes: 10,
+      tickMs: 0,
+      lookAheadMs: 3 * 60_000,
+    });
+    try {
+      const id = await createEntry({ title: 'Disabled ahead', flowId: waitFlow });
+      await d.tick();
+      await until(async () => (await logsOf(id)).length === 1);
+      const entry = (await t.call('GET', `/schedules/${id}`, admin)).json<Record<string, unknown>>();
+      const { id: _id, nextAt: _n, createdAt: _c, organizationId: _o, buildingId: _b, timeZone: _z, ...body } = entry;
+      const saved = await t.call('PUT', `/schedules/${id}`, admin, { ...body, enabled: false });
+      expect(saved.statusCode, saved.body).toBe(200);
+      advance(3);
+      await d.tick();
+      await d.idle();
+      expect(started).toEqual([]);
+      expect(await logsOf(id)).toEqual([]);
+    } finally {
+      await d.close();
     }
   });
 });

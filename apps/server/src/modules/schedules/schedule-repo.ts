@@ -1,5 +1,5 @@
 import type { Schedule, ScheduleException, ScheduleLog, ScheduleLogResult, ScheduleRepeat } from '@portal/contract';
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { deleteById, insertReturningId, updateVersioned } from '../../db/rows.ts';
 import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
@@ -237,6 +237,17 @@ export function scheduleRepo(db: Kysely<Database>) {
       const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
+    /** Marks the start attempt of a claimed line, only while this server still holds it (not taken over). */
+    async markStarting(id: number, owner: string, startedAt: string, leaseUntil: string): Promise<boolean> {
+      const r = await db
+        .updateTable('schedule_logs')
+        .set({ started_at: startedAt, lease_until: leaseUntil })
+        .where('id', '=', id)
+        .where('result', '=', 'pending')
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
     /** Claimed lines whose claimer's lease ran out (killed between claim and start). */
     abandoned: (now: string): Promise<ScheduleLogRow[]> =>
       db
@@ -245,7 +256,7 @@ export function scheduleRepo(db: Kysely<Database>) {
         .where('result', '=', 'pending')
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
         .orderBy('due_at')
-        .limit(100)
+        .limit(1000)
         .execute(),
     /** Takes a claimed line over from a claimer whose lease ran out: one server wins. */
     async takeOver(id: number, owner: string, now: string, leaseUntil: string): Promise<boolean> {
@@ -307,6 +318,117 @@ export function scheduleRepo(db: Kysely<Database>) {
         .where('started_at', '>=', since)
         .orderBy('id')
         .executeTakeFirst(),
+    /**
+     * Claims a batch of due occurrences in one statement: each entry's `next_due_at` moves from its
+     * `due` to its `following` only while it is still `due` (another server's claim makes it 0 rows).
+     * Answers the ids won.
+     */
+    async advanceMany(
+      claims: ReadonlyArray<{ id: number; due: string; following: string | null }>,
+      trx: Kysely<Database>,
+    ): Promise<number[]> {
+      if (claims.length === 0) return [];
+      const whenDue = sql.join(
+        claims.map((c) => sql`WHEN ${c.id} THEN ${c.due}`),
+        sql` `,
+      );
+      const whenNext = sql.join(
+        claims.map((c) => sql`WHEN ${c.id} THEN ${c.following}`),
+        sql` `,
+      );
+      const rows = await trx
+        .updateTable('schedules')
+        .set({ next_due_at: sql<string | null>`CASE id ${whenNext} END` })
+        .where(
+          'id',
+          'in',
+          claims.map((c) => c.id),
+        )
+        .where('next_due_at', '=', sql<string>`CASE id ${whenDue} END`)
+        .returning('id')
+        .execute();
+      return rows.map((r) => r.id);
+    },
+    /** Inserts claimed occurrences' log lines in one statement; a line already there (another server's) is skipped. */
+    insertLogs: (values: Insertable<ScheduleLogTable>[], trx: Kysely<Database>): Promise<ScheduleLogRow[]> =>
+      values.length === 0
+        ? Promise.resolve([])
+        : trx
+            .insertInto('schedule_logs')
+            .values(values)
+            .onConflict((oc) => oc.columns(['schedule_id', 'due_at']).doNothing())
+            .returningAll()
+            .execute(),
+    /** Fails pending lines in one statement (the priority losers of a batch). */
+    async failMany(ids: number[], values: Updateable<ScheduleLogTable>): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .updateTable('schedule_logs')
+        .set(values)
+        .where('id', 'in', ids)
+        .where('result', '=', 'pending')
+        .execute();
+    },
+    /** Entries and claimed lines due at these instants on these robots (the priority rule, for a batch). */
+    contenders: async (robotIds: number[], dues: string[]) => ({
+      unclaimed: await db
+        .selectFrom('schedules')
+        .select(['id', 'robot_id', 'next_due_at', 'priority', 'created_at', 'title'])
+        .where('robot_id', 'in', robotIds)
+        .where('next_due_at', 'in', dues)
+        .where('enabled', '=', 1)
+        .execute(),
+      claimed: await db
+        .selectFrom('schedule_logs')
+        .leftJoin('schedules', 'schedules.id', 'schedule_logs.schedule_id')
+        .select([
+          'schedule_logs.id',
+          'schedule_logs.robot_id',
+          'schedule_logs.due_at',
+          'schedule_logs.priority',
+          'schedule_logs.schedule_id',
+          'schedule_logs.title',
+          'schedules.created_at',
+        ])
+        .where('schedule_logs.robot_id', 'in', robotIds)
+        .where('schedule_logs.due_at', 'in', dues)
+        .execute(),
+    }),
+    /** Flows and robots by id (a batch of claimed lines). */
+    flowsByIds: (ids: number[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('flows')
+            .select(['id', 'organization_id', 'building_id', 'enabled', 'name', 'definition'])
+            .where('id', 'in', ids)
+            .execute(),
+    robotsByIds: (ids: number[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('robots')
+            .select(['id', 'organization_id', 'building_id', 'deleted_at', 'name'])
+            .where('id', 'in', ids)
+            .execute(),
+    /** An entry as it is now with its building's zone (a line claimed ahead is checked against it at its due time). */
+    entryNow: (id: number) =>
+      db
+        .selectFrom('schedules')
+        .innerJoin('buildings', 'buildings.id', 'schedules.building_id')
+        .selectAll('schedules')
+        .select('buildings.time_zone')
+        .where('schedules.id', '=', id)
+        .executeTakeFirst(),
+    /** Removes a pending line whose entry no longer has its occurrence (edited after the claim). */
+    async dropPending(id: number): Promise<boolean> {
+      const r = await db
+        .deleteFrom('schedule_logs')
+        .where('id', '=', id)
+        .where('result', '=', 'pending')
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) === 1;
+    },
     /** Enabled entries of a robot due at this instant (not claimed yet, they will be). */
     dueOnRobot: (robotId: number, dueAt: string) =>
       db
