@@ -49,6 +49,8 @@ const EXTENSIONS: Record<string, string> = { csv: 'csv', xlsx: 'xlsx' };
 /** Files of attempts no job holds any more (a server that died mid-export) are deleted after this. */
 const ORPHAN_AGE_MS = 60 * 60_000;
 const SWEEP_EVERY_MS = 60_000;
+/** Rows mapped and encoded between two yields to the event loop. */
+const SLICE = 100;
 
 /**
  * The export worker (docs/api-reports.md "Exports"): every tick each server claims queued jobs, and
@@ -113,7 +115,11 @@ export function createExportWorker(deps: ExportWorkerDeps) {
         if (closed) throw new Stopped();
         const rows = await repo.rowsAfter(selection, scope, after, job.max_detail_id, pageSize);
         if (rows.length === 0) break;
-        await writer.rows(rows.map(toCells));
+        // Mapped and encoded in slices, yielding between them: a request waits at most one slice.
+        for (let i = 0; i < rows.length; i += SLICE) {
+          await writer.rows(rows.slice(i, i + SLICE).map(toCells));
+          if (i + SLICE < rows.length) await yieldToEventLoop();
+        }
         after = rows[rows.length - 1]!.id;
         done += rows.length;
         if (!(await repo.updateHeld(id, instanceId, { rows_done: done, lease_until: leaseUntil() }))) throw new Lost();
