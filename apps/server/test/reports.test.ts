@@ -210,6 +210,15 @@ describe('reports', () => {
       expect(Math.hypot(points[i]![0] - points[i - 1]![0], points[i]![1] - points[i - 1]![1])).toBeGreaterThanOrEqual(
         0.49,
       );
+    // The run's record answers where the robot was at each step, not the track (read by the writer only).
+    const runSteps = (await t.call('GET', `/flow-runs/${run.id}`, admin)).json<{
+      steps: Array<{ stepId: string; data: Record<string, unknown> }>;
+    }>().steps;
+    const p1 = runSteps.find((x) => x.stepId === 'p1')!.data;
+    expect(p1).toMatchObject({ waypointId: 3, atFloorId: floorId });
+    expect(p1).not.toHaveProperty('track');
+    const stored = await t.db.kysely.selectFrom('flow_run_steps').select('data').where('run_id', '=', run.id).execute();
+    expect(stored.some((x) => 'track' in (JSON.parse(x.data) as object))).toBe(true);
     // It passed near Patrol 2 (waypoint 4).
     expect(Math.min(...points.map((p) => Math.hypot(p[0] - wp(4).x, p[1] - wp(4).y)))).toBeLessThan(1);
   }, 120_000);

@@ -47,6 +47,12 @@ export const toFlowRun = (r: FlowRunRow): FlowRun => ({
   message: r.message,
 });
 
+/** A step's data as answered: without the path driven (`track`, read by the report writer only). */
+const answeredData = (text: string): FlowRunStep['data'] => {
+  const { track: _track, ...data } = JSON.parse(text) as FlowRunStep['data'];
+  return data;
+};
+
 export const toFlowRunStep = (r: FlowRunStepRow): FlowRunStep => ({
   id: r.id,
   seq: r.seq,
@@ -59,7 +65,7 @@ export const toFlowRunStep = (r: FlowRunStepRow): FlowRunStep => ({
   endedAt: r.ended_at,
   errorCode: r.error_code,
   message: r.message,
-  data: JSON.parse(r.data) as FlowRunStep['data'],
+  data: answeredData(r.data),
 });
 
 const ACTIVE = ['running', 'paused'];
