@@ -170,6 +170,9 @@ describe('schedule start-position check', () => {
     const [line] = await logsOf(id);
     expect(line).toMatchObject({ result: 'running', reason: null });
     expect(line!.detail).toMatch(/^start position checked: camera v1 score (0\.9\d\d|1\.000)/);
+    // The same as a code with parameters (written in the reader's language by the browser).
+    expect(line).toMatchObject({ detailCode: 'startPositionChecked', detailParams: { camera: 'v1', threshold: 0.7 } });
+    expect(line!.detailParams.score).toBeGreaterThanOrEqual(0.9);
     expect(await runStatus(line!.flowRunId!)).toBe('running');
   }, 60_000);
 
@@ -188,6 +191,9 @@ describe('schedule start-position check', () => {
     expect(line).toMatchObject({ result: 'fail', reason: 'START_POSITION', flowRunId: null });
     expect(line!.detail).toMatch(/^not at the start position: camera v1 score -?0\.\d{3} \(pass ≥ 0\.7\)/);
     expect(line!.detail).toMatch(/reported position \d+\.\d\d m from the reference's/);
+    expect(line).toMatchObject({ detailCode: 'startPositionFailed', detailParams: { camera: 'v1', threshold: 0.7 } });
+    expect(line!.detailParams.score).toBeLessThan(0.7);
+    expect(line!.detailParams.distance).toBeGreaterThan(0);
     expect(await runCount()).toBe(runsBefore);
     expect(await runStatus(manualRun.id)).toBe('running');
   }, 60_000);
@@ -227,7 +233,12 @@ describe('schedule start-position check', () => {
     advance(3);
     await round();
     const [line] = await logsOf(id);
-    expect(line).toMatchObject({ result: 'running', reason: null, detail: NOT_CHECKED_NO_REFERENCES });
+    expect(line).toMatchObject({
+      result: 'running',
+      reason: null,
+      detail: NOT_CHECKED_NO_REFERENCES,
+      detailCode: 'startPositionNoReferences',
+    });
   }, 60_000);
 
   it('POST /reference with the robot offline is 409 ROBOT_OFFLINE; an unknown entry is 404', async () => {
