@@ -128,7 +128,7 @@ describe('export dialog', () => {
     expect(await screen.findByText('60 of 120 rows', {}, slow)).toBeInTheDocument();
     expect(screen.getByTestId('export-bar')).toBeInTheDocument();
     const download = await screen.findByTestId('export-download', {}, { timeout: 10_000 });
-    expect(screen.getByTestId('export-done')).toHaveTextContent('The file is ready.');
+    expect(screen.getByTestId('export-done')).toHaveTextContent('The file is ready: 120 rows.');
     await app.user.click(download);
     await waitFor(() => expect(calls.some((c) => c.path === '/api/report-exports/5/file')).toBe(true));
     const file = calls.find((c) => c.path === '/api/report-exports/5/file')!;

@@ -75,10 +75,10 @@ export function errorCodeText(t: T, code: string | null | undefined): string {
   return t('reports.errorCodes.other', { code });
 }
 
-/** A detail's values as `name: value` pairs (null and empty left out). */
-export const valuesText = (values: Record<string, string | number | boolean | null>): string =>
+/** A detail's values as `name: value` pairs (null, empty and the message repeated left out). */
+export const valuesText = (values: Record<string, string | number | boolean | null>, message?: string | null): string =>
   Object.entries(values)
-    .filter(([, v]) => v !== null && v !== '')
+    .filter(([, v]) => v !== null && v !== '' && v !== message)
     .map(([k, v]) => `${k}: ${String(v)}`)
     .join(', ');
 
@@ -90,5 +90,20 @@ export function useReportMessageText(): (message: string | undefined) => string 
     (message) =>
       message?.startsWith('reportValidation.') && i18n.exists(message) ? (t as unknown as T)(message) : core(message),
     [t, core],
+  );
+}
+
+/** An export's failure (a `reportValidation.*` key or an error code) in words; anything else as given. */
+export function useJobErrorText(): (error: string | null) => string {
+  const { t } = useTranslation();
+  return useCallback(
+    (error) => {
+      if (!error) return '';
+      const tt = t as unknown as T;
+      if (error.startsWith('reportValidation.') && i18n.exists(error)) return tt(error);
+      if (i18n.exists(`errors.${error}`)) return tt(`errors.${error}`);
+      return error;
+    },
+    [t],
   );
 }

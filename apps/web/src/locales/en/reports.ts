@@ -76,7 +76,8 @@ export const reportsEn = {
       start: 'Start export',
       progress: '{{done}} of {{total}} rows',
       queued: 'Waiting to start…',
-      done: 'The file is ready.',
+      done_one: 'The file is ready: {{count}} row.',
+      done_other: 'The file is ready: {{count}} rows.',
       failed: 'The export failed: {{error}}',
       download: 'Download',
       close: 'Close',
@@ -186,6 +187,7 @@ export const reportsEn = {
     rawSheetMissing: 'The workbook has no raw data sheet (name one “RawData”, “生データ” or “ローデータ”)',
     fileRequired: 'Choose an Excel file',
     notXlsx: 'The file is not an Excel workbook (.xlsx)',
+    tooManyRowsForExcel: 'More rows than an Excel sheet holds: narrow the filters or export to CSV',
     fileTooLarge: 'The file is larger than 10 MB',
   },
 };

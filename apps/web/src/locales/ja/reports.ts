@@ -74,7 +74,8 @@ export const reportsJa: ReportsMessages = {
       start: 'エクスポート開始',
       progress: '{{total}} 行中 {{done}} 行',
       queued: '開始を待っています…',
-      done: 'ファイルの準備ができました。',
+      done_one: 'ファイルの準備ができました（{{count}} 行）。',
+      done_other: 'ファイルの準備ができました（{{count}} 行）。',
       failed: 'エクスポートに失敗しました：{{error}}',
       download: 'ダウンロード',
       close: '閉じる',
@@ -186,6 +187,7 @@ export const reportsJa: ReportsMessages = {
       'ブックに生データシートがありません（シート名を「RawData」「生データ」「ローデータ」のいずれかにしてください）',
     fileRequired: 'Excel ファイルを選択してください',
     notXlsx: 'Excel ブック (.xlsx) ではありません',
+    tooManyRowsForExcel: 'Excel のシートに入る行数を超えています。絞り込むか CSV で出力してください',
     fileTooLarge: 'ファイルが 10 MB を超えています',
   },
 };

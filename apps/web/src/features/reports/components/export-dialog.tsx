@@ -17,7 +17,7 @@ import { FormShell, useFormKit } from '@/components/form-page';
 import { useErrorText } from '@/lib/i18n';
 import { useCreateExport, useExportJob, useTemplateOptions } from '../api';
 import { downloadFile } from '../download';
-import { useReportMessageText, useReportWords } from '../words';
+import { useJobErrorText, useReportMessageText, useReportWords } from '../words';
 
 interface ExportValues {
   format: ExportFormat;
@@ -159,6 +159,7 @@ function ExportProgress({ jobId, pollMs, onClose }: { jobId: number; pollMs?: nu
   const { t } = useReportWords();
   const errorText = useErrorText();
   const job = useExportJob(jobId, pollMs);
+  const jobError = useJobErrorText();
   const [downloadError, setDownloadError] = useState<unknown>(null);
   const j = job.data;
   const percent = j ? (j.status === 'done' ? 100 : j.rowCount > 0 ? (100 * j.rowsDone) / j.rowCount : 0) : 0;
@@ -178,13 +179,13 @@ function ExportProgress({ jobId, pollMs, onClose }: { jobId: number; pollMs?: nu
         <>
           <Progress value={100} color="green" aria-label={t('reports.historyColumns.status')} />
           <Text size="sm" aria-live="polite" data-testid="export-done">
-            {t('reports.export.done')} ({t('reports.export.progress', { done: j.rowsDone, total: j.rowCount })})
+            {t('reports.export.done', { count: j.rowCount })}
           </Text>
         </>
       )}
       {(j?.status === 'fail' || j?.status === 'expired') && (
         <Alert color="red" role="alert" data-testid="export-failed">
-          {t('reports.export.failed', { error: j.error ?? t(`reports.statuses.${j.status}`) })}
+          {t('reports.export.failed', { error: j.error ? jobError(j.error) : t(`reports.statuses.${j.status}`) })}
         </Alert>
       )}
       {job.isError && (

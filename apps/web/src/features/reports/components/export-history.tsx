@@ -10,7 +10,7 @@ import { useErrorText } from '@/lib/i18n';
 import { useExports } from '../api';
 import { downloadFile } from '../download';
 import { EXPORTS_PER_PAGE } from '../list-params';
-import { useReportWords } from '../words';
+import { useJobErrorText, useReportWords } from '../words';
 import { ReportTabs } from './report-tabs';
 
 const STATUS_COLOURS: Record<ExportJob['status'], string> = {
@@ -27,6 +27,7 @@ export function ExportHistoryPage({ page }: { page: number }) {
   const format = useFormat();
   const errorText = useErrorText();
   const exports = useExports(page);
+  const jobError = useJobErrorText();
   const [downloadError, setDownloadError] = useState<unknown>(null);
 
   const columns: Column<ExportJob>[] = [
@@ -82,7 +83,7 @@ export function ExportHistoryPage({ page }: { page: number }) {
           )}
           {j.status === 'fail' && j.error && (
             <Text size="xs" c="red.8">
-              {j.error}
+              {jobError(j.error)}
             </Text>
           )}
         </Stack>

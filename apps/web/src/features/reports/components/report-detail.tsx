@@ -152,7 +152,13 @@ export function ReportView({ report: r }: { report: ReportDetailView }) {
               <Table.Thead>
                 <Table.Tr>
                   {(['time', 'type', 'step', 'result', 'error', 'message', 'values', 'photo'] as const).map((c) => (
-                    <Table.Th key={c}>{t(`reports.detail.detailColumns.${c}`)}</Table.Th>
+                    <Table.Th
+                      key={c}
+                      style={{ whiteSpace: 'nowrap' }}
+                      className={c === 'photo' ? classes.photoCol : undefined}
+                    >
+                      {t(`reports.detail.detailColumns.${c}`)}
+                    </Table.Th>
                   ))}
                 </Table.Tr>
               </Table.Thead>
@@ -184,9 +190,9 @@ export function ReportView({ report: r }: { report: ReportDetailView }) {
                       </Table.Td>
                       <Table.Td>{d.message}</Table.Td>
                       <Table.Td>
-                        <Text size="xs">{valuesText(d.values)}</Text>
+                        <Text size="xs">{valuesText(d.values, d.message)}</Text>
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td className={classes.photoCol}>
                         {d.photo && n !== undefined && (
                           <button
                             type="button"

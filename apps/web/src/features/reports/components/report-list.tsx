@@ -45,7 +45,7 @@ export function ReportListPage({ page, pollMs }: { page: number; pollMs?: number
     {
       id: 'startedAt',
       header: t('reports.columns.startedAt'),
-      meta: { rowHeader: true },
+      meta: { rowHeader: true, cellProps: { style: { whiteSpace: 'nowrap' } } },
       cell: ({ row: { original: r } }) => (
         <Anchor
           component={Link}
