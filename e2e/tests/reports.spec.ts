@@ -63,6 +63,7 @@ const TEXT = {
   ja: {
     complete: '完了',
     closeViewer: '閉じる',
+    done: '完了',
     exportTitle: 'レポートのエクスポート',
     exportForbidden: 'エクスポート権限がありません。',
     photoTitle: (n: number, total: number) => `写真 ${n} / ${total}`,
@@ -70,6 +71,7 @@ const TEXT = {
   en: {
     complete: 'Complete',
     closeViewer: 'Close',
+    done: 'Done',
     exportTitle: 'Export reports',
     exportForbidden: 'Insufficient export permission.',
     photoTitle: (n: number, total: number) => `Photo ${n} of ${total}`,
@@ -323,11 +325,12 @@ test('a flow with photos runs on a simulated robot; its report shows the photos 
   const original = readZip(readFileSync(TEMPLATE_FILE));
   const book = readZip(xlsx.bytes);
   expect(sheetsOf(book).map((s) => s.name)).toEqual(['Summary', 'RawData']);
+  // RawData: the CSV's header and rows, cell for cell (empty cells at a row's end are left out).
   const raw = [...sheetRows(book, 'RawData').values()].map(rowValues);
-  expect(raw[0]).toEqual(rows[0]);
-  expect(raw.slice(1)).toHaveLength(definition.steps.length);
-  expect(raw.slice(1).map((r) => r[col('flowName')])).toEqual(definition.steps.map(() => flowName));
-  expect(raw.some((r) => r[col('message')] === EVENT_MESSAGE)).toBe(true);
+  expect(raw.map((r) => [...r, ...Array<string>(Math.max(0, EXPORT_COLUMNS.length - r.length)).fill('')])).toEqual(
+    rows,
+  );
+  expect(raw.find((r) => r[col('stepKind')] === 'taskEvent')?.[col('message')]).toBe(EVENT_MESSAGE);
   // The Summary sheet (texts, formulas), its drawing and chart: as the customer made them.
   expect(sheetRows(book, 'Summary')).toEqual(sheetRows(original, 'Summary'));
   for (const [name, bytes] of keptParts(original))
@@ -336,10 +339,20 @@ test('a flow with photos runs on a simulated robot; its report shows the photos 
   // ---- the export history lists both
   await page.goto('/report/export-history/1');
   const history = page.getByTestId('export-history-table');
-  await expect(history.locator('tbody tr')).not.toHaveCount(0);
-  await expect(history).toContainText(csv.name);
-  await expect(history).toContainText(xlsx.name);
-  await expect(history).toContainText(templateName);
+  const line = (fileName: string) => history.locator('tbody tr').filter({ hasText: fileName });
+  for (const [file, words] of [
+    [csv.name, ['CSV', 'Shift_JIS']],
+    [xlsx.name, ['Excel (.xlsx)', 'Shift_JIS', templateName]],
+  ] as const) {
+    await expect(line(file)).toHaveCount(1);
+    for (const w of [...words, TEXT.ja.done]) await expect(line(file)).toContainText(w);
+    // The row count, a cell of its own.
+    await expect(
+      line(file)
+        .locator('td')
+        .filter({ hasText: new RegExp(`^${definition.steps.length}$`) }),
+    ).toHaveCount(1);
+  }
   await keepScreen(page, 'report-export-history-ja');
 });
 
