@@ -147,8 +147,14 @@ export function ReportView({ report: r }: { report: ReportDetailView }) {
         {r.details.length === 0 ? (
           <Text c="dimmed">{t('reports.detail.noDetails')}</Text>
         ) : (
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped withTableBorder verticalSpacing="xs" data-testid="report-timeline">
+          <div className={classes.timelineScroll}>
+            <Table
+              striped
+              withTableBorder
+              verticalSpacing="xs"
+              className={classes.timeline}
+              data-testid="report-timeline"
+            >
               <Table.Thead>
                 <Table.Tr>
                   {(['time', 'type', 'step', 'result', 'error', 'message', 'values', 'photo'] as const).map((c) => (
@@ -216,7 +222,7 @@ export function ReportView({ report: r }: { report: ReportDetailView }) {
                 })}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </div>
         )}
       </Stack>
 
