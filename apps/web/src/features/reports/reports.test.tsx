@@ -13,7 +13,8 @@ import { mockApi, noContent, on, reply, replyError } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import { job, report, reportRoutes, reportView, template } from './test-data';
 
-const slow = { timeout: 5000 };
+// The machine runs many suites at once: screens may take seconds to appear (waited for, never fixed times).
+const slow = { timeout: 15_000 };
 const filterOf = (search: URLSearchParams) => JSON.parse(search.get('filter') ?? '{}') as Record<string, unknown>;
 
 beforeEach(() => {
@@ -44,7 +45,7 @@ describe('report list', () => {
     expect(row1).not.toHaveAttribute('data-abnormal');
     expect(within(row1).getByText('Yamada Hanako')).toBeInTheDocument();
     // Start in the building's zone: 2026-11-24T00:00Z is 9:00 in Tokyo.
-    await waitFor(() => expect(row1.querySelector('time')).toHaveAttribute('data-time-zone', 'Asia/Tokyo'));
+    await waitFor(() => expect(row1.querySelector('time')).toHaveAttribute('data-time-zone', 'Asia/Tokyo'), slow);
     expect(row1.querySelector('time')?.textContent).toMatch(/9:00/);
     expect(filterOf(calls.filter((c) => c.path === '/api/reports').at(-1)!.search)).toMatchObject({
       order: 'startedAt DESC',
@@ -53,7 +54,7 @@ describe('report list', () => {
     });
 
     await app.user.selectOptions(screen.getByTestId('building-filter'), '10');
-    await waitFor(() => expect(app.location()).toContain('building=10'));
+    await waitFor(() => expect(app.location()).toContain('building=10'), slow);
     await app.user.selectOptions(screen.getByTestId('report-type-filter'), '1');
     await app.user.selectOptions(screen.getByTestId('report-result-filter'), '9');
     await app.user.click(screen.getByTestId('report-abnormal-filter'));
@@ -74,8 +75,8 @@ describe('report list', () => {
     expect(app.location()).toMatch(/^\/report\/list\/1\?/);
 
     await app.user.click(screen.getByTestId('report-row-2'));
-    await waitFor(() => expect(app.location()).toBe('/report/2'));
-  }, 30_000);
+    await waitFor(() => expect(app.location()).toBe('/report/2'), slow);
+  }, 60_000);
 });
 
 describe('export dialog', () => {
@@ -127,14 +128,14 @@ describe('export dialog', () => {
     });
     expect(await screen.findByText('60 of 120 rows', {}, slow)).toBeInTheDocument();
     expect(screen.getByTestId('export-bar')).toBeInTheDocument();
-    const download = await screen.findByTestId('export-download', {}, { timeout: 10_000 });
+    const download = await screen.findByTestId('export-download', {}, slow);
     expect(screen.getByTestId('export-done')).toHaveTextContent('The file is ready: 120 rows.');
     await app.user.click(download);
     await waitFor(() => expect(calls.some((c) => c.path === '/api/report-exports/5/file')).toBe(true));
     const file = calls.find((c) => c.path === '/api/report-exports/5/file')!;
     expect(file.headers.get('Authorization')).toBe('Bearer token-abc');
     await waitFor(() => expect(URL.createObjectURL).toHaveBeenCalled());
-  }, 30_000);
+  }, 60_000);
 
   it('says "Insufficient export permission" (403) and stays signed in', async () => {
     mockApi({
@@ -147,7 +148,7 @@ describe('export dialog', () => {
     await app.user.click(await screen.findByTestId('export-start'));
     expect(await screen.findByTestId('form-error', {}, slow)).toHaveTextContent('Insufficient export permission.');
     expect(app.location()).toBe('/report/list/1');
-  }, 30_000);
+  }, 60_000);
 
   it('says "No target data found" (404)', async () => {
     mockApi({
@@ -159,7 +160,7 @@ describe('export dialog', () => {
     await app.user.click(screen.getByTestId('report-export'));
     await app.user.click(await screen.findByTestId('export-start'));
     expect(await screen.findByTestId('form-error', {}, slow)).toHaveTextContent('No target data found.');
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('report detail', () => {
@@ -208,13 +209,13 @@ describe('report detail', () => {
     expect(within(viewer).getByTestId('photo-viewer-image')).toHaveAttribute('data-zoom', '1.5');
     await app.user.click(within(viewer).getByRole('button', { name: 'Zoom out' }));
     expect(within(viewer).getByTestId('photo-viewer-image')).toHaveAttribute('data-zoom', '1');
-  }, 30_000);
+  }, 60_000);
 
   it('says a missing report is not found', async () => {
     mockApi({ ...reportRoutes(), [on(reportOps.getReport)]: () => replyError('NOT_FOUND') });
     renderApp('/report/99', { session: makeSession(0) });
     expect(await screen.findByRole('alert', {}, slow)).toBeInTheDocument();
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('export history', () => {
@@ -243,7 +244,7 @@ describe('export history', () => {
     expect(screen.getByTestId('export-row-1')).toHaveTextContent('Failed');
     await app.user.click(within(row2).getByTestId('export-download-2'));
     await waitFor(() => expect(calls.some((c) => c.path === '/api/report-exports/2/file')).toBe(true));
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('export templates', () => {
@@ -266,7 +267,7 @@ describe('export templates', () => {
     await app.user.click(within(row).getByTestId('template-delete-4'));
     await app.user.click(await screen.findByTestId('template-delete-4-confirm'));
     expect(await screen.findByTestId('template-empty', {}, slow)).toBeInTheDocument();
-  }, 30_000);
+  }, 60_000);
 
   it('shows a general operator the list without create or delete', async () => {
     mockApi({
@@ -278,7 +279,7 @@ describe('export templates', () => {
     expect(within(row).getByTestId('template-download-4')).toBeInTheDocument();
     expect(within(row).queryByTestId('template-delete-4')).toBeNull();
     expect(screen.queryByTestId('template-create')).toBeNull();
-  }, 30_000);
+  }, 60_000);
 
   it('uploads a workbook and shows the server’s error under the file field', async () => {
     const { calls } = mockApi({
@@ -301,5 +302,5 @@ describe('export templates', () => {
     expect(body.get('name')).toBe('Monthly');
     expect((body.get('file') as File).name).toBe('monthly.xlsx');
     expect(screen.queryByTestId('form-error')).toBeNull();
-  }, 30_000);
+  }, 60_000);
 });
