@@ -421,7 +421,10 @@ async function main(): Promise<void> {
   const windowMs = Date.now() - windowStart;
   const serverCpuMs = meter.stop();
   const machine1 = machineCpu();
+  // The runs are read before the final log lines: a run started between two reads is then named
+  // by a line read after it, not counted as doubled.
   const runs = (await readRuns(reader, readToken)).filter((r) => r.startedBy === null);
+  logs = await readLogs(reader, readToken, first);
 
   // ---------------------------------------------------------------- figures
   const robotById = new Map(robots.map((r) => [r.robotId, r]));
@@ -444,10 +447,18 @@ async function main(): Promise<void> {
   const runsSince = runs.filter((r) => Date.parse(r.startedAt) >= first && robotById.has(r.robotId));
   const runsPerRobot = new Map<number, number>();
   for (const r of runsSince) runsPerRobot.set(r.robotId, (runsPerRobot.get(r.robotId) ?? 0) + 1);
+  // A robot with a claimed line not started yet (the bench stopped waiting before the dispatcher was
+  // done) may be starting its run right now: its extra runs or orders are counted as unsettled.
+  const unsettledRobots = new Set(
+    ours.filter((l) => l.result === 'running' && l.flowRunId === null).map((l) => l.robotId),
+  );
   let doubledRuns = 0;
+  let unsettled = 0;
   const doubledDetails: string[] = [];
   for (const [robotId, n] of runsPerRobot) {
-    const extra = Math.max(0, n - (namedRuns.get(robotId)?.size ?? 0));
+    const over = Math.max(0, n - (namedRuns.get(robotId)?.size ?? 0));
+    if (unsettledRobots.has(robotId)) unsettled += over;
+    const extra = unsettledRobots.has(robotId) ? 0 : over;
     doubledRuns += extra;
     if (extra === 0 || doubledDetails.length >= 10) continue;
     const named = namedRuns.get(robotId) ?? new Set<number>();
@@ -465,9 +476,10 @@ async function main(): Promise<void> {
   let doubledOrders = 0;
   for (const r of robots) {
     const orders = newOrders.get(prefixOf(r.robotId))?.size ?? 0;
-    doubledOrders += Math.max(0, orders - (namedRuns.get(r.robotId)?.size ?? 0));
+    if (!unsettledRobots.has(r.robotId)) doubledOrders += Math.max(0, orders - (namedRuns.get(r.robotId)?.size ?? 0));
   }
   const doubled = doubledLines + doubledRuns + doubledOrders;
+  const unsettledLines = ours.filter((l) => l.result === 'running' && l.flowRunId === null).length;
 
   // Lost: a robot and instant with due entries but no line, or no line with a run.
   const slots = new Map<string, { robotId: number; dueMs: number; entries: number; lines: ScheduleLog[] }>();
@@ -479,7 +491,11 @@ async function main(): Promise<void> {
   }
   for (const l of ours) slots.get(`${l.robotId} ${Date.parse(l.dueAt)}`)?.lines.push(l);
   const linesMissing = due.length - new Set(ours.map(lineKey)).size;
-  const lostSlots = [...slots.values()].filter((s) => !s.lines.some((l) => l.flowRunId !== null));
+  // A robot and instant whose line is still claimed, not started, when the bench stopped waiting is
+  // unsettled (the dispatcher was still working), not lost.
+  const lostSlots = [...slots.values()].filter(
+    (s) => !s.lines.some((l) => l.flowRunId !== null || l.result === 'running'),
+  );
   const lost = lostSlots.length + Math.max(0, linesMissing - lostSlots.reduce((a, s) => a + s.entries, 0));
   const outcomes = new Map<string, number>();
   for (const l of ours) {
@@ -541,7 +557,7 @@ async function main(): Promise<void> {
   console.log(`  due → the line's startedAt (run about to start), instants without the kill: ${pct(claimDelays)}`);
   console.log(`  log lines: ${[...outcomes].map(([k, n]) => `${k} ×${n}`).join(', ')}`);
   console.log(
-    `  doubled: ${doubledLines} lines, ${doubledRuns} runs, ${doubledOrders} orders; lost: ${lostSlots.length} robot-instants without a run, ${linesMissing} occurrences without a line; ${noOrder} started without an order seen`,
+    `  doubled: ${doubledLines} lines, ${doubledRuns} runs, ${doubledOrders} orders; lost: ${lostSlots.length} robot-instants without a run, ${linesMissing} occurrences without a line; ${noOrder} started without an order seen; unsettled (claimed, not started when the bench stopped waiting): ${unsettledLines} lines, ${unsettled} runs`,
   );
   for (const d of doubledDetails) console.log(`    doubled? ${d}`);
   // The dispatchers' slow batches (claim and priority phases, ms), from the servers' warnings.
@@ -575,6 +591,7 @@ async function main(): Promise<void> {
     f('all delays p99', percentile(all, 99), 'ms'),
     f('doubled', doubled, 'count', '0', doubled === 0),
     f('lost', lost, 'count', '0', lost === 0),
+    f('unsettled lines', unsettledLines, 'count'),
     f('downtime', downMs, 'ms'),
     f('server CPU', (serverCpuMs / windowMs) * 100, '% of one core'),
     f('machine busy', machineBusyPercent(machine0, machine1), `% of ${cpuCount()} cores`),
