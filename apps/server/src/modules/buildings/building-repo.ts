@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { BuildingTable, Database } from '../../db/schema.ts';
 import { deleteById, findById, insertReturningId, rowExists, updateById, updateVersioned } from '../../db/rows.ts';
 import { compiledPage, compiledRows } from '../../lib/compiled-list.ts';
@@ -33,6 +33,30 @@ export interface NamedGroup {
   id: number;
   name: string;
 }
+/** The groups of each listed building, by group table and building id. */
+export type GroupsOfBuildings = Map<GroupTableName, Map<number, NamedGroup[]>>;
+
+/** The group table of each `include` of the building list, in the order they are read. */
+const GROUP_INCLUDES = [
+  ['groups', 'robot_groups'],
+  ['flowGroups', 'flow_groups'],
+] as const;
+
+/** The column of a listed building that holds its groups of `table` (PostgreSQL, `list`). */
+const groupsColumn = (table: GroupTableName) => `list_${table}` as const;
+
+/**
+ * A building's groups of `table` as a JSON array of `{ id, name }` in their sort order, for the
+ * page's own statement on PostgreSQL: one round trip for the page, its total and its groups, where
+ * a statement of their own cost a round trip, the planning of a `union all` with an `in` list of up
+ * to 64 parameters, and a row per group to read (docs/decisions/0002-read-caches.md "Fifth round").
+ * The table name is one of two constants; the building is the outer row.
+ */
+const groupsJson = (table: GroupTableName) => {
+  const each = sql`json_agg(json_build_object('id', g.id, 'name', g.name) order by g.sort_order, g.id)`;
+  const all = sql`coalesce(${each}, '[]'::json)`;
+  return sql<NamedGroup[]>`(select ${all} from ${sql.table(table)} as g where g.building_id = buildings.id)`;
+};
 
 /** The list padded to the next power of two by repeating its last entry (an `in` list answers the same). */
 function padded(ids: number[]): number[] {
@@ -58,6 +82,7 @@ const BUILDING_CHILD_TABLES = [
 
 /** The SQL of buildings; `db` may be a transaction. */
 export function buildingRepo(db: Kysely<Database>) {
+  const onPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
   /**
    * The groups of each building from one or more group tables (`union all`), in their sort order:
    * one statement for all of them, compiled once per set of tables and size of the id list (padded
@@ -106,14 +131,45 @@ export function buildingRepo(db: Kysely<Database>) {
     /** What the scope check of a building needs. */
     findScope: (id: number) => findById(db, 'buildings', id, ['id', 'organization_id', 'ip_restriction_enabled']),
 
-    /** The buildings of the scope as the filter asks, with the total of the filter's where. */
-    async list(scope: TenantScope, f: ParsedFilter): Promise<{ rows: BuildingRow[]; total: number }> {
-      return compiledPage(db as never, 'buildings', scope, f, (s, sf) => {
+    /**
+     * The buildings of the scope as the filter asks, with the total of the filter's where and the
+     * groups its `include` asks for (`groups`: robot groups, `flowGroups`: flow groups). On
+     * PostgreSQL the groups come in the page's own statement (`groupsJson`), so the list is one
+     * round trip; on SQLite, whose statements cost no round trip, from one more (`groupsOfEach`).
+     */
+    async list(
+      scope: TenantScope,
+      f: ParsedFilter,
+    ): Promise<{ rows: BuildingRow[]; total: number; groups: GroupsOfBuildings }> {
+      const tables = GROUP_INCLUDES.filter(([include]) => f.include.includes(include)).map(([, table]) => table);
+      const inline = onPostgres && tables.length > 0;
+      const { rows, total } = await compiledPage(db as never, 'buildings', scope, f, (s, sf) => {
         const scoped = db
           .selectFrom('buildings')
           .where((eb) => scopeWhere(s, eb, { organization: 'buildings.organization_id', building: 'buildings.id' }));
-        return { page: applyFilter(scoped.selectAll(), sf) as never, count: countOf(scoped, sf.where) as never };
+        let page = applyFilter(scoped.selectAll(), sf);
+        // `sf.include` is part of the shape's key, so each set of includes has its own statement.
+        if (inline) for (const table of tables) page = page.select(groupsJson(table).as(groupsColumn(table))) as never;
+        return { page: page as never, count: countOf(scoped, sf.where) as never };
       });
+      if (!inline)
+        return {
+          rows: rows as BuildingRow[],
+          total,
+          groups: await groupsOfEach(
+            tables,
+            rows.map((r) => (r as BuildingRow).id),
+          ),
+        };
+      const groups: GroupsOfBuildings = new Map();
+      for (const table of tables) {
+        const column = groupsColumn(table);
+        const byBuilding = new Map<number, NamedGroup[]>();
+        for (const r of rows as Array<BuildingRow & Record<string, unknown>>)
+          byBuilding.set(r.id, r[column] as NamedGroup[]);
+        groups.set(table, byBuilding);
+      }
+      return { rows: rows as BuildingRow[], total, groups };
     },
 
     organizationExists: (id: number): Promise<boolean> => rowExists(db, 'organizations', id),

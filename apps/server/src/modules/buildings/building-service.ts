@@ -9,7 +9,7 @@ import { camelRow } from '../../lib/naming.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
 import { liveRobotCount, purgeDeletedRobots } from './placement-repo.ts';
 import { flowCountOfBuilding } from '../flows/flow-repo.ts';
-import { buildingFilter, buildingRepo, type BuildingRow, type GroupTableName } from './building-repo.ts';
+import { buildingFilter, buildingRepo, type BuildingRow } from './building-repo.ts';
 import { buildingInScope, nullIfEmpty, recorder, requireManager } from './common.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'fileStore'>;
@@ -50,14 +50,7 @@ export function buildingListService({ db, caches }: Pick<AppContext, 'db' | 'cac
     list(p: Principal, rawFilter: string | undefined): Promise<ListAnswer> {
       return cachedList('buildings', p, rawFilter, buildingListSchema, async () => {
         const f = parseFilter(rawFilter, buildingFilter);
-        const { rows, total } = await repo.list(p, f);
-        const tables: GroupTableName[] = [];
-        if (f.include.includes('groups')) tables.push('robot_groups');
-        if (f.include.includes('flowGroups')) tables.push('flow_groups');
-        const groups = await repo.groupsOfEach(
-          tables,
-          rows.map((r) => r.id),
-        );
+        const { rows, total, groups } = await repo.list(p, f);
         const robotGroups = groups.get('robot_groups');
         const flowGroups = groups.get('flow_groups');
         // The mapped row is a new object: add the relations to it (a spread of it per row costs more
