@@ -618,4 +618,43 @@ describe('schedule dispatcher', () => {
       await d.close();
     }
   });
+  it('a server closing leaves the lines it claimed ahead to another server at once, started once', async () => {
+    const closing = createDispatcher({
+      db: t.db.kysely,
+      clock: () => new Date(now()),
+      log: silent,
+      robotLink: t.link,
+      runs: {
+        start: () => Promise.reject(new Error('the closing server must not start it')),
+        cancel: async () => ({}) as FlowRun,
+      },
+      graceMinutes: 10,
+      tickMs: 0,
+      lookAheadMs: 3 * 60_000,
+    });
+    const id = await createEntry({ title: 'Handed over', flowId: waitFlow });
+    await closing.tick();
+    await until(async () => (await logsOf(id)).length === 1);
+    await closing.close();
+    const runsBefore = await runCount();
+    // Before the due time (its lease would hold a minute after it): the app's dispatcher takes it...
+    const other = dispatcher();
+    await other.tick();
+    await until(async () => {
+      const row = await t.db.kysely
+        .selectFrom('schedule_logs')
+        .select('lease_owner')
+        .where('schedule_id', '=', id)
+        .executeTakeFirst();
+      return row?.lease_owner === other.instanceId;
+    });
+    // ...and starts it at the due time, once.
+    advance(3);
+    await round();
+    const lines = await logsOf(id);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ result: 'running' });
+    expect(lines[0]!.flowRunId).not.toBeNull();
+    expect(await runCount()).toBe(runsBefore + 1);
+  });
 });

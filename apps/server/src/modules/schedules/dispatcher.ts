@@ -619,9 +619,12 @@ export function createDispatcher(deps: DispatcherDeps) {
     async close(opts: { kill?: boolean } = {}): Promise<void> {
       closed = true;
       if (timer) clearInterval(timer);
-      // Occurrences waiting for their due time are left to their lease (another server, or the restart).
+      // Occurrences waiting for their due time are left to another server or the restart: at once
+      // (lease released) when closing, after their lease when killed.
+      const waitingIds = [...waiting.keys()];
       for (const w of [...waiting.values()]) w.go();
       if (opts.kill) return;
+      for (const id of waitingIds) await repo.updateLog(id, { lease_until: null }, 'pending').catch(() => undefined);
       await ticking;
       await Promise.all([...tasks]);
     },
