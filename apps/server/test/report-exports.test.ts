@@ -99,7 +99,7 @@ async function seedReports(opts: {
           ended_at: new Date(Date.parse(started) + s * 1000 + 500).toISOString(),
           error_code: null,
           message: s === 1 ? '受付前, "到着"' : null,
-          values_json: s === 1 ? '{"waypoint":"受付"}' : '{}',
+          values_json: s === 1 ? '{"waypointId":3,"waypointName":"受付","level":5,"extra":"x"}' : '{}',
           photo_file_key: null,
           photo_thumb_key: null,
           photo_width: null,
@@ -378,12 +378,14 @@ describe('export jobs', () => {
     expect(first[8]).toBe('2026-11-20 10:00:00');
     expect(first[10]).toBe('完了');
     expect(first[18]).toBe('受付前, "到着"');
-    expect(first[19]).toBe('{"waypoint":"受付"}');
+    // The values in words: a name for its id, known keys labelled, unknown keys as they are.
+    expect(first[19]).toBe('地点: 受付, レベル: 警告, extra: x');
 
     const en = await exportDone(general, { format: 'csv', encoding: 'utf-8' }, 'en');
     const enRows = parseCsv((await download(general, en.id)).rawPayload.subarray(3).toString('utf8'));
     expect(enRows[0]!.slice(0, 3)).toEqual(['Report ID', 'Report type', 'Building']);
     expect(enRows[1]![10]).toBe('Complete');
+    expect(enRows[1]![19]).toBe('Waypoint: 受付, Level: Warning, extra: x');
   });
 
   it('writes Shift_JIS: the Japanese text round-trips', async () => {

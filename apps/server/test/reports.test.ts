@@ -186,6 +186,9 @@ describe('reports', () => {
     // The internal step data is not shown as values.
     expect(Object.keys(d.details[0]!.values)).not.toEqual(expect.arrayContaining(['track']));
     expect(d.details[0]!.values).toMatchObject({ waypointId: 3 });
+    // A move's detail carries the waypoint's name, copied from the floor's map when the report was written.
+    expect(d.details[0]!.values).toMatchObject({ waypointName: wp(3).name });
+    expect(d.details[2]!.values).toMatchObject({ waypointName: wp(4).name });
 
     // The photo: the full image as the robot sent it and a smaller thumbnail, both through signed URLs.
     const photo = d.details[1]!.photo!;
@@ -539,6 +542,92 @@ describe('reports', () => {
     const first = d.tracks[0]!.points;
     expect(first[0]).toEqual([0, 0]);
     expect(first.at(-1)).toEqual([6000, 0]);
+  });
+
+  it('copies a route’s, a waypoint’s and a floor’s names into the values; a later map edit leaves them', async () => {
+    // The floor's map as the tests before left it.
+    const current = await t.call('GET', `/floors/${floorId}/map`, admin);
+    const map = current.json<{ revision: number; document: ReturnType<typeof demoMapDocument> }>();
+    const doc = map.document;
+    const route = doc.routes[0]!;
+    const last = route.waypointIds[route.waypointIds.length - 1]!;
+    const repo = runRepo(t.db.kysely);
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    const id = await repo.insert({
+      organization_id: organizationId,
+      building_id: buildingId,
+      floor_id: floorId,
+      flow_id: null,
+      flow_name: 'Named',
+      robot_id: robotId,
+      robot_name: 'Reporter',
+      definition: JSON.stringify([
+        { kind: 'moveToWaypoint', id: 'w', waypointId: 3 },
+        { kind: 'followRoute', id: 'r', routeId: route.id },
+        { kind: 'moveToFloor', id: 'f', floorId, waypointId: 2 },
+        { kind: 'taskStart', id: 't', name: '夜間点検' },
+      ]),
+      status: 'done',
+      started_at: at,
+      ended_at: at,
+      started_by: null,
+      current_step_id: null,
+      current_step_kind: null,
+      error_code: null,
+      message: null,
+      cursor: JSON.stringify(initialCursor(floorId)),
+      owner: null,
+      lease_until: null,
+    });
+    const steps: Array<[string, string, Record<string, unknown>]> = [
+      ['w', 'moveToWaypoint', { waypointId: 3, atFloorId: floorId, atX: 1, atY: 1 }],
+      ['r', 'followRoute', { waypointId: last, atFloorId: floorId, atX: 1, atY: 1 }],
+      ['f', 'moveToFloor', { floorId, waypointId: 2, phase: 'done' }],
+      ['t', 'taskStart', { task: '夜間点検' }],
+    ];
+    let seq = 0;
+    for (const [stepId, kind, data] of steps)
+      await repo.insertStep({
+        run_id: id,
+        seq: ++seq,
+        step_id: stepId,
+        kind,
+        pass: '',
+        attempt: 1,
+        result: 'done',
+        started_at: at,
+        ended_at: at,
+        error_code: null,
+        message: null,
+        data: JSON.stringify(data),
+      });
+    expect(await writerOf().write(id, 0)).toBe(true);
+    const report = await reportOf(id);
+    const name = (wid: number) => doc.waypoints.find((w) => w.id === wid)!.name;
+    const expected = [
+      { waypointId: 3, waypointName: name(3) },
+      { waypointId: last, waypointName: name(last), routeName: route.name },
+      { floorId, floorName: report.floorName, waypointId: 2, waypointName: name(2), phase: 'done' },
+      { task: '夜間点検' },
+    ];
+    expect((await detailOf(report.id)).details.map((x) => x.values)).toEqual(expected);
+
+    // The map renamed later: the past report keeps the names it was written with.
+    const renamed = await t.call('PUT', `/floors/${floorId}/map`, admin, {
+      baseRevision: map.revision,
+      document: { ...map.document, waypoints: map.document.waypoints.map((w) => ({ ...w, name: `${w.name} (old)` })) },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    try {
+      expect((await detailOf(report.id)).details.map((x) => x.values)).toEqual(expected);
+    } finally {
+      const now = (await t.call('GET', `/floors/${floorId}/map`, admin)).json<{ revision: number }>();
+      const back = await t.call('PUT', `/floors/${floorId}/map`, admin, {
+        baseRevision: now.revision,
+        document: map.document,
+      });
+      expect(back.statusCode, back.body).toBe(200);
+    }
   });
 
   it('keeps general operators to their building and administrators to their organization; 404 out of scope', async () => {

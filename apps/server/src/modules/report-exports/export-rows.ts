@@ -1,6 +1,6 @@
 import { EXPORT_COLUMNS, type ExportColumn } from '@portal/contract';
 import type { ExportRepo } from './export-repo.ts';
-import type { ExportTexts } from './export-texts.ts';
+import { valuesInWords, type ExportTexts } from './export-texts.ts';
 import type { Cell } from './file-writer.ts';
 
 /** A row of `exportRepo.rowsAfter`. */
@@ -89,11 +89,21 @@ export function rowMapper(texts: ExportTexts): (r: ExportSourceRow) => Cell[] {
     detailEndedAt: (r) => time(r.ended_at, r.time_zone),
     errorCode: (r) => r.error_code,
     message: (r) => r.message,
-    values: (r) => (r.values_json === '{}' || r.values_json === '' ? null : r.values_json),
+    values: (r) => valuesCell(r.values_json, r.message),
     photo: (r) =>
       r.photo_file_key
         ? photoName(r.robot_name, time(r.ended_at ?? r.started_at, r.time_zone), r.seq, r.photo_type)
         : null,
+  };
+  const valuesCell = (json: string, message: string | null): Cell => {
+    if (json === '{}' || json === '') return null;
+    try {
+      const parsed = JSON.parse(json) as unknown;
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return json;
+      return valuesInWords(texts, parsed as Parameters<typeof valuesInWords>[1], message) || null;
+    } catch {
+      return json;
+    }
   };
   const cells = EXPORT_COLUMNS.map((c) => cell[c]);
   return (r) => cells.map((f) => f(r));

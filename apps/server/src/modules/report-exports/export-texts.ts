@@ -12,6 +12,14 @@ export interface ExportTexts {
   results: Record<string, string>;
   detailTypes: Record<string, string>;
   callers: Record<string, string>;
+  /** A detail's values (reportDetailSchema.values) in words: the labels of the known keys, the levels and cameras. */
+  values: {
+    labels: Record<string, string>;
+    levels: Record<string, string>;
+    cameras: Record<string, string>;
+    yes: string;
+    no: string;
+  };
   /** The sheet of a workbook made without a template. */
   sheetName: string;
 }
@@ -64,6 +72,26 @@ const ja: ExportTexts = {
     '51': 'コマンド / 作業計画',
   },
   callers: { schedule: 'スケジュール', operator: 'オペレーター', trigger: 'トリガー' },
+  values: {
+    labels: {
+      waypoint: '地点',
+      route: 'ルート',
+      floor: 'フロア',
+      camera: 'カメラ',
+      task: 'タスク',
+      level: 'レベル',
+      targets: '通知先',
+      seconds: '待機秒数',
+      detected: '人検知',
+      door: 'ドア',
+      phase: 'フェーズ',
+      resumed: '再開',
+    },
+    levels: { '0': '情報', '5': '警告', '9': '緊急' },
+    cameras: { v1: '前方', v2: '後方', v3: '前方広角', s1: '側面', g1: 'ジンバル', thermal: 'サーマル' },
+    yes: 'はい',
+    no: 'いいえ',
+  },
   sheetName: 'RawData',
 };
 
@@ -115,7 +143,72 @@ const en: ExportTexts = {
     '51': 'Command / work plan',
   },
   callers: { schedule: 'Schedule', operator: 'Operator', trigger: 'Trigger' },
+  values: {
+    labels: {
+      waypoint: 'Waypoint',
+      route: 'Route',
+      floor: 'Floor',
+      camera: 'Camera',
+      task: 'Task',
+      level: 'Level',
+      targets: 'Recipients',
+      seconds: 'Wait (s)',
+      detected: 'Person detected',
+      door: 'Door',
+      phase: 'Phase',
+      resumed: 'Resumed',
+    },
+    levels: { '0': 'Information', '5': 'Warning', '9': 'Emergency' },
+    cameras: { v1: 'Front', v2: 'Rear', v3: 'Front wide', s1: 'Side', g1: 'Gimbal', thermal: 'Thermal' },
+    yes: 'Yes',
+    no: 'No',
+  },
   sheetName: 'RawData',
+};
+
+type Values = Record<string, string | number | boolean | null>;
+
+/**
+ * A detail's values in words, as the report screen shows them (apps/web/src/features/reports/words.tsx
+ * `valueEntries`): a name written with the report stands for its id (`waypointName` for `waypointId`),
+ * known keys get their label and value words, unknown keys stay as they are; null, empty and the
+ * detail's message repeated are left out. "Waypoint: Entrance, Task: 夜間点検".
+ */
+export function valuesInWords(texts: ExportTexts, values: Values, message?: string | null): string {
+  const v = texts.values;
+  const out: string[] = [];
+  for (const [k, raw] of Object.entries(values)) {
+    if (raw === null || raw === '' || raw === message) continue;
+    if ((k === 'waypointId' && values.waypointName) || (k === 'floorId' && values.floorName)) continue;
+    const label = VALUE_KEYS[k];
+    if (!label) {
+      out.push(`${k}: ${String(raw)}`);
+      continue;
+    }
+    let word = typeof raw === 'boolean' ? (raw ? v.yes : v.no) : String(raw);
+    if (k === 'level') word = v.levels[word] ?? word;
+    if (k === 'camera') word = v.cameras[word] ?? word;
+    out.push(`${v.labels[label] ?? label}: ${word}`);
+  }
+  return out.join(', ');
+}
+
+/** The known keys of a detail's values and the label each is shown under. */
+export const VALUE_KEYS: Record<string, string> = {
+  waypointName: 'waypoint',
+  waypointId: 'waypoint',
+  routeName: 'route',
+  floorName: 'floor',
+  floorId: 'floor',
+  camera: 'camera',
+  task: 'task',
+  level: 'level',
+  targets: 'targets',
+  seconds: 'seconds',
+  detected: 'detected',
+  door: 'door',
+  phase: 'phase',
+  resumed: 'resumed',
 };
 
 export const exportTexts = (lang: Lang): ExportTexts => (lang === 'en' ? en : ja);

@@ -109,6 +109,17 @@ export function reportRepo(db: Kysely<Database>) {
         : db.selectFrom('floors').select(['id', 'name']).where('id', 'in', ids).execute(),
     robot: (id: number) =>
       db.selectFrom('robots').select(['name', 'serial_no']).where('id', '=', id).executeTakeFirst(),
+    /** The current map document of a floor as stored (JSON text), or null when it has none. */
+    mapDocument: async (floorId: number): Promise<string | null> =>
+      (
+        await db
+          .selectFrom('floor_map_revisions')
+          .select('document')
+          .where('floor_id', '=', floorId)
+          .orderBy('revision', 'desc')
+          .limit(1)
+          .executeTakeFirst()
+      )?.document ?? null,
     flowDefinition: async (id: number): Promise<string | null> =>
       (await db.selectFrom('flows').select('definition').where('id', '=', id).executeTakeFirst())?.definition ?? null,
     scheduleOfRun: (runId: number) =>

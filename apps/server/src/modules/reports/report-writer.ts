@@ -89,6 +89,46 @@ const parseData = (text: string): Data => {
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
+type Names = { waypoints: Map<number, string>; routes: Map<number, string> };
+
+/** The waypoint and route names of a stored map document (an unreadable one has none). */
+export function mapNamesOf(text: string | null): Names {
+  const names: Names = { waypoints: new Map(), routes: new Map() };
+  if (!text) return names;
+  try {
+    const doc = JSON.parse(text) as { waypoints?: unknown; routes?: unknown };
+    for (const [list, into] of [
+      [doc.waypoints, names.waypoints],
+      [doc.routes, names.routes],
+    ] as const) {
+      if (!Array.isArray(list)) continue;
+      for (const x of list as Array<{ id?: unknown; name?: unknown }>)
+        if (x && typeof x.id === 'number' && typeof x.name === 'string' && x.name !== '') into.set(x.id, x.name);
+    }
+  } catch {
+    // no names
+  }
+  return names;
+}
+
+/** The definition's steps by id (the run's snapshot), for what a step's record does not hold (a route's id). */
+function definitionSteps(definition: string): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== 'object') return;
+    const o = v as Record<string, unknown>;
+    if (typeof o.id === 'string' && typeof o.kind === 'string' && !out.has(o.id)) out.set(o.id, o);
+    Object.values(o).forEach(walk);
+  };
+  try {
+    walk(JSON.parse(definition));
+  } catch {
+    // no steps
+  }
+  return out;
+}
+
 /**
  * The report writer (docs/api-reports.md "When a report is written"): every flow run makes one
  * report when it ends, written from the run's record right after the runner closes it (the runner
@@ -178,12 +218,46 @@ export function reportWriter(ctx: Ctx, opts: { photoWaitMs?: number } = {}) {
       thumbs.set(p.action_id, await thumbnailOf(p.file_key, run.organization_id, run.building_id));
     const written = [...thumbs.values()].filter((t): t is StoredFile => t !== null);
 
+    // Names copied now (a later map or floor edit leaves a past report as it was): the waypoint's and
+    // route's from the current map of the floor the step ran on, a floor change's floor.
+    const defSteps = definitionSteps(run.definition);
+    const mapNames = new Map<number, Promise<Names>>();
+    const namesOn = (floorId: number) => {
+      let n = mapNames.get(floorId);
+      if (!n) mapNames.set(floorId, (n = repo.mapDocument(floorId).then(mapNamesOf)));
+      return n;
+    };
+    const floorIds = new Set<number>();
+    for (const d of datas) if (num(d.floorId) !== null) floorIds.add(Math.trunc(d.floorId as number));
+    const floorNames = new Map((await repo.floors([...floorIds])).map((f) => [f.id, f.name]));
+    let floorNow = run.floor_id;
+    const named: Data[] = [];
+    for (const [i, s] of steps.entries()) {
+      const data = datas[i]!;
+      const extra: Data = {};
+      const at = num(data.atFloorId);
+      const stepFloor = num(data.floorId);
+      const mapFloor = stepFloor !== null ? Math.trunc(stepFloor) : at !== null ? Math.trunc(at) : floorNow;
+      if (stepFloor !== null) extra.floorName = floorNames.get(Math.trunc(stepFloor)) ?? null;
+      const routeId = s.kind === 'followRoute' ? num(defSteps.get(s.step_id)?.routeId) : null;
+      const waypointId = num(data.waypointId);
+      if (waypointId !== null || routeId !== null) {
+        const names = await namesOn(mapFloor);
+        if (routeId !== null) extra.routeName = names.routes.get(routeId) ?? null;
+        if (waypointId !== null) extra.waypointName = names.waypoints.get(waypointId) ?? null;
+      }
+      named.push(extra);
+      if (at !== null) floorNow = Math.trunc(at);
+      else if (s.kind === 'moveToFloor' && s.result === 'done' && stepFloor !== null) floorNow = Math.trunc(stepFloor);
+    }
+
     const details: Omit<Insertable<ReportDetailTable>, 'report_id'>[] = steps.map((s, i) => {
       const data = datas[i]!;
       const photo = typeof data.actionId === 'string' ? photos.get(data.actionId) : undefined;
       const thumb = photo ? thumbs.get(photo.action_id) : null;
       const values: Data = {};
       for (const [k, v] of Object.entries(data)) if (!INTERNAL_KEYS.has(k)) values[k] = v;
+      for (const [k, v] of Object.entries(named[i]!)) if (v !== null) values[k] = v;
       const floorId = num(data.atFloorId);
       return {
         seq: i + 1,
