@@ -8,6 +8,7 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import i18n from 'i18next';
 import { makeSession } from '@/testing/fixtures';
 import { mockApi, noContent, on, reply, replyError } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
@@ -180,7 +181,7 @@ describe('report detail', () => {
     expect(within(step3).getByTestId('report-detail-result-3')).toHaveTextContent('Error');
     expect(within(step3).getByTestId('report-detail-error-3')).toHaveTextContent('The step did not finish in time');
     expect(step3).toHaveTextContent('Stuck near the door');
-    expect(within(timeline).getByTestId('report-detail-1')).toHaveTextContent('waypoint: Lobby');
+    expect(within(timeline).getByTestId('report-detail-1')).toHaveTextContent('Waypoint: Lobby');
     expect(within(timeline).getByTestId('report-detail-1')).not.toHaveAttribute('data-abnormal');
     // Times in the building's zone: 00:01Z is 09:01 in Tokyo.
     expect(within(timeline).getByTestId('report-detail-1')).toHaveTextContent('09:01:00');
@@ -209,6 +210,46 @@ describe('report detail', () => {
     expect(within(viewer).getByTestId('photo-viewer-image')).toHaveAttribute('data-zoom', '1.5');
     await app.user.click(within(viewer).getByRole('button', { name: 'Zoom out' }));
     expect(within(viewer).getByTestId('photo-viewer-image')).toHaveAttribute('data-zoom', '1');
+  }, 60_000);
+
+  it('shows each step’s values in words: the names copied with the report, labels and value words', async () => {
+    const view = reportView(2);
+    const values: Array<Record<string, string | number>> = [
+      { waypointId: 3, waypointName: 'Entrance' },
+      { camera: 'v1', actionCount: 2 },
+      { task: '夜間点検', level: 5 },
+      { floorId: 2, floorName: '2F', waypointId: 1, waypointName: 'Hall', routeName: 'Night round' },
+    ];
+    mockApi({
+      ...reportRoutes(),
+      [on(reportOps.getReport, { id: 2 })]: () =>
+        reply(reportDetailViewSchema, { ...view, details: view.details.map((d, i) => ({ ...d, values: values[i]! })) }),
+    });
+    const shown = async () => {
+      const timeline = await screen.findByTestId('report-timeline', {}, slow);
+      return [1, 2, 3, 4].map((n) => within(timeline).getByTestId(`report-detail-values-${n}`).textContent);
+    };
+    const app = renderApp('/report/2', { session: makeSession(0) });
+    expect(await shown()).toEqual([
+      'Waypoint: Entrance',
+      'Camera: Front, actionCount: 2',
+      'Task: 夜間点検, Level: Warning',
+      'Floor: 2F, Waypoint: Hall, Route: Night round',
+    ]);
+    app.unmount();
+
+    await i18n.changeLanguage('ja');
+    try {
+      renderApp('/report/2', { session: makeSession(0) });
+      expect(await shown()).toEqual([
+        '地点: Entrance',
+        'カメラ: 前方, actionCount: 2',
+        'タスク: 夜間点検, レベル: 警告',
+        'フロア: 2F, 地点: Hall, ルート: Night round',
+      ]);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   }, 60_000);
 
   it('says a missing report is not found', async () => {

@@ -81,7 +81,7 @@ export const reportView = (id: number): ReportDetailView =>
     ...report(id, { result: 11, abnormalCount: 1, photoCount: 2 }),
     timeZone: 'Asia/Tokyo',
     details: [
-      detail(1, { values: { waypoint: 'Lobby' } }),
+      detail(1, { values: { waypointId: 3, waypointName: 'Lobby' } }),
       detail(2, { kind: 'takePhoto', type: 1, photo: photo(1), x: 2, y: 1 }),
       detail(3, { kind: 'moveToWaypoint', result: 9, errorCode: 'RUN_TIMEOUT', message: 'Stuck near the door' }),
       detail(4, { kind: 'takePhoto', type: 1, photo: photo(2), x: 4, y: 3 }),

@@ -75,11 +75,60 @@ export function errorCodeText(t: T, code: string | null | undefined): string {
   return t('reports.errorCodes.other', { code });
 }
 
-/** A detail's values as `name: value` pairs (null, empty and the message repeated left out). */
-export const valuesText = (values: Record<string, string | number | boolean | null>, message?: string | null): string =>
-  Object.entries(values)
-    .filter(([, v]) => v !== null && v !== '' && v !== message)
-    .map(([k, v]) => `${k}: ${String(v)}`)
+type Values = Record<string, string | number | boolean | null>;
+
+/** The known keys of a detail's values and the label (`reports.valueLabels.*`) each is shown under. */
+const VALUE_KEYS: Record<string, string> = {
+  waypointName: 'waypoint',
+  waypointId: 'waypoint',
+  routeName: 'route',
+  floorName: 'floor',
+  floorId: 'floor',
+  camera: 'camera',
+  task: 'task',
+  level: 'level',
+  targets: 'targets',
+  seconds: 'seconds',
+  detected: 'detected',
+  door: 'door',
+  phase: 'phase',
+  resumed: 'resumed',
+};
+
+/**
+ * A detail's values as `label: value` pairs in words (the export writes the same: server
+ * report-exports/export-texts.ts `valuesInWords`): a name copied with the report stands for its id
+ * (`waypointName` for `waypointId`, `floorName` for `floorId`), a known key gets its label and its
+ * value words (level, camera, yes/no, a door's or elevator's phase), an unknown key stays as it is;
+ * null, empty and the message repeated are left out.
+ */
+export function valueEntries(t: T, values: Values, message?: string | null): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [k, raw] of Object.entries(values)) {
+    if (raw === null || raw === '' || raw === message) continue;
+    if ((k === 'waypointId' && values.waypointName) || (k === 'floorId' && values.floorName)) continue;
+    const label = VALUE_KEYS[k];
+    if (!label) {
+      out.push([k, String(raw)]);
+      continue;
+    }
+    let word = typeof raw === 'boolean' ? t(raw ? 'reports.valueWords.yes' : 'reports.valueWords.no') : String(raw);
+    if (k === 'level') word = t(`reports.valueWords.levels.${word}`, { defaultValue: word });
+    if (k === 'camera') word = t(`reports.valueWords.cameras.${word}`, { defaultValue: word });
+    if (k === 'phase') {
+      const kind = 'door' in values ? 'securityPhases' : 'elevatorPhases';
+      const key = `robotCommon.buildingSystems.${kind}.${word}`;
+      if (i18n.exists(key)) word = t(key);
+    }
+    out.push([t(`reports.valueLabels.${label}`), word]);
+  }
+  return out;
+}
+
+/** A detail's values in words as one line ("Waypoint: Entrance, Task: 夜間点検"). */
+export const valuesText = (t: T, values: Values, message?: string | null): string =>
+  valueEntries(t, values, message)
+    .map(([k, v]) => `${k}: ${v}`)
     .join(', ');
 
 /** Translates a field message: the section's `reportValidation.*` texts, else the core `validation.*` ones. */

@@ -196,7 +196,9 @@ export function ReportView({ report: r }: { report: ReportDetailView }) {
                       </Table.Td>
                       <Table.Td>{d.message}</Table.Td>
                       <Table.Td>
-                        <Text size="xs">{valuesText(d.values, d.message)}</Text>
+                        <Text size="xs" data-testid={`report-detail-values-${d.seq}`}>
+                          {valuesText(w.t, d.values, d.message)}
+                        </Text>
                       </Table.Td>
                       <Table.Td className={classes.photoCol}>
                         {d.photo && n !== undefined && (
