@@ -20,11 +20,12 @@ import * as m018 from './migrations/018-flow-runs.ts';
 import * as m019 from './migrations/019-operator-list-covering-indexes.ts';
 import * as m020 from './migrations/020-schedules.ts';
 import * as m021 from './migrations/021-schedule-references.ts';
-import * as m024 from './migrations/024-schedule-log-details.ts';
 import * as m022 from './migrations/022-reports.ts';
 import * as m023 from './migrations/023-report-exports.ts';
-// 025 stays last: it reads the operators table as every earlier migration leaves it.
+import * as m024 from './migrations/024-schedule-log-details.ts';
+// 025 reads the operators table as every earlier migration leaves it.
 import * as m025 from './migrations/025-list-speed.ts';
+import * as m026 from './migrations/026-flow-run-schedule-line.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -56,10 +57,11 @@ const migrations: Migration[] = [
   { name: '019-operator-list-covering-indexes', up: m019.up },
   { name: '020-schedules', up: m020.up },
   { name: '021-schedule-references', up: m021.up },
-  { name: '024-schedule-log-details', up: m024.up },
   { name: '022-reports', up: m022.up },
   { name: '023-report-exports', up: m023.up },
+  { name: '024-schedule-log-details', up: m024.up },
   { name: '025-list-speed', up: m025.up },
+  { name: '026-flow-run-schedule-line', up: m026.up },
 ];
 
 /**

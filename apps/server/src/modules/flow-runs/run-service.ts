@@ -61,12 +61,15 @@ export function flowRunService(ctx: Ctx, runner: FlowRunner, lock: ControlsLock)
   }
 
   return {
-    /** `startedBy`: who is recorded as starting it (default the caller; null for a schedule). */
+    /**
+     * `startedBy`: who is recorded as starting it (default the caller; null for a schedule);
+     * `scheduleLogId`: the schedule log line that starts it, recorded with the run.
+     */
     async start(
       p: Principal,
       flowId: number,
       robotId: number,
-      opts: { startedBy?: number | null } = {},
+      opts: { startedBy?: number | null; scheduleLogId?: number } = {},
     ): Promise<FlowRun> {
       const startedBy = opts.startedBy === undefined ? p.operatorId : opts.startedBy;
       const flow = await flowRepo(db).byId(p, flowId);
@@ -105,6 +108,7 @@ export function flowRunService(ctx: Ctx, runner: FlowRunner, lock: ControlsLock)
           started_at: at,
           ended_at: null,
           started_by: startedBy,
+          ...(opts.scheduleLogId === undefined ? {} : { schedule_log_id: opts.scheduleLogId }),
           current_step_id: null,
           current_step_kind: null,
           error_code: null,

@@ -22,6 +22,8 @@ export interface FlowRunTable {
   started_at: string;
   ended_at: string | null;
   started_by: number | null;
+  /** The schedule log line that started the run (migration 026); null: an operator or a trigger. */
+  schedule_log_id: Generated<number | null>;
   current_step_id: string | null;
   current_step_kind: string | null;
   steps_started: Generated<number>;

@@ -122,6 +122,8 @@ export function reportRepo(db: Kysely<Database>) {
       )?.document ?? null,
     flowDefinition: async (id: number): Promise<string | null> =>
       (await db.selectFrom('flows').select('definition').where('id', '=', id).executeTakeFirst())?.definition ?? null,
+    scheduleLine: (lineId: number) =>
+      db.selectFrom('schedule_logs').select(['schedule_id', 'title']).where('id', '=', lineId).executeTakeFirst(),
     scheduleOfRun: (runId: number) =>
       db
         .selectFrom('schedule_logs')

@@ -21,9 +21,6 @@ export const REPORT_THUMBNAIL_WIDTH = 320;
 /** How long the writer waits for a photo still being stored when the run ended (the robot sends it as the action finishes). */
 const PHOTO_WAIT_MS = 10_000;
 const PHOTO_POLL_MS = 200;
-/** A run without an operator that ended this soon after it started may not have its schedule line linked yet. */
-const QUICK_RUN_MS = 5_000;
-const SCHEDULE_LINK_WAIT_MS = 2_000;
 /** The sweep looks for ended runs without a report among this many newest runs. */
 const SWEEP_WINDOW = 5_000;
 const SWEEP_EVERY_MS = 5 * 60_000;
@@ -173,21 +170,11 @@ export function reportWriter(ctx: Ctx, opts: { photoWaitMs?: number } = {}) {
   }
 
   /**
-   * The schedule log line that started the run. The dispatcher records the run's id on its line just
-   * after starting it: a run without an operator that ended within moments may be read before that,
-   * so it is looked for again for a short while.
+   * Who started the run: the schedule log line recorded with the run (runs from before migration 026:
+   * the line that names the run), else the operator, else a trigger.
    */
-  async function scheduleOf(r: ReportRepo, runId: number, startedBy: number | null, quick: boolean) {
-    const deadline = Date.now() + (startedBy === null && quick ? SCHEDULE_LINK_WAIT_MS : 0);
-    for (;;) {
-      const s = await r.scheduleOfRun(runId);
-      if (s || Date.now() >= deadline || closed) return s;
-      await new Promise((resolveWait) => setTimeout(resolveWait, PHOTO_POLL_MS));
-    }
-  }
-
-  async function callerOf(r: ReportRepo, runId: number, startedBy: number | null, quick: boolean) {
-    const s = await scheduleOf(r, runId, startedBy, quick);
+  async function callerOf(r: ReportRepo, runId: number, scheduleLogId: number | null, startedBy: number | null) {
+    const s = scheduleLogId !== null ? await r.scheduleLine(scheduleLogId) : await r.scheduleOfRun(runId);
     if (s) return { caller: 'schedule' as ReportCaller, callerName: s.title, scheduleId: s.schedule_id };
     if (startedBy !== null) {
       const o = await r.operator(startedBy);
@@ -310,12 +297,7 @@ export function reportWriter(ctx: Ctx, opts: { photoWaitMs?: number } = {}) {
       repo.robot(run.robot_id),
       run.flow_id === null ? Promise.resolve(null) : repo.flowDefinition(run.flow_id),
       repo.floors([run.floor_id]),
-      callerOf(
-        repo,
-        run.id,
-        run.started_by,
-        waitMs > 0 && Date.parse(run.ended_at) - Date.parse(run.started_at) < QUICK_RUN_MS,
-      ),
+      callerOf(repo, run.id, run.schedule_log_id, run.started_by),
     ]);
     const firstThumb = details.find((d) => d.photo_thumb_key)?.photo_thumb_key ?? null;
 

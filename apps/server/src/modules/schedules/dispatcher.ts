@@ -25,7 +25,12 @@ import type { StartPositionService } from './start-position-service.ts';
 
 /** What the dispatcher needs of the flow-run service. */
 export interface ScheduleRuns {
-  start(p: Principal, flowId: number, robotId: number, opts: { startedBy: null }): Promise<FlowRun>;
+  start(
+    p: Principal,
+    flowId: number,
+    robotId: number,
+    opts: { startedBy: null; scheduleLogId: number },
+  ): Promise<FlowRun>;
   cancel(p: Principal, runId: number): Promise<FlowRun>;
 }
 
@@ -423,7 +428,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     // line taken over meanwhile (this server was too slow for its lease) is left to its new owner.
     if (!(await repo.markStarting(line.id, instanceId, iso(clock()), leaseUntil()))) return;
     try {
-      const run = await runs.start(p, flow.id, robotId, { startedBy: null });
+      const run = await runs.start(p, flow.id, robotId, { startedBy: null, scheduleLogId: line.id });
       await repo.updateLog(
         line.id,
         {
