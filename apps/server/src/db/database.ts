@@ -86,7 +86,7 @@ export function preparedStatement(sqlText: string): void {
   preparedNames.set(sqlText, `portal_${preparedNames.size + 1}`);
 }
 
-type QueryFn = (text: unknown, values?: unknown) => unknown;
+type QueryFn = (text: unknown, values?: unknown, callback?: unknown) => unknown;
 const namedClients = new WeakSet<object>();
 
 /**
@@ -103,9 +103,12 @@ function withPreparedStatements(pool: pg.Pool): pg.Pool {
       const query = client.query.bind(client) as QueryFn;
       const parsed = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection
         ?.parsedStatements;
-      (client as unknown as { query: QueryFn }).query = (text, values) => {
-        const name = typeof text === 'string' ? preparedNames.get(text) : undefined;
-        if (name === undefined) return query(text, values);
+      // Every other call goes through untouched, with all its arguments: pg's own `pool.query` (the
+      // version probe) calls a pooled client's query with a callback, which must be passed on.
+      (client as unknown as { query: QueryFn }).query = (...args: Parameters<QueryFn>) => {
+        const [text, values] = args;
+        const name = typeof text === 'string' && args.length <= 2 ? preparedNames.get(text) : undefined;
+        if (name === undefined) return query(...args);
         return (query({ name, text, values }) as Promise<unknown>).catch(async (err: unknown) => {
           // A kept `select *` whose table another server's migration changed: "cached plan must not
           // change result type" (0A000), on every later run. Prepare it anew once, then as before.
