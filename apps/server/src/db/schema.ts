@@ -480,3 +480,48 @@ export interface LiveCountTable {
   organization_id: number;
   n: number;
 }
+
+/** Threshold rules and their log (migration 028; docs/api-thresholds.md). */
+export interface Database {
+  threshold_rules: ThresholdRuleTable;
+  threshold_logs: ThresholdLogTable;
+}
+
+export interface ThresholdRuleTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  description: string;
+  /** 0 information, 5 warning, 9 emergency. */
+  level: number;
+  /** 1 enabled, 0 disabled. */
+  status: number;
+  /** JSON ThresholdCondition[]. */
+  conditions: string;
+  created_at: string;
+  /** The version of versioned edits. */
+  updated_at: string;
+}
+
+export interface ThresholdLogTable {
+  id: Generated<number>;
+  organization_id: number;
+  building_id: number | null;
+  robot_id: number | null;
+  /** null once the rule is deleted; `rule_name` keeps its name. */
+  rule_id: number | null;
+  rule_name: string;
+  /** `check_items.id` (migration 029), no foreign key. */
+  check_item_id: number | null;
+  check_item_name: string;
+  value: number;
+  /** JSON ThresholdCondition: the condition breached. */
+  condition: string;
+  level: number;
+  photo_file_key: string | null;
+  report_id: number | null;
+  report_detail_id: number | null;
+  /** JSON ThresholdNotified[]. */
+  notified: string;
+  at: string;
+}
