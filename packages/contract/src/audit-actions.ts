@@ -113,6 +113,10 @@ export const AUDIT_ACTIONS = [
   'reportExport.create',
   'exportTemplate.create',
   'exportTemplate.delete',
+  // Threshold rules
+  'threshold.create',
+  'threshold.update',
+  'threshold.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -140,5 +144,6 @@ export const AUDIT_TARGET_TYPES = [
   'schedule',
   'report-export',
   'export-template',
+  'threshold-rule',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -21,6 +21,7 @@ export * from './flows/index.ts';
 export * from './schedules/index.ts';
 export * from './reports/index.ts';
 export * from './building-systems.ts';
+export * from './thresholds.ts';
 export * from './flow-health.ts';
 export * from './api/index.ts';
 export * from './activity.ts';

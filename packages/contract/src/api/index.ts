@@ -22,3 +22,4 @@ export * from './ops/activity.ts';
 export * from './ops/flow-runs.ts';
 export * from './ops/schedules.ts';
 export * from './ops/reports.ts';
+export * from './ops/thresholds.ts';

@@ -118,6 +118,9 @@ export const auditEn: AuditLabels = {
     'reportExport.create': 'Reports exported',
     'exportTemplate.create': 'Export template uploaded',
     'exportTemplate.delete': 'Export template deleted',
+    'threshold.create': 'Threshold rule created',
+    'threshold.update': 'Threshold rule updated',
+    'threshold.delete': 'Threshold rule deleted',
   },
   targetTypes: {
     organization: 'Organization',
@@ -142,6 +145,7 @@ export const auditEn: AuditLabels = {
     schedule: 'Schedule entry',
     'report-export': 'Report export',
     'export-template': 'Export template',
+    'threshold-rule': 'Threshold rule',
   },
   termKinds: { TOS: 'Terms of service', PP: 'Privacy policy', MC: 'Maintenance contract' },
   target: (type, name) => `${type}: ${name}`,

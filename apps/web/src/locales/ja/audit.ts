@@ -102,6 +102,9 @@ export const auditJa: AuditLabels = {
     'reportExport.create': 'レポートのエクスポート',
     'exportTemplate.create': 'エクスポートテンプレートの登録',
     'exportTemplate.delete': 'エクスポートテンプレートの削除',
+    'threshold.create': 'しきい値ルールの作成',
+    'threshold.update': 'しきい値ルールの更新',
+    'threshold.delete': 'しきい値ルールの削除',
   },
   targetTypes: {
     organization: '組織',
@@ -126,6 +129,7 @@ export const auditJa: AuditLabels = {
     schedule: 'スケジュール',
     'report-export': 'レポートのエクスポート',
     'export-template': 'エクスポートテンプレート',
+    'threshold-rule': 'しきい値ルール',
   },
   termKinds: { TOS: '利用規約', PP: 'プライバシーポリシー', MC: '保守契約' },
   target: (type, name) => `${type}：${name}`,
