@@ -117,6 +117,12 @@ export const AUDIT_ACTIONS = [
   'threshold.create',
   'threshold.update',
   'threshold.delete',
+  // Webhooks (system administrators)
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.test',
+  'webhook.rotateSecret',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -145,5 +151,6 @@ export const AUDIT_TARGET_TYPES = [
   'report-export',
   'export-template',
   'threshold-rule',
+  'webhook',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -25,3 +25,4 @@ export * from './thresholds.ts';
 export * from './flow-health.ts';
 export * from './api/index.ts';
 export * from './activity.ts';
+export * from './webhooks.ts';

@@ -176,7 +176,7 @@ export const agreeTermsBodySchema = z.object({ documentIds: z.array(id).min(1).m
 
 export const deliverySchema = z.object({
   id,
-  channel: z.enum(['email', 'sms', 'slack', 'chatbot']),
+  channel: z.enum(['email', 'sms', 'slack', 'chatbot', 'webhook']),
   recipient: z.string(),
   subject: z.string(),
   body: z.string(),

@@ -23,3 +23,4 @@ export * from './ops/flow-runs.ts';
 export * from './ops/schedules.ts';
 export * from './ops/reports.ts';
 export * from './ops/thresholds.ts';
+export * from './ops/webhooks.ts';

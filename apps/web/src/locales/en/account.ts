@@ -134,7 +134,7 @@ export const accountEn = {
     purpose: 'Purpose',
     status: 'Status',
     statuses: { stored: 'Stored', sent: 'Sent', failed: 'Failed' },
-    channels: { email: 'Email', sms: 'SMS', slack: 'Slack', chatbot: 'Chat bot' },
+    channels: { email: 'Email', sms: 'SMS', slack: 'Slack', chatbot: 'Chat bot', webhook: 'Webhook' },
     purposes: {
       'auth-code': 'Verification code',
       'login-notification': 'Sign-in notice',

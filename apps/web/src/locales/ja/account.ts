@@ -131,7 +131,7 @@ export const accountJa: AccountMessages = {
     purpose: '用途',
     status: '状態',
     statuses: { stored: '保存済み', sent: '送信済み', failed: '失敗' },
-    channels: { email: 'メール', sms: 'SMS', slack: 'Slack', chatbot: 'チャットボット' },
+    channels: { email: 'メール', sms: 'SMS', slack: 'Slack', chatbot: 'チャットボット', webhook: 'Webhook' },
     purposes: {
       'auth-code': '認証コード',
       'login-notification': 'ログインのお知らせ',
