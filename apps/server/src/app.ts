@@ -39,6 +39,7 @@ import { poseRoutes } from './modules/poses/routes.ts';
 import { flowRoutes } from './modules/flows/routes.ts';
 import { flowRunRoutes } from './modules/flow-runs/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
+import { checkItemRoutes } from './modules/check-items/routes.ts';
 import { createDispatcher } from './modules/schedules/dispatcher.ts';
 import { startPositionService } from './modules/schedules/start-position-service.ts';
 import { createRunner } from './modules/flow-runs/runner.ts';
@@ -241,6 +242,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(activityRoutes, { ctx, activity });
       await api.register(flowRunRoutes, { runs: runs! });
       await api.register(scheduleRoutes, { ctx });
+      await api.register(checkItemRoutes, { ctx });
       await api.register(reportExportRoutes, { ctx, exports: reportExports });
       await api.register(reportRoutes, { ctx });
       await api.register(brokerHookRoutes, { ctx });

@@ -109,6 +109,10 @@ export const AUDIT_ACTIONS = [
   'schedule.create',
   'schedule.update',
   'schedule.delete',
+  // Check items
+  'checkItem.create',
+  'checkItem.update',
+  'checkItem.delete',
   // Reports: exports (data leaving the portal) and export templates
   'reportExport.create',
   'exportTemplate.create',
@@ -148,6 +152,7 @@ export const AUDIT_TARGET_TYPES = [
   'login-id',
   'term-document',
   'schedule',
+  'check-item',
   'report-export',
   'export-template',
   'threshold-rule',

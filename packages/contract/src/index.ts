@@ -25,4 +25,5 @@ export * from './thresholds.ts';
 export * from './flow-health.ts';
 export * from './api/index.ts';
 export * from './activity.ts';
+export * from './check-items.ts';
 export * from './webhooks.ts';

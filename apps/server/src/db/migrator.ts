@@ -27,6 +27,7 @@ import * as m024 from './migrations/024-schedule-log-details.ts';
 import * as m025 from './migrations/025-list-speed.ts';
 import * as m026 from './migrations/026-flow-run-schedule-line.ts';
 import * as m028 from './migrations/028-thresholds.ts';
+import * as m029 from './migrations/029-check-items.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -64,6 +65,7 @@ const migrations: Migration[] = [
   { name: '025-list-speed', up: m025.up },
   { name: '026-flow-run-schedule-line', up: m026.up },
   { name: '028-thresholds', up: m028.up },
+  { name: '029-check-items', up: m029.up },
 ];
 
 /**

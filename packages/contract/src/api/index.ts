@@ -22,5 +22,6 @@ export * from './ops/activity.ts';
 export * from './ops/flow-runs.ts';
 export * from './ops/schedules.ts';
 export * from './ops/reports.ts';
+export * from './ops/check-items.ts';
 export * from './ops/thresholds.ts';
 export * from './ops/webhooks.ts';
