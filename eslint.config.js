@@ -165,6 +165,7 @@ export default defineConfig([
     '**/playwright-report/',
     'e2e/.artifacts/',
     '**/coverage/',
+    '**/.tmp/',
   ]),
   {
     files: ['**/*.{js,mjs,cjs,ts,mts,cts,tsx}'],

@@ -39,6 +39,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { initDataSchema } from '@portal/contract';
 import { round, writeResults, type Figure } from './lib/results.ts';
+import { serverEntry } from './lib/fleet-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ADMIN = { loginId: 'bench-admin@example.com', loginPw: 'Bench-Pass-2024!' };
@@ -190,10 +191,10 @@ function startServer(
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const profile =
     PROFILE_DIR && profileName
-      ? // One profile per thread (the main one is the largest; tsx runs a loader thread too).
+      ? // One profile per thread (the main one is the largest).
         ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, profileName)}`]
       : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [...profile, serverEntry()], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...env, ...extraEnv },

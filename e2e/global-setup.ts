@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -37,7 +37,10 @@ export default async function globalSetup(): Promise<void> {
 
   // Output goes to a file, not a pipe nobody reads, so a chatty server can never block on it.
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  // The production build of the server, as `npm start` runs it (decision 0009): built here, so the
+  // tests always run the current source.
+  execFileSync(process.execPath, ['apps/server/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['apps/server/dist/main.mjs'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -3,7 +3,7 @@
  * makes. Every child is remembered by PID and stopped by PID: at the end, on errors, on Ctrl-C and,
  * as a last resort, when the bench process exits.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -13,6 +13,19 @@ import { createApiClient } from '@portal/contract';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export class BenchError extends Error {}
+
+let built = false;
+/**
+ * The server's entry as production runs it (`npm start`: the build of `npm run build:server`,
+ * decision 0009), built once per bench process from the current source.
+ */
+export function serverEntry(): string {
+  if (!built) {
+    execFileSync(process.execPath, ['apps/server/build.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    built = true;
+  }
+  return 'apps/server/dist/main.mjs';
+}
 
 // ---------------------------------------------------------------- children, stopped by PID
 
@@ -96,7 +109,7 @@ export interface ServerOptions {
   env?: Record<string, string>;
 }
 
-/** Starts `apps/server/src/main.ts` as a child: no demo data, no simulated robots of its own. */
+/** Starts the built server (`serverEntry`) as a child: no demo data, no simulated robots of its own. */
 export function startServer(o: ServerOptions): ChildProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -117,7 +130,7 @@ export function startServer(o: ServerOptions): ChildProcess {
   };
   // The default configuration: SQLite in DATA_DIR, embedded broker, read caches on.
   for (const key of ['DATABASE_URL', 'MQTT_URL', 'MQTT_PUBLIC_URL', 'READ_CACHE', 'API_BASE']) delete env[key];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(o.nodeArgs ?? []), 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), serverEntry()], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env,

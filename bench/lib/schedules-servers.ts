@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { BenchError, ROOT, serverLog } from './fleet-server.ts';
+import { BenchError, ROOT, serverEntry, serverLog } from './fleet-server.ts';
 
 const mine = new Set<ChildProcess>();
 const running = (c: ChildProcess) => c.pid !== undefined && c.exitCode === null && c.signalCode === null;
@@ -46,7 +46,7 @@ export interface ScheduleServerOptions {
   env: Record<string, string>;
 }
 
-/** Starts `apps/server/src/main.ts` as a child: no demo data, no simulated robots of its own. */
+/** Starts the built server (`serverEntry`) as a child: no demo data, no simulated robots of its own. */
 export function startScheduleServer(o: ScheduleServerOptions): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ['DATABASE_URL', 'MQTT_URL', 'MQTT_PUBLIC_URL', 'READ_CACHE', 'API_BASE', 'TEST_DATABASE_URL'])
@@ -73,7 +73,7 @@ export function startScheduleServer(o: ScheduleServerOptions): ChildProcess {
   });
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ...(o.wireFile ? ['--import', WIRE_PROBE] : []), 'apps/server/src/main.ts'],
+    [...(o.wireFile ? ['--import', 'tsx', '--import', WIRE_PROBE] : []), serverEntry()],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env },
   );
   mine.add(child);

@@ -61,6 +61,7 @@ import { reportExportRoutes } from './modules/report-exports/routes.ts';
 import { reportWriter } from './modules/reports/report-writer.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
 import { thresholdRoutes } from './modules/thresholds/routes.ts';
+import { repoRoot } from './lib/paths.ts';
 
 export interface BuildOptions {
   ctx: Omit<AppContext, 'log' | 'operatorEvents'>;
@@ -108,7 +109,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     }
   });
 
-  const webDist = resolve(config.webDist ?? join(import.meta.dirname, '../../web/dist'));
+  const webDist = resolve(config.webDist ?? join(repoRoot, 'apps/web/dist'));
   // The page is served with the API base written into it, so one web build works under any API_BASE.
   const spaHtml = existsSync(join(webDist, 'index.html'))
     ? readFileSync(join(webDist, 'index.html'), 'utf8').replace(

@@ -17,12 +17,21 @@ const waiting = new Map<number, { ok: (a: ImageAnswer) => void; fail: (err: Erro
 const sent = new Map<ImageJobBody['kind'], number>();
 export const imageWorkerJobs = (kind: ImageJobBody['kind']): number => sent.get(kind) ?? 0;
 
-function start(): Worker {
-  // The thread's module is TypeScript: a small bootstrap loads it through tsx (as `npm start` runs the
-  // server); messages sent meanwhile wait in the thread's queue.
+/**
+ * The thread's code. Built (`npm run build:server`, docs/deployment.md), this module is part of
+ * `dist/main.mjs` and the thread is its own bundle beside it; from the TypeScript source (tests,
+ * `npm run serve`) a small bootstrap loads the thread's module through tsx. Messages sent meanwhile
+ * wait in the thread's queue.
+ */
+function workerSource(): [string | URL, { eval?: boolean }] {
+  if (import.meta.url.endsWith('.mjs')) return [new URL('./image-worker-thread.mjs', import.meta.url), {}];
   const file = fileURLToPath(new URL('./image-worker-thread.ts', import.meta.url));
   const boot = `import('tsx/esm/api').then((m) => m.tsImport(${JSON.stringify(file)}, ${JSON.stringify(import.meta.url)}))`;
-  const w = new Worker(`${boot}.catch((err) => { console.error(err); process.exit(1); });`, { eval: true });
+  return [`${boot}.catch((err) => { console.error(err); process.exit(1); });`, { eval: true }];
+}
+
+function start(): Worker {
+  const w = new Worker(...workerSource());
   w.unref();
   w.on('message', (a: ImageAnswer) => {
     const job = waiting.get(a.id);

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/time.ts';
 import { createOutbound, type Outbound } from '../lib/outbound.ts';
+import { repoRoot } from '../lib/paths.ts';
 import { linksRepo } from '../modules/buildings/links-repo.ts';
 
 /** The demo building's elevator bank (it serves every floor) and security doors (docs/building-systems.md). */
@@ -49,7 +50,7 @@ export async function startSimulatedBuilding(opts: {
     log.info({ link: current }, 'simulated building systems skipped: the demo building is linked to its own');
     return null;
   }
-  const cli = opts.cli ?? resolve(import.meta.dirname, '../../../robot-sim/src/building-systems/cli.ts');
+  const cli = opts.cli ?? join(repoRoot, 'apps/robot-sim/src/building-systems/cli.ts');
   if (!existsSync(cli)) {
     log.warn({ cli }, 'simulated building systems skipped: the simulator is not installed');
     return null;
@@ -58,7 +59,7 @@ export async function startSimulatedBuilding(opts: {
   const args = ['--import', 'tsx', cli, '--bank', `${DEMO_ELEVATOR_BANK}:${floors.join(',')}`];
   for (const door of DEMO_SECURITY_DOORS) args.push('--door', door);
   const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: resolve(import.meta.dirname, '../../../..'),
+    cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
   });

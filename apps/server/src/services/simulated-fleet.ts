@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { floorMapId, ROBOT_MODELS, WaypointType, type MapDocument, type KnownRobotModel } from '@portal/contract';
@@ -8,6 +8,7 @@ import type { Dialect } from '../db/migrator.ts';
 import type { Database } from '../db/schema.ts';
 import { mqttUsernameOf, newRobotPassword, ROBOT_MANUFACTURER } from '../modules/robots/credentials.ts';
 import type { Clock } from '../lib/time.ts';
+import { repoRoot } from '../lib/paths.ts';
 import type { RobotLink } from '../modules/robot-link/types.ts';
 import { orderLabels } from '../modules/robot-link/fleet-state.ts';
 import { mapRepo } from '../modules/maps/map-repo.ts';
@@ -87,7 +88,7 @@ export async function startSimulatedFleet(opts: {
 }): Promise<SimulatedFleet | null> {
   const { link, log } = opts;
   const repo = simulatedFleetRepo(opts.db);
-  const cli = resolve(import.meta.dirname, '../../../robot-sim/src/cli.ts');
+  const cli = join(repoRoot, 'apps/robot-sim/src/cli.ts');
   if (!existsSync(cli)) {
     log.warn({ cli }, 'simulated robots skipped: the simulator is not installed');
     return null;
@@ -172,7 +173,7 @@ export async function startSimulatedFleet(opts: {
   const file = join(opts.dataDir, 'simulated-robots.json');
   writeFileSync(file, JSON.stringify(robots.map((r) => r.entry)), { mode: 0o600 });
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', cli, '--credentials', file], {
-    cwd: resolve(import.meta.dirname, '../../../..'),
+    cwd: repoRoot,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
   });
