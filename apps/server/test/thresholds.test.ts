@@ -104,6 +104,7 @@ async function refused(method: 'POST' | 'PUT', url: string, body: unknown, autho
 const service = () => {
   const clock = () => new Date();
   return thresholdService({
+    config: t.config,
     db: t.db.kysely,
     clock,
     audit: createAudit(t.db.kysely, clock),
@@ -417,6 +418,8 @@ describe('threshold log', () => {
       notified: [{ channel: 'email', targetId: 3, name: 'security@demo.example' }],
       at: '2026-11-20T01:00:00.000Z',
     });
+    // The photo is answered with a signed URL an <img> can load.
+    expect(breach!.log.photoUrl).toMatch(/\/files\/photo-key-1\?exp=\d+&sig=/);
     // Without a hook the breach is still logged, with nobody notified.
     const quiet = await s.recordEvaluation({ ...reading, value: 0, at: '2026-11-20T02:00:00.000Z' });
     expect(quiet!.log.notified).toEqual([]);

@@ -35,7 +35,7 @@ const conditionValue = z
     error: (iss) =>
       iss.input === undefined
         ? 'validation.required'
-        : typeof iss.input === 'number'
+        : typeof iss.input === 'number' && !Number.isNaN(iss.input)
           ? 'thresholdValidation.finite'
           : 'validation.number',
   })
@@ -130,8 +130,9 @@ export const thresholdLogSchema = z.object({
   value: z.number(),
   condition: thresholdConditionSchema,
   level: z.number().int(),
-  /** The photo the value was read from (GET /files/:key). */
+  /** The photo the value was read from (`files.key`), and a signed URL of it for `<img src>`. */
   photoFileKey: z.string().nullable(),
+  photoUrl: z.string().nullable(),
   reportId: z.number().int().nullable(),
   reportDetailId: z.number().int().nullable(),
   notified: z.array(thresholdNotifiedSchema),

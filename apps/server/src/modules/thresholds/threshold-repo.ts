@@ -88,7 +88,8 @@ export const toThresholdRule = (r: ThresholdRuleRow): ThresholdRule => ({
   updatedAt: r.updated_at,
 });
 
-export const toThresholdLog = (r: ThresholdLogRow): ThresholdLog => ({
+/** A log line as the API shows it; `photoUrl` signs the photo's key. */
+export const toThresholdLog = (r: ThresholdLogRow, photoUrl: (key: string) => string): ThresholdLog => ({
   id: r.id,
   organizationId: r.organization_id,
   buildingId: r.building_id,
@@ -101,6 +102,7 @@ export const toThresholdLog = (r: ThresholdLogRow): ThresholdLog => ({
   condition: thresholdConditionSchema.parse(JSON.parse(r.condition)),
   level: r.level,
   photoFileKey: r.photo_file_key,
+  photoUrl: r.photo_file_key === null ? null : photoUrl(r.photo_file_key),
   reportId: r.report_id,
   reportDetailId: r.report_detail_id,
   notified: notified.parse(JSON.parse(r.notified)),

@@ -21,6 +21,7 @@ import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { parseFilter } from '../../lib/filter.ts';
 import { cachedLists, refuseFields, type ListAnswer } from '../../lib/list-answer.ts';
 import { expectVersioned, nextVersion, staleUpdate } from '../../lib/versioned.ts';
+import { signFileUrl } from '../files/signed-url.ts';
 import {
   thresholdLogFilter,
   thresholdRepo,
@@ -31,7 +32,7 @@ import {
   type ThresholdRuleRow,
 } from './threshold-repo.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches'>;
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches' | 'config'>;
 
 const invalid = (details: ErrorDetail[]) =>
   new AppError('VALIDATION_FAILED', `Invalid ${details.map((d) => d.path).join(', ')}`, details);
@@ -73,9 +74,10 @@ export type ThresholdBreachHook = (breach: ThresholdBreach) => Promise<Threshold
  * organization (system administrators all). Changing: organization and system administrators
  * (spec §1, §6); area managers and general operators 403. Another organization's rule is 404.
  */
-export function thresholdService({ db, clock, audit, caches }: Ctx) {
+export function thresholdService({ db, clock, audit, caches, config }: Ctx) {
   const cachedList = cachedLists(caches.lists);
   const repo = thresholdRepo(db);
+  const photoUrl = (key: string) => signFileUrl(config.secretKey, config.apiBase, key, clock());
 
   const record = (
     p: Principal,
@@ -217,7 +219,7 @@ export function thresholdService({ db, clock, audit, caches }: Ctx) {
       refuseFields(f);
       return cachedList('threshold-logs', p, rawFilter, logListSchema, async () => {
         const { rows, total } = await repo.logPage(p, f);
-        return { items: rows.map(toThresholdLog), total };
+        return { items: rows.map((r) => toThresholdLog(r, photoUrl)), total };
       });
     },
 
@@ -253,7 +255,7 @@ export function thresholdService({ db, clock, audit, caches }: Ctx) {
         notified: '[]',
         at: reading.at ?? clock().toISOString(),
       });
-      let log = toThresholdLog((await repo.logById(id))!);
+      let log = toThresholdLog((await repo.logById(id))!, photoUrl);
       const notified = opts.onBreach ? await opts.onBreach({ log, rule }) : undefined;
       if (notified && notified.length > 0) {
         await repo.setNotified(id, JSON.stringify(notified));
