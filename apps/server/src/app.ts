@@ -60,6 +60,7 @@ import { reportExportService } from './modules/report-exports/export-service.ts'
 import { reportExportRoutes } from './modules/report-exports/routes.ts';
 import { reportWriter } from './modules/reports/report-writer.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { thresholdRoutes } from './modules/thresholds/routes.ts';
 import { repoRoot } from './lib/paths.ts';
 
@@ -247,6 +248,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(checkItemRoutes, { ctx });
       await api.register(reportExportRoutes, { ctx, exports: reportExports });
       await api.register(reportRoutes, { ctx });
+      await api.register(webhookRoutes, { ctx });
       await api.register(thresholdRoutes, { ctx });
       await api.register(brokerHookRoutes, { ctx });
     },

@@ -28,6 +28,7 @@ import * as m025 from './migrations/025-list-speed.ts';
 import * as m026 from './migrations/026-flow-run-schedule-line.ts';
 import * as m028 from './migrations/028-thresholds.ts';
 import * as m029 from './migrations/029-check-items.ts';
+import * as m030 from './migrations/030-webhooks.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -66,6 +67,7 @@ const migrations: Migration[] = [
   { name: '026-flow-run-schedule-line', up: m026.up },
   { name: '028-thresholds', up: m028.up },
   { name: '029-check-items', up: m029.up },
+  { name: '030-webhooks', up: m030.up },
 ];
 
 /**
