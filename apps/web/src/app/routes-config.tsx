@@ -205,6 +205,22 @@ export function createRoutes(): RouteObject[] {
               path: paths.waypoint.detail.path,
               lazy: withTexts('mapEditor', () => import('./routes/waypoint/detail')),
             },
+            {
+              path: paths.threshold.list.path,
+              lazy: withTexts('thresholds', () => import('./routes/threshold/list')),
+            },
+            {
+              path: paths.threshold.create.path,
+              lazy: withTexts('thresholds', () => import('./routes/threshold/create')),
+            },
+            {
+              path: paths.threshold.log.path,
+              lazy: withTexts('thresholds', () => import('./routes/threshold/log')),
+            },
+            {
+              path: paths.threshold.detail.path,
+              lazy: withTexts('thresholds', () => import('./routes/threshold/detail')),
+            },
             // Before /command/:id. The definition's messages are the flows section's.
             { path: paths.command.list.path, lazy: commandTexts(() => import('./routes/command/list')) },
             { path: paths.command.readOnly.path, lazy: commandTexts(() => import('./routes/command/read-only')) },

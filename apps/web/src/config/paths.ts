@@ -179,7 +179,20 @@ export const paths = {
     create: { path: '/waypoint/:mapId/create', getHref: (mapId: number) => `/waypoint/${mapId}/create` },
     detail: { path: '/waypoint/:mapId/:id', getHref: (mapId: number, id: number) => `/waypoint/${mapId}/${id}` },
   },
-  threshold: { list: { path: '/threshold/list', getHref: () => '/threshold/list' } },
+  threshold: {
+    list: {
+      path: '/threshold/list',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/threshold/list', query),
+    },
+    /** Not a route of spec section 2: the list's create button opens the rule form here. */
+    create: { path: '/threshold/create', getHref: () => '/threshold/create' },
+    detail: { path: '/threshold/:id', getHref: (id: number) => `/threshold/${id}` },
+    log: {
+      path: '/threshold/log/:page',
+      getHref: (page = 1, query: Record<string, string | number | null | undefined> = {}) =>
+        withQuery(`/threshold/log/${page}`, query),
+    },
+  },
   app: {
     basic: {
       path: '/app/basic/:serialNo',
@@ -270,9 +283,6 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   { path: '/guide/knowledge-groups/:id', section: 'guide' },
   { path: '/guide/chats/list', section: 'guide' },
   { path: '/guide/chats/:id', section: 'guide' },
-  { path: '/threshold/list', section: 'threshold' },
-  { path: '/threshold/:id', section: 'threshold' },
-  { path: '/threshold/log/:page', section: 'threshold' },
   { path: '/archive', section: 'archive' },
   { path: '/archive/:serialNo/:date/:hour/:minute', section: 'archive' },
   { path: '/archive/robot/:serialNo/:date', section: 'archive' },

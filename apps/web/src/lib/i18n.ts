@@ -14,6 +14,7 @@ import type { ConsoleMessages } from '@/locales/en/console';
 import type { AccountMessages } from '@/locales/en/account';
 import type { SchedulesMessages } from '@/locales/en/schedules';
 import type { ReportsMessages } from '@/locales/en/reports';
+import type { ThresholdsMessages } from '@/locales/en/thresholds';
 import { isApiError } from './api-client';
 import { readItem, storageKeys, writeItem } from './storage';
 
@@ -82,6 +83,7 @@ export type SectionMessages = RobotsMessages &
   TeleopMessages &
   ConsoleMessages &
   AccountMessages &
+  ThresholdsMessages &
   SchedulesMessages &
   ReportsMessages;
 /** One flat type for the typed keys (an intersection makes key inference too deep for tsc). */
@@ -97,6 +99,7 @@ export interface AllMessages
     TeleopMessages,
     ConsoleMessages,
     AccountMessages,
+    ThresholdsMessages,
     SchedulesMessages,
     ReportsMessages {}
 export type SectionName =
@@ -109,6 +112,7 @@ export type SectionName =
   | 'teleop'
   | 'console'
   | 'account'
+  | 'thresholds'
   | 'schedules'
   | 'reports';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
@@ -147,6 +151,10 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   account: {
     en: () => import('@/locales/en/account').then((m) => m.accountEn),
     ja: () => import('@/locales/ja/account').then((m) => m.accountJa),
+  },
+  thresholds: {
+    en: () => import('@/locales/en/thresholds').then((m) => m.thresholdsEn),
+    ja: () => import('@/locales/ja/thresholds').then((m) => m.thresholdsJa),
   },
   schedules: {
     en: () => import('@/locales/en/schedules').then((m) => m.schedulesEn),

@@ -42,6 +42,8 @@ export const queryKeys = {
   flowGroups: resourceKeys('flow-groups'),
   teleop: resourceKeys('teleop'),
   terms: resourceKeys('terms'),
+  thresholdRules: resourceKeys('threshold-rules'),
+  thresholdLogs: resourceKeys('threshold-logs'),
 } as const;
 
 export type Resource = keyof typeof queryKeys;

@@ -34,6 +34,8 @@ import { schedulesEn } from './en/schedules';
 import { schedulesJa } from './ja/schedules';
 import { reportsEn } from './en/reports';
 import { reportsJa } from './ja/reports';
+import { thresholdsEn } from './en/thresholds';
+import { thresholdsJa } from './ja/thresholds';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -60,6 +62,7 @@ const sections = {
   mapEditor: { en: mapEditorEn, ja: mapEditorJa },
   schedules: { en: schedulesEn, ja: schedulesJa },
   reports: { en: reportsEn, ja: reportsJa },
+  thresholds: { en: thresholdsEn, ja: thresholdsJa },
 };
 
 const enKeys = flatten(en);
