@@ -188,6 +188,18 @@ export function createRoutes(): RouteObject[] {
               path: paths.poseNetwork.detail.path,
               lazy: withTexts('poses', () => import('./routes/pose-network/detail')),
             },
+            {
+              path: paths.checkItem.list.path,
+              lazy: withTexts('checkItems', () => import('./routes/check-item/list')),
+            },
+            {
+              path: paths.checkItem.create.path,
+              lazy: withTexts('checkItems', () => import('./routes/check-item/create')),
+            },
+            {
+              path: paths.checkItem.detail.path,
+              lazy: withTexts('checkItems', () => import('./routes/check-item/detail')),
+            },
             { path: paths.editor.pose.path, lazy: withTexts('poses', () => import('./routes/editor-pose')) },
             { path: paths.editor.floor.path, lazy: withTexts('mapEditor', () => import('./routes/editor/floor')) },
             {

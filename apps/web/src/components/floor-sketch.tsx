@@ -1,5 +1,5 @@
-import { WaypointType, type MapDocument } from '@portal/contract';
-import type { ReactNode } from 'react';
+import { WaypointType, type MapDocument, type MapImage } from '@portal/contract';
+import type { PointerEvent as ReactPointerEvent, ReactNode } from 'react';
 
 type Waypoint = MapDocument['waypoints'][number];
 
@@ -28,11 +28,17 @@ export interface SketchTarget {
 export const canSketch = (doc: MapDocument | undefined): doc is MapDocument =>
   !!doc && doc.waypoints.some((w) => w.type !== WaypointType.invisible);
 
+/** A pointer on the sketch in map coordinates (metres): pressed, moved while pressed, released. */
+export type SketchPointer = (phase: 'down' | 'move' | 'up', point: { x: number; y: number }) => void;
+
 /**
- * A small, read-only sketch of a floor's map as SVG (the flow builder's path preview and a flow run's
- * map): its visible waypoints and route graph in grey, a path over them, numbered targets, and what the
- * caller adds (`under`: after the path; `over`: on top). The map's y points up; the SVG's down. Null
- * when the map has no visible waypoint (`canSketch`: the caller says so in words).
+ * A small sketch of a floor's map as SVG (the flow builder's path preview, a flow run's map, a check
+ * item's location): its visible waypoints and route graph in grey, a path over them, numbered targets,
+ * and what the caller adds (`under`: after the path; `over`: on top). With `image` the floor's map
+ * image lies beneath; `extent` names points the view must include; `onPointer` makes it a picker
+ * (a press, drag and release reported in map coordinates). The map's y points up; the SVG's down.
+ * Null when there is nothing to show: no visible waypoint, image or extent (`canSketch`: the caller
+ * says so in words).
  */
 export function FloorSketch({
   document: doc,
@@ -46,6 +52,10 @@ export function FloorSketch({
   waypoint,
   under,
   over,
+  image,
+  extent = [],
+  onPointer,
+  testId,
 }: {
   document: MapDocument;
   /** The unit size as a share of the map's larger side. */
@@ -60,12 +70,25 @@ export function FloorSketch({
   waypoint?: (w: Waypoint) => { size?: number; fill?: string; onClick?: () => void; label?: string; testId?: string };
   under?: (frame: SketchFrame) => ReactNode;
   over?: (frame: SketchFrame) => ReactNode;
+  /** The floor's map image, drawn beneath (when it has a URL) and included in the view. */
+  image?: MapImage | null;
+  /** Points (map metres) the view includes besides the waypoints. */
+  extent?: ReadonlyArray<{ x: number; y: number }>;
+  onPointer?: SketchPointer;
+  testId?: string;
 }) {
   const waypoints = doc.waypoints.filter((w) => w.type !== WaypointType.invisible);
-  if (waypoints.length === 0) return null;
+  const imageCorners = image
+    ? [
+        { x: image.originX, y: image.originY },
+        { x: image.originX + image.width * image.resolution, y: image.originY + image.height * image.resolution },
+      ]
+    : [];
+  const points = [...waypoints, ...imageCorners, ...extent];
+  if (points.length === 0) return null;
   const byId = new Map(doc.waypoints.map((w) => [w.id, w]));
-  const xs = waypoints.map((w) => w.x);
-  const ys = waypoints.map((w) => w.y);
+  const xs = points.map((w) => w.x);
+  const ys = points.map((w) => w.y);
   const minX = Math.min(...xs);
   const maxX = Math.max(...xs);
   const minY = Math.min(...ys);
@@ -79,14 +102,43 @@ export function FloorSketch({
     byId,
   };
   const { px, py, r } = frame;
+  /** The pointer's map position: SVG user units back through px and py (both of slope ±1). */
+  const pointer = (phase: 'down' | 'move' | 'up') => (e: ReactPointerEvent<SVGSVGElement>) => {
+    const svg = e.currentTarget;
+    const ctm = svg.getScreenCTM();
+    if (!onPointer || !ctm) return;
+    if (phase === 'move' && e.buttons === 0) return;
+    if (phase === 'down') svg.setPointerCapture?.(e.pointerId);
+    const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+    onPointer(phase, { x: at.x - px(0), y: py(0) - at.y });
+  };
   return (
     <svg
       viewBox={`0 0 ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`}
       width="100%"
-      style={{ maxHeight, background: 'var(--mantine-color-gray-0)', borderRadius: 4 }}
+      style={{
+        maxHeight,
+        background: 'var(--mantine-color-gray-0)',
+        borderRadius: 4,
+        ...(onPointer ? { cursor: 'crosshair', touchAction: 'none' } : {}),
+      }}
       role="img"
       aria-label={label}
+      data-testid={testId}
+      onPointerDown={onPointer ? pointer('down') : undefined}
+      onPointerMove={onPointer ? pointer('move') : undefined}
+      onPointerUp={onPointer ? pointer('up') : undefined}
     >
+      {image?.url && (
+        <image
+          href={image.url}
+          x={px(image.originX)}
+          y={py(image.originY + image.height * image.resolution)}
+          width={image.width * image.resolution}
+          height={image.height * image.resolution}
+          preserveAspectRatio="none"
+        />
+      )}
       {doc.edges.map((e) => {
         const a = byId.get(e.from);
         const b = byId.get(e.to);

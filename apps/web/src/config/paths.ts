@@ -77,7 +77,14 @@ export const paths = {
     detail: { path: '/report/:id', getHref: (id: number) => `/report/${id}` },
   },
   archive: { list: { path: '/archive', getHref: () => '/archive' } },
-  checkItem: { list: { path: '/check-item/list', getHref: () => '/check-item/list' } },
+  checkItem: {
+    list: {
+      path: '/check-item/list',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/check-item/list', query),
+    },
+    create: { path: '/check-item/create', getHref: () => '/check-item/create' },
+    detail: { path: '/check-item/:id', getHref: (id: number) => `/check-item/${id}` },
+  },
   device: { list: { path: '/device/list', getHref: () => '/device/list' } },
   organization: {
     list: {
@@ -265,7 +272,6 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   ...crud('/command-mapping', 'commandMapping'),
   ...crud('/workplan', 'workplan', 'settings'),
   { path: '/workplan/create-template', section: 'workplan' },
-  ...crud('/check-item', 'checkItem'),
   { path: '/asilla/setting/list', section: 'asilla' },
   { path: '/asilla/setting/:id', section: 'asilla' },
   { path: '/system', section: 'system' },

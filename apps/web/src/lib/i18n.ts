@@ -14,6 +14,7 @@ import type { ConsoleMessages } from '@/locales/en/console';
 import type { AccountMessages } from '@/locales/en/account';
 import type { SchedulesMessages } from '@/locales/en/schedules';
 import type { ReportsMessages } from '@/locales/en/reports';
+import type { CheckItemsMessages } from '@/locales/en/check-items';
 import type { ThresholdsMessages } from '@/locales/en/thresholds';
 import { isApiError } from './api-client';
 import { readItem, storageKeys, writeItem } from './storage';
@@ -85,7 +86,8 @@ export type SectionMessages = RobotsMessages &
   AccountMessages &
   ThresholdsMessages &
   SchedulesMessages &
-  ReportsMessages;
+  ReportsMessages &
+  CheckItemsMessages;
 /** One flat type for the typed keys (an intersection makes key inference too deep for tsc). */
 export interface AllMessages
   extends
@@ -101,7 +103,8 @@ export interface AllMessages
     AccountMessages,
     ThresholdsMessages,
     SchedulesMessages,
-    ReportsMessages {}
+    ReportsMessages,
+    CheckItemsMessages {}
 export type SectionName =
   | 'robots'
   | 'buildings'
@@ -114,7 +117,8 @@ export type SectionName =
   | 'account'
   | 'thresholds'
   | 'schedules'
-  | 'reports';
+  | 'reports'
+  | 'checkItems';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
   robots: {
     en: () => import('@/locales/en/robots').then((m) => m.robotsEn),
@@ -163,6 +167,10 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   reports: {
     en: () => import('@/locales/en/reports').then((m) => m.reportsEn),
     ja: () => import('@/locales/ja/reports').then((m) => m.reportsJa),
+  },
+  checkItems: {
+    en: () => import('@/locales/en/check-items').then((m) => m.checkItemsEn),
+    ja: () => import('@/locales/ja/check-items').then((m) => m.checkItemsJa),
   },
 };
 const wantedSections = new Set<SectionName>();

@@ -19,6 +19,7 @@ function resourceKeys<const R extends string>(root: R) {
 export const queryKeys = {
   auditLogs: resourceKeys('audit-logs'),
   buildings: resourceKeys('buildings'),
+  checkItems: resourceKeys('check-items'),
   commands: resourceKeys('commands'),
   console: resourceKeys('console'),
   contract: resourceKeys('contract'),

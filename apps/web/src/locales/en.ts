@@ -301,6 +301,7 @@ export const en = {
     max24: 'Enter at most 24 characters',
     max64: 'Enter at most 64 characters',
     max256: 'Enter at most 256 characters',
+    max512: 'Enter at most 512 characters',
     tooMany: 'Too many entries',
     notFound: 'Not found, or not yours to use',
     notInBuilding: 'Choose one that belongs to the selected building',
