@@ -60,6 +60,8 @@ import { reportExportService } from './modules/report-exports/export-service.ts'
 import { reportExportRoutes } from './modules/report-exports/routes.ts';
 import { reportWriter } from './modules/reports/report-writer.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
+import { createNotificationEngine } from './modules/notifications/notification-engine.ts';
+import { startRobotWatcher } from './modules/notifications/robot-watcher.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { thresholdRoutes } from './modules/thresholds/routes.ts';
 import { repoRoot } from './lib/paths.ts';
@@ -169,6 +171,31 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
   });
   app.addHook('onClose', async () => teleop.close());
+  // Notifications (docs/notifications.md): events are written to the durable outbox, the worker of
+  // any server sends them; the robot watcher turns robot states into events.
+  const notifications = createNotificationEngine({
+    db: ctx.db,
+    clock: ctx.clock,
+    log: app.log,
+    config,
+    ...(opts.outbound ? { outbound: opts.outbound } : {}),
+  });
+  const robotWatcher = startRobotWatcher({
+    db: ctx.db,
+    clock: ctx.clock,
+    link: ctx.robotLink,
+    log: app.log,
+    notify: (e) => notifications.notifyEvent(e),
+    offlineMinutes: config.notifyOfflineMinutes,
+  });
+  notifications.beforeEachTick(() => robotWatcher.checkOffline());
+  app.decorate('notifications', notifications);
+  app.decorate('notificationWatcher', robotWatcher);
+  app.addHook('preClose', async () => {
+    robotWatcher.stop();
+    await robotWatcher.idle();
+  });
+  app.addHook('onClose', async () => notifications.close());
   // The flow runner: carries out the runs this server owns, takes over those left by stopped servers.
   const maps = mapService(ctx);
   // Reports: one per ended run, written right after the runner closes it (docs/api-reports.md).
@@ -182,6 +209,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     activity,
     mapOf: (floorId) => maps.current(floorId),
     reports,
+    notify: (e) => notifications.notifyEvent(e),
     ...(opts.buildingPollMs ? { buildingPollMs: opts.buildingPollMs } : {}),
   });
   runs = flowRunService(ctx, runner, teleop);
@@ -204,6 +232,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     graceMinutes: config.scheduleGraceMinutes,
     tickMs: config.scheduleTickMs,
     lookAheadMs: config.scheduleLookAheadMs,
+    notify: (e) => notifications.notifyEvent(e),
     ...(config.scheduleStartCheck ? { startPosition } : {}),
   });
   app.decorate('scheduleDispatcher', dispatcher);

@@ -77,6 +77,15 @@ const envSchema = z.object({
   SCHEDULE_LOOKAHEAD_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** How often (ms) the report export worker looks for queued exports (docs/api-reports.md); 0 turns its timer off (tests). */
   EXPORT_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** How often (ms) the notification worker looks for due deliveries (docs/notifications.md); 0 turns its timer off (tests). */
+  NOTIFY_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Events of one cause reaching one recipient within this window (ms) are sent as one message (docs/notifications.md). */
+  NOTIFY_GROUP_WINDOW_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** A robot offline longer than this (minutes) is notified (docs/notifications.md). */
+  NOTIFY_OFFLINE_MINUTES: z.coerce.number().min(0.1).max(1440).default(5),
+  /** Attempts of a delivery before it is failed, and the first retry's delay (ms; doubled at each retry). */
+  NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   /** Simulated robots `npm start` runs on the demo building (0 turns them off). */
   SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
   /** The demo building's simulated elevators and security doors; unset: on exactly when SIMULATED_ROBOTS is. */
@@ -167,6 +176,15 @@ export interface Config {
   scheduleLookAheadMs: number;
   /** The report export worker's tick (ms); 0: no timer. */
   exportTickMs: number;
+  /** The notification worker's tick (ms); 0: no timer. */
+  notifyTickMs: number;
+  /** The grouping window of notifications (ms). */
+  notifyGroupWindowMs: number;
+  /** A robot offline longer than this (minutes) is notified. */
+  notifyOfflineMinutes: number;
+  /** Attempts of a notification delivery before it fails, and the first retry's delay (ms). */
+  notifyMaxAttempts: number;
+  notifyRetryBaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -254,6 +272,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduleStartCheck: e.SCHEDULE_START_CHECK,
     scheduleLookAheadMs: e.SCHEDULE_LOOKAHEAD_MS,
     exportTickMs: e.EXPORT_TICK_MS,
+    notifyTickMs: e.NOTIFY_TICK_MS,
+    notifyGroupWindowMs: e.NOTIFY_GROUP_WINDOW_MS,
+    notifyOfflineMinutes: e.NOTIFY_OFFLINE_MINUTES,
+    notifyMaxAttempts: e.NOTIFY_MAX_ATTEMPTS,
+    notifyRetryBaseMs: e.NOTIFY_RETRY_BASE_MS,
     webDist: e.WEB_DIST ?? null,
     rateLimitLogin: e.RATE_LIMIT_LOGIN,
     publicUrl: e.PUBLIC_URL ?? null,

@@ -26,6 +26,7 @@ import * as m024 from './migrations/024-schedule-log-details.ts';
 // 025 reads the operators table as every earlier migration leaves it.
 import * as m025 from './migrations/025-list-speed.ts';
 import * as m026 from './migrations/026-flow-run-schedule-line.ts';
+import * as m027 from './migrations/027-notifications.ts';
 import * as m028 from './migrations/028-thresholds.ts';
 import * as m029 from './migrations/029-check-items.ts';
 import * as m030 from './migrations/030-webhooks.ts';
@@ -65,6 +66,7 @@ const migrations: Migration[] = [
   { name: '024-schedule-log-details', up: m024.up },
   { name: '025-list-speed', up: m025.up },
   { name: '026-flow-run-schedule-line', up: m026.up },
+  { name: '027-notifications', up: m027.up },
   { name: '028-thresholds', up: m028.up },
   { name: '029-check-items', up: m029.up },
   { name: '030-webhooks', up: m030.up },

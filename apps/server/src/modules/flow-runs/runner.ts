@@ -28,6 +28,7 @@ import { orderMessage, startingAt } from '../robot-link/messages.ts';
 import type { RobotDetails, RobotLink } from '../robot-link/types.ts';
 import { followingSiblings, MOVE_KINDS, next, passOf, resolve, ROBOT_ACTION_KINDS, type Frames } from './cursor.ts';
 import { runRepo, type FlowRunRow } from './run-repo.ts';
+import type { NotificationEventInput } from '../notifications/notification-engine.ts';
 
 /** How long a run's owner holds it without renewing; renewed every RENEW_MS. */
 export const RUN_LEASE_MS = 15_000;
@@ -114,6 +115,8 @@ export interface RunnerDeps {
   recoveryGraceMs?: number;
   /** Told when a run has ended (its record closed): the report is written from it (modules/reports). */
   reports?: { runEnded(runId: number): void };
+  /** Records a notification event (docs/notifications.md): failed runs, task events, notification steps. */
+  notify?: (e: NotificationEventInput) => Promise<unknown>;
 }
 
 /** A track point is kept when the robot moved at least this far (metres) from the last one kept. */
@@ -714,9 +717,11 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         return { task };
       }
       case 'taskEvent':
+        await notifyStep(ex, step.level, step.message);
         return { task: ex.cursor.task, level: step.level, message: step.message };
       case 'notification':
-        // Recorded here; delivery to the targets is the notifications issue's (it reads this record).
+        // Sent to the named targets (of the robot's building or organization-wide) that its level reaches.
+        await notifyStep(ex, step.level, step.message, step.targetIds ?? []);
         return { level: step.level, message: step.message, targets: (step.targetIds ?? []).join(',') };
       case 'launchWorkPlan':
         throw new StepFailure('RUN_NOT_AVAILABLE', 'Work plans cannot be launched from a flow yet');
@@ -930,6 +935,23 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     return exec(ex, step, frames, 1);
   }
 
+  /** A flow's task event or notification step as a notification event (once per step record). */
+  async function notifyStep(ex: Execution, level: 0 | 5 | 9, message: string, targetIds?: number[]) {
+    await deps
+      .notify?.({
+        kind: 'taskEvent',
+        robotId: ex.robotId,
+        buildingId: ex.run.building_id,
+        floorId: ex.cursor.floorId,
+        level,
+        message,
+        details: { task: ex.cursor.task, flowName: ex.run.flow_name, runId: ex.run.id },
+        ...(targetIds && targetIds.length > 0 ? { targetIds } : {}),
+        dedupeKey: `taskEvent:${ex.run.id}:${ex.cursor.seq}`,
+      })
+      .catch((err: unknown) => log.error({ err, runId: ex.run.id }, 'task event not notified'));
+  }
+
   async function finish(ex: Execution, status: 'done' | 'fail' | 'cancel' | 'unknown', failure?: StepFailure) {
     const at = now();
     await repo.closeOpenSteps(ex.run.id, status === 'unknown' ? 'unknown' : 'cancel', at);
@@ -953,6 +975,23 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         params: { runId: ex.run.id, flowName: ex.run.flow_name, errorCode: failure?.code ?? null },
       })
       .catch(() => undefined);
+    if (status === 'fail') {
+      await deps
+        .notify?.({
+          kind: 'flowRunFailed',
+          robotId: ex.robotId,
+          buildingId: ex.run.building_id,
+          floorId: ex.cursor.floorId,
+          details: {
+            flowName: ex.run.flow_name,
+            runId: ex.run.id,
+            errorCode: failure?.code ?? null,
+            reason: failure?.message.slice(0, 200) ?? null,
+          },
+          dedupeKey: `flowRunFailed:${ex.run.id}`,
+        })
+        .catch((err: unknown) => log.error({ err, runId: ex.run.id }, 'failed run not notified'));
+    }
     events.changed?.(ex.run.id);
     deps.reports?.runEnded(ex.run.id);
   }

@@ -22,6 +22,7 @@ import { logDetails, logNames, noDetail, type LogDetail } from './log-details.ts
 import { entryOf } from './schedule-service.ts';
 import { scheduleRepo, type ScheduleLogRow, type ScheduleRow } from './schedule-repo.ts';
 import type { StartPositionService } from './start-position-service.ts';
+import type { NotificationEventInput } from '../notifications/notification-engine.ts';
 
 /** What the dispatcher needs of the flow-run service. */
 export interface ScheduleRuns {
@@ -61,6 +62,8 @@ export interface DispatcherDeps {
   concurrency?: number;
   /** How soon (ms) an occurrence whose robot is offline just after a server start is tried again. */
   retryMs?: number;
+  /** Records a notification event (docs/notifications.md): occurrences that failed to start. */
+  notify?: (e: NotificationEventInput) => Promise<unknown>;
 }
 
 /** Runs at most `n` jobs at once (the others wait their turn, in order). */
@@ -221,8 +224,21 @@ export function createDispatcher(deps: DispatcherDeps) {
     });
   }
 
-  const fail = (line: ScheduleLogRow, reason: ScheduleLogReason, detail: LogDetail) =>
-    repo.updateLog(
+  /** An occurrence that failed to start, as a notification event (once per log line). */
+  const notifyFailed = (line: ScheduleLogRow, reason: string) =>
+    deps
+      .notify?.({
+        kind: 'scheduleFailed',
+        organizationId: line.organization_id,
+        buildingId: line.building_id,
+        robotId: line.robot_id,
+        details: { title: line.title, reason, dueAt: line.due_at, scheduleLogId: line.id },
+        dedupeKey: `scheduleFailed:${line.id}`,
+      })
+      .catch((err: unknown) => log.error({ err, lineId: line.id }, 'schedule failure not notified'));
+
+  const fail = async (line: ScheduleLogRow, reason: ScheduleLogReason, detail: LogDetail) => {
+    const written = await repo.updateLog(
       line.id,
       {
         result: 'fail',
@@ -234,6 +250,9 @@ export function createDispatcher(deps: DispatcherDeps) {
       },
       'pending',
     );
+    if (written) await notifyFailed(line, reason);
+    return written;
+  };
 
   /**
    * The lines of a batch that another entry due at the same instant on the robot wins over (priority,
@@ -543,6 +562,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (lines.length === 0) break;
       claimed.push(...lines);
     }
+    for (const l of claimed) if (l.result === 'fail') await notifyFailed(l, l.reason ?? 'MISSED');
     const pending = claimed.filter((l) => l.result === 'pending');
     phases.claim = performance.now() - t;
     if (pending.length > 0) {
@@ -555,7 +575,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         const k = winner ? String(winner.scheduleId) : '';
         byWinner.set(k, { winner, ids: [...(byWinner.get(k)?.ids ?? []), id] });
       }
-      for (const { winner, ids } of byWinner.values())
+      for (const { winner, ids } of byWinner.values()) {
         await repo.failMany(ids, {
           result: 'fail',
           reason: 'PRIORITY',
@@ -564,6 +584,9 @@ export function createDispatcher(deps: DispatcherDeps) {
           lease_owner: null,
           lease_until: null,
         });
+        // The lines were claimed by this server in this round: no other server fails them.
+        for (const l of pending) if (ids.includes(l.id)) await notifyFailed(l, 'PRIORITY');
+      }
       const winners = pending.filter((l) => !losers.has(l.id));
       const flows = new Map(
         (await repo.flowsByIds([...new Set(winners.flatMap((l) => (l.flow_id === null ? [] : [l.flow_id])))])).map(

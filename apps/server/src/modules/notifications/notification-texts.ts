@@ -1,0 +1,193 @@
+import { LOW_BATTERY_PERCENT } from '@portal/contract';
+
+/** The events the engine notifies (docs/notifications.md "Events"). */
+export const NOTIFICATION_KINDS = [
+  'thresholdBreach',
+  'taskEvent',
+  'lowBattery',
+  'emergencyStop',
+  'hardwareError',
+  'flowRunFailed',
+  'scheduleFailed',
+  'robotOffline',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** Notification levels (spec section 9): 0 information, 5 warning, 9 emergency. */
+export type NotificationLevel = 0 | 5 | 9;
+
+/** The level of each kind when the caller gives none. */
+export const DEFAULT_LEVEL: Record<NotificationKind, NotificationLevel> = {
+  thresholdBreach: 5,
+  taskEvent: 0,
+  lowBattery: 9,
+  emergencyStop: 9,
+  hardwareError: 9,
+  flowRunFailed: 5,
+  scheduleFailed: 5,
+  robotOffline: 5,
+};
+
+/** What an event's message shows, taken when it happened (stored as the event's params). */
+export interface EventParams {
+  robotName?: string | null;
+  serialNo?: string | null;
+  buildingName?: string | null;
+  floorName?: string | null;
+  /** IANA zone of the building (default Asia/Tokyo). */
+  timeZone?: string;
+  /** The caller's own text (task event, threshold rule). */
+  message?: string | null;
+  /** Kind-specific details (percent, errorType, flowName, runId, reason, minutes, ruleName, value...). */
+  details?: Record<string, string | number | boolean | null>;
+}
+
+export interface TextEvent {
+  kind: string;
+  level: number;
+  robotId: number | null;
+  buildingId: number | null;
+  occurredAt: string;
+  params: EventParams;
+}
+
+const TITLES: Record<NotificationKind, { ja: string; en: string }> = {
+  thresholdBreach: { ja: 'しきい値超過', en: 'Threshold breached' },
+  taskEvent: { ja: 'タスクイベント', en: 'Task event' },
+  lowBattery: { ja: 'バッテリー残量低下', en: 'Low battery' },
+  emergencyStop: { ja: '非常停止', en: 'Emergency stop' },
+  hardwareError: { ja: 'ハードウェアエラー', en: 'Hardware error' },
+  flowRunFailed: { ja: 'フロー実行失敗', en: 'Flow run failed' },
+  scheduleFailed: { ja: 'スケジュール実行失敗', en: 'Scheduled run failed' },
+  robotOffline: { ja: 'ロボットオフライン', en: 'Robot offline' },
+};
+
+const LEVELS: Record<number, { ja: string; en: string }> = {
+  0: { ja: '情報', en: 'Information' },
+  5: { ja: '警告', en: 'Warning' },
+  9: { ja: '緊急', en: 'Emergency' },
+};
+
+const levelLabel = (level: number) => LEVELS[level >= 9 ? 9 : level >= 5 ? 5 : 0]!;
+
+const titleOf = (kind: string) => TITLES[kind as NotificationKind] ?? { ja: kind, en: kind };
+
+/** `YYYY/MM/DD HH:mm:ss` (ja) or `YYYY-MM-DD HH:mm:ss` (en) in the zone, with the zone's name. */
+export function localTime(iso: string, timeZone: string, lang: 'ja' | 'en'): string {
+  const d = new Date(iso);
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(d);
+  } catch {
+    return `${iso} (UTC)`;
+  }
+  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '';
+  const sep = lang === 'ja' ? '/' : '-';
+  return `${p('year')}${sep}${p('month')}${sep}${p('day')} ${p('hour')}:${p('minute')}:${p('second')} (${timeZone})`;
+}
+
+const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+/** The kind-specific sentence of one event. */
+function detail(e: TextEvent, lang: 'ja' | 'en'): string {
+  const d = e.params.details ?? {};
+  const msg = e.params.message ? str(e.params.message) : '';
+  const ja = lang === 'ja';
+  switch (e.kind) {
+    case 'lowBattery':
+      return ja
+        ? `バッテリー残量 ${str(d.percent)}%（${LOW_BATTERY_PERCENT}% 未満）`
+        : `battery at ${str(d.percent)} % (below ${LOW_BATTERY_PERCENT} %)`;
+    case 'emergencyStop':
+      return ja ? '非常停止が押されました' : 'the emergency stop was pressed';
+    case 'hardwareError':
+      return `${str(d.errorType)}${d.description ? `: ${str(d.description)}` : ''}`;
+    case 'flowRunFailed': {
+      const code = d.errorCode ? ` (${str(d.errorCode)})` : '';
+      const why = d.reason ? `: ${str(d.reason)}` : '';
+      return ja
+        ? `フロー「${str(d.flowName)}」が失敗しました${code}${why}`
+        : `flow "${str(d.flowName)}" failed${code}${why}`;
+    }
+    case 'scheduleFailed':
+      return ja
+        ? `スケジュール「${str(d.title)}」の実行が失敗しました（${str(d.reason)}）`
+        : `the scheduled run "${str(d.title)}" failed (${str(d.reason)})`;
+    case 'robotOffline':
+      return ja ? `${str(d.minutes)} 分以上オフラインです` : `offline for more than ${str(d.minutes)} min`;
+    case 'thresholdBreach': {
+      const what = `${str(d.ruleName)}${d.checkItemName ? ` / ${str(d.checkItemName)}` : ''}${
+        d.value !== undefined && d.value !== null ? ` = ${str(d.value)}` : ''
+      }`;
+      return [what, msg].filter((x) => x !== '').join(' — ');
+    }
+    case 'taskEvent': {
+      const task = d.task ? `[${str(d.task)}] ` : '';
+      return `${task}${msg}`;
+    }
+    default:
+      return msg;
+  }
+}
+
+/** One line of the message: when, where, which robot, what. */
+function line(e: TextEvent, lang: 'ja' | 'en'): string {
+  const p = e.params;
+  const when = localTime(e.occurredAt, p.timeZone ?? 'Asia/Tokyo', lang);
+  const where = [p.buildingName, p.floorName].filter((x) => x).join(' ');
+  const robot = p.robotName
+    ? lang === 'ja'
+      ? `${p.robotName}（シリアル番号 ${str(p.serialNo)}）`
+      : `${p.robotName} (serial ${str(p.serialNo)})`
+    : '';
+  return `- ${[when, where, robot].filter((x) => x).join(' / ')}: ${detail(e, lang)}`;
+}
+
+/** A link into the portal for the events (the robot's page when all name one robot). */
+export function linkOf(events: TextEvent[], publicUrl: string | null): string | null {
+  if (!publicUrl) return null;
+  const base = publicUrl.replace(/\/+$/, '');
+  const robots = new Set(events.map((e) => e.robotId));
+  const kinds = new Set(events.map((e) => e.kind));
+  if (kinds.size === 1 && kinds.has('thresholdBreach')) return `${base}/threshold/log/1`;
+  const [only] = [...robots];
+  if (robots.size === 1 && only !== null && only !== undefined) return `${base}/robot/${only}`;
+  return `${base}/robot/control`;
+}
+
+/**
+ * The message of a delivery: the events of one cause for one recipient. Notification targets have
+ * no language, so, like the test notification, the text is Japanese first, then English; times are
+ * in each event's building's time zone.
+ */
+export function notificationText(events: TextEvent[], publicUrl: string | null): { subject: string; body: string } {
+  const first = events[0]!;
+  const level = Math.max(...events.map((e) => e.level));
+  const t = titleOf(first.kind);
+  const lv = levelLabel(level);
+  const robots = new Set(events.filter((e) => e.robotId !== null).map((e) => e.robotId)).size;
+  const countJa = events.length > 1 ? (robots > 1 ? `（${robots}台）` : `（${events.length}件）`) : '';
+  const countEn = events.length > 1 ? (robots > 1 ? ` (${robots} robots)` : ` (${events.length} events)`) : '';
+  const subject = `【ロボットポータル】[${lv.ja}] ${t.ja}${countJa} / [Robot Portal] [${lv.en}] ${t.en}${countEn}`;
+  const link = linkOf(events, publicUrl);
+  const ja = [
+    `${t.ja}（${lv.ja}）`,
+    ...events.map((e) => line(e, 'ja')),
+    ...(link ? [`ポータルで確認: ${link}`] : []),
+  ].join('\n');
+  const en = [
+    `${t.en} (${lv.en})`,
+    ...events.map((e) => line(e, 'en')),
+    ...(link ? [`Open in the portal: ${link}`] : []),
+  ].join('\n');
+  return { subject: subject.length > 250 ? `${subject.slice(0, 249)}…` : subject, body: `${ja}\n\n----\n\n${en}\n` };
+}
