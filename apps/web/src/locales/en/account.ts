@@ -139,6 +139,7 @@ export const accountEn = {
       'auth-code': 'Verification code',
       'login-notification': 'Sign-in notice',
       'test-notification': 'Test notification',
+      notification: 'Notification',
       'registration-request': 'Account request',
       'email-change': 'Email address change',
     },

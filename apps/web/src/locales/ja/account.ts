@@ -136,6 +136,7 @@ export const accountJa: AccountMessages = {
       'auth-code': '認証コード',
       'login-notification': 'ログインのお知らせ',
       'test-notification': 'テスト通知',
+      notification: '通知',
       'registration-request': 'アカウント申請',
       'email-change': 'メールアドレス変更',
     },
