@@ -3,6 +3,7 @@ import { PageLoader } from '@/components/page-loader';
 import { laterRoutes, paths } from '@/config/paths';
 import { loadSection, type SectionName } from '@/lib/i18n';
 import { RootLayout } from './routes/root';
+import { webhookRoutes } from './routes/system/webhook-routes';
 
 /**
  * A lazy route whose texts live in locale sections: the screen and its texts download together (once:
@@ -131,6 +132,7 @@ export function createRoutes(): RouteObject[] {
               path: paths.system.termTexts.path,
               lazy: withTexts('account', () => import('./routes/system/terms')),
             },
+            ...webhookRoutes,
             { path: paths.organization.list.path, lazy: () => import('./routes/organization/list') },
             { path: paths.organization.create.path, lazy: () => import('./routes/organization/create') },
             { path: paths.organization.detail.path, lazy: () => import('./routes/organization/detail') },

@@ -230,6 +230,9 @@ export const paths = {
       getHref: (page?: number) => withQuery('/system/deliveries', { page: page && page > 1 ? page : undefined }),
     },
     termTexts: { path: '/system/terms', getHref: () => '/system/terms' },
+    webhookList: { path: '/system/webhooks/list', getHref: () => '/system/webhooks/list' },
+    webhookCreate: { path: '/system/webhooks/create', getHref: () => '/system/webhooks/create' },
+    webhookDetail: { path: '/system/webhooks/:id', getHref: (id: number) => `/system/webhooks/${id}` },
   },
 } as const;
 
@@ -275,7 +278,7 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   { path: '/asilla/setting/list', section: 'asilla' },
   { path: '/asilla/setting/:id', section: 'asilla' },
   { path: '/system', section: 'system' },
-  ...['versions', 'iam/service', 'webhooks', 'config', 'announcements', 'service-package'].flatMap((s) =>
+  ...['versions', 'iam/service', 'config', 'announcements', 'service-package'].flatMap((s) =>
     crud(`/system/${s}`, 'system'),
   ),
   { path: '/system/sync-history/list/:page', section: 'system' },

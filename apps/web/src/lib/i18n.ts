@@ -9,6 +9,8 @@ import type { PosesMessages } from '@/locales/en/poses';
 import type { FlowsMessages } from '@/locales/en/flows';
 import type { CommandsMessages } from '@/locales/en/commands';
 import type { RobotsMessages } from '@/locales/en/robots';
+import type { WebhooksMessages } from '@/locales/en/webhooks';
+import { webhooksSection } from '@/locales/webhooks-section';
 import type { TeleopMessages } from '@/locales/en/teleop';
 import type { ConsoleMessages } from '@/locales/en/console';
 import type { AccountMessages } from '@/locales/en/account';
@@ -76,6 +78,7 @@ export async function loadLanguage(lng: Language): Promise<void> {
  * keys that the core texts do not have (a test checks).
  */
 export type SectionMessages = RobotsMessages &
+  WebhooksMessages &
   BuildingScreensMessages &
   MapEditorMessages &
   PosesMessages &
@@ -93,6 +96,7 @@ export interface AllMessages
   extends
     Messages,
     RobotsMessages,
+    WebhooksMessages,
     BuildingScreensMessages,
     MapEditorMessages,
     PosesMessages,
@@ -107,6 +111,7 @@ export interface AllMessages
     CheckItemsMessages {}
 export type SectionName =
   | 'robots'
+  | 'webhooks'
   | 'buildings'
   | 'mapEditor'
   | 'poses'
@@ -120,6 +125,7 @@ export type SectionName =
   | 'reports'
   | 'checkItems';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
+  webhooks: webhooksSection,
   robots: {
     en: () => import('@/locales/en/robots').then((m) => m.robotsEn),
     ja: () => import('@/locales/ja/robots').then((m) => m.robotsJa),

@@ -45,6 +45,7 @@ export const queryKeys = {
   terms: resourceKeys('terms'),
   thresholdRules: resourceKeys('threshold-rules'),
   thresholdLogs: resourceKeys('threshold-logs'),
+  webhooks: resourceKeys('webhooks'),
 } as const;
 
 export type Resource = keyof typeof queryKeys;

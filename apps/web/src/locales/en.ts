@@ -129,6 +129,7 @@ export const en = {
     systemTop: 'System settings',
     deliveries: 'Mail and SMS log',
     termTexts: 'Terms and policy',
+    webhooks: 'Webhooks',
   },
   location: {
     change: 'Change location',

@@ -131,6 +131,7 @@ export const ja: Messages = {
     systemTop: 'システム設定',
     deliveries: 'メール・SMS送信履歴',
     termTexts: '規約・ポリシー',
+    webhooks: 'Webhook',
   },
   location: {
     change: 'ロケーション変更',

@@ -22,7 +22,7 @@ describe('navigation menu', () => {
     expect(keys(OperatorType.systemAdmin)).toEqual([
       ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'schedule', 'reports']],
       ['administration', ['organizations', 'operators', 'auditLog', 'buildings', 'poses', 'commands']],
-      ['system', ['deliveries', 'termTexts']],
+      ['system', ['deliveries', 'termTexts', 'webhooks']],
     ]);
   });
 

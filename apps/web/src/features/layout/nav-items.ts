@@ -45,6 +45,7 @@ const system: NavItem[] = [
   { key: 'systemTop', href: paths.system.top.getHref() },
   { key: 'deliveries', href: paths.system.deliveries.getHref() },
   { key: 'termTexts', href: paths.system.termTexts.getHref() },
+  { key: 'webhooks', href: paths.system.webhookList.getHref() },
 ];
 
 /** True when the entry leads to a screen not built yet (the "coming in a later release" placeholder). */

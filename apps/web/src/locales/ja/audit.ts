@@ -138,7 +138,7 @@ export const auditJa: AuditLabels = {
     'check-item': '点検項目',
     'report-export': 'レポートのエクスポート',
     'export-template': 'エクスポートテンプレート',
-    webhook: 'Webhook',
+    webhook: 'ウェブフック',
     'threshold-rule': 'しきい値ルール',
   },
   termKinds: { TOS: '利用規約', PP: 'プライバシーポリシー', MC: '保守契約' },

@@ -1,0 +1,92 @@
+/**
+ * English texts of the webhook screens (/system/webhooks): a lazily loaded section
+ * (lib/i18n.ts `loadSection('webhooks')`). Top-level keys must not exist in ../en.ts.
+ */
+export const webhooksEn = {
+  webhooks: {
+    title: 'Webhooks',
+    intro:
+      'The portal posts events to these addresses, signed with each webhook’s signing secret. Only system administrators see this page.',
+    add: 'New webhook',
+    createTitle: 'New webhook',
+    editTitle: 'Webhook',
+    back: 'Back to webhooks',
+    empty: 'No webhooks yet',
+    emptyHint: 'Add one to send events to chat tools or other systems.',
+    create: 'Create',
+    created: 'Webhook created',
+    deleted: 'Webhook deleted',
+    delete: 'Delete',
+    deleteConfirm: 'Delete this webhook? Events are no longer sent to it.',
+    edit: 'Edit',
+    columns: {
+      name: 'Name',
+      type: 'Type',
+      host: 'Address',
+      status: 'Status',
+      lastDelivery: 'Last delivery',
+      actions: 'Actions',
+    },
+    fields: {
+      name: 'Name',
+      type: 'Type',
+      url: 'URL',
+      urlPlaceholder: 'https://example.com/hooks/portal',
+      urlUnchanged: 'Stored (shown masked). Leave this empty to keep it.',
+      authType: 'Authentication',
+      authUsername: 'User name',
+      authPassword: 'Password',
+      authToken: 'Token',
+      customHeaderName: 'Header name',
+      customHeaderValue: 'Header value',
+      secretUnchanged: 'Unchanged',
+      secretStored: 'Stored: {{masked}}. Leave this empty to keep it.',
+      status: 'Status',
+      signingSecret: 'Signing secret',
+    },
+    types: { '0': 'General', '1': 'Slack', '2': 'T-Spider' },
+    typeHints: {
+      '0': 'JSON with the event, its time, level, text and data.',
+      '1': 'A Slack incoming webhook: the message as { text }.',
+      '2': 'T-Spider event JSON (version 1.0).',
+    },
+    authTypes: { none: 'None', password: 'Password (Basic)', token: 'Token (Bearer)', custom: 'Custom header' },
+    statuses: { '0': 'Disabled', '1': 'Enabled', '9': 'Error' },
+    statusErrorOption: 'Error (choose Enabled to send again)',
+    errorState:
+      'Stopped after {{count}} failed deliveries in a row ({{error}}). Fix the address or its settings and set the status to Enabled.',
+    failures: '{{count}} failed in a row',
+    never: 'Never',
+    lastSuccess: 'Succeeded {{time}}',
+    lastFailure: 'Failed {{time}}',
+    errors: {
+      http: 'The receiver answered HTTP {{status}}',
+      timeout: 'No answer in time',
+      network: 'Could not connect',
+      'refused-address': 'The address points into an internal network',
+      unresolvable: 'The host name could not be resolved',
+      scheme: 'The URL scheme is not allowed',
+      'invalid-url': 'The URL is not valid',
+      'too-many-redirects': 'Too many redirects',
+      'secret-unreadable': 'The stored secrets cannot be read; enter them again',
+      other: 'Delivery failed ({{code}})',
+    },
+    test: 'Send test',
+    testResult: {
+      sent: 'Test delivered',
+      failed: 'Test failed: {{error}}',
+      skipped: 'Not sent',
+    },
+    secret: {
+      title: 'Signing secret',
+      once: 'Copy it now: it is shown only this once. Receivers verify the X-Portal-Signature header with it.',
+      copy: 'Copy',
+      copied: 'Copied',
+      rotate: 'Renew signing secret',
+      rotateConfirm: 'Renew the signing secret? The current one stops working at once; receivers need the new one.',
+      masked: 'Current: {{masked}}',
+    },
+  },
+};
+
+export type WebhooksMessages = typeof webhooksEn;
