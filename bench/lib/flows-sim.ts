@@ -19,14 +19,19 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MqttClient } from 'mqtt';
-import { startFleet, worldFor, type RobotOptions, type SimFleet } from '@portal/robot-sim';
-import { encodePng, FrameRenderer } from '@portal/robot-sim/video';
+import {
+  startFleet,
+  stillPng,
+  worldFor,
+  PHOTO_HEIGHT,
+  PHOTO_WIDTH,
+  type RobotOptions,
+  type SimFleet,
+} from '@portal/robot-sim';
+import { FrameRenderer } from '@portal/robot-sim/video';
 import type { FromFlowSim, ToFlowSim, TransitionReport } from './flows-protocol.ts';
 
 const send = (msg: FromFlowSim) => process.send?.(msg);
-
-const PHOTO_WIDTH = 1280;
-const PHOTO_HEIGHT = 720;
 
 /** What one robot's current order asks of it: the base end and that node's actions. */
 interface Track {
@@ -161,8 +166,11 @@ function hookMqtt(): void {
   };
 }
 
-/** One still for every photo: the front camera's view of the demo world, rendered once. */
-function still(): { png: Buffer; width: number; height: number } {
+/**
+ * One still for every photo of a size: the front camera's view of the demo world, rendered once per
+ * width asked for (takePhoto's `width`: the start-position check asks for 320).
+ */
+function still(width = PHOTO_WIDTH): { png: Buffer; width: number; height: number } {
   const rgba = new FrameRenderer(PHOTO_WIDTH, PHOTO_HEIGHT).renderRgba({
     camera: 'v1',
     pose: { x: 6, y: 3, theta: 0 },
@@ -173,7 +181,7 @@ function still(): { png: Buffer; width: number; height: number } {
     robotName: 'bench',
     now: Date.now(),
   });
-  return { png: encodePng(PHOTO_WIDTH, PHOTO_HEIGHT, rgba), width: PHOTO_WIDTH, height: PHOTO_HEIGHT };
+  return stillPng(rgba, width);
 }
 
 let fleet: SimFleet | null = null;
@@ -181,7 +189,12 @@ let fleet: SimFleet | null = null;
 async function start(msg: Extract<ToFlowSim, { type: 'start' }>): Promise<void> {
   hookMqtt();
   const started = performance.now();
-  const photo = still();
+  const stills = new Map<number, ReturnType<typeof still>>();
+  const photo = (width = PHOTO_WIDTH) => {
+    let s = stills.get(width);
+    if (!s) stills.set(width, (s = still(width)));
+    return s;
+  };
   const options: RobotOptions[] = msg.robots.map((r) => ({
     brokerUrl: r.brokerUrl,
     username: r.username,
@@ -196,7 +209,7 @@ async function start(msg: Extract<ToFlowSim, { type: 'start' }>): Promise<void> 
     stateIntervalMs: msg.stateIntervalMs,
     speedScale: msg.speedScale,
     connectTimeoutMs: 60_000,
-    photo: () => photo,
+    photo: (_camera: string, width?: number) => photo(width),
   }));
   fleet = await startFleet(options, { concurrency: msg.concurrency });
   send({ type: 'started', robots: fleet.robots.length, ms: performance.now() - started });

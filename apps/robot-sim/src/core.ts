@@ -62,7 +62,7 @@ export interface CoreOptions {
   /** detectPerson: seconds until a person comes (null: never); default random 1..4 s (features.ts). */
   personDetectionSeconds?: number | null | undefined;
   /** takePhoto's still instead of a rendered one (benchmarks: rendering costs ~0.4 s of CPU a photo). */
-  photo?: ((camera: string) => { png: Buffer; width: number; height: number }) | undefined;
+  photo?: ((camera: string, width?: number) => { png: Buffer; width: number; height: number }) | undefined;
 }
 
 /** The VDA 5050 topics a robot publishes. */
@@ -157,16 +157,19 @@ export class RobotCore {
       opts.model,
       {
         battery: () => this.battery_.level,
-        capture: (camera) =>
-          opts.photo?.(camera) ??
-          capturePhoto({
-            camera,
-            pose: { x: this.kin.x, y: this.kin.y, theta: this.kin.theta },
-            world: this.worldOf(this.kin.mapId),
-            robotName: opts.serialNumber,
-            now: Date.now(),
-            ...this.features.view(),
-          }),
+        capture: (camera, width) =>
+          opts.photo?.(camera, width) ??
+          capturePhoto(
+            {
+              camera,
+              pose: { x: this.kin.x, y: this.kin.y, theta: this.kin.theta },
+              world: this.worldOf(this.kin.mapId),
+              robotName: opts.serialNumber,
+              now: Date.now(),
+              ...this.features.view(),
+            },
+            width,
+          ),
         publishPhoto: (payload) => this.emit('photo', payload, false),
         header: () => this.header('photo', true),
         restart: (downMs) => this.opts.onRestart?.(downMs),

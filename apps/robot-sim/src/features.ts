@@ -28,8 +28,8 @@ import type { PhotoView } from './photo.ts';
 export interface FeatureHost {
   /** Exact battery level, percent. */
   battery(): number;
-  /** Renders a still of a camera (PNG) for takePhoto. */
-  capture(camera: CameraId): { png: Buffer; width: number; height: number };
+  /** Renders a still of a camera (PNG) for takePhoto, `width` pixels wide when given (else full size). */
+  capture(camera: CameraId, width?: number): { png: Buffer; width: number; height: number };
   /** Sends a photo message (JSON text) on the robot's `photo` topic. */
   publishPhoto(payload: string): void;
   /** Header fields for custom messages (headerId bumps per call). */
@@ -79,6 +79,8 @@ export const OS_UPDATE_DOWNLOAD_SECONDS = 3;
 export const OPERATOR_TALK_HOLD_SECONDS = 0.4;
 /** takePhoto: focus and capture take this long (RUNNING), then the photo goes out and it FINISHES. */
 export const PHOTO_CAPTURE_SECONDS = 1;
+/** takePhoto's smallest `width`. */
+export const PHOTO_MIN_WIDTH = 64;
 /** playAudio: how long a (simulated) audio file plays. */
 export const PLAY_AUDIO_SECONDS = 2;
 /** detectPerson: a simulated person comes within range after a random time in this span (seconds). */
@@ -170,6 +172,12 @@ const ACTION_DEFS: ReadonlyArray<FeatureAction & { needs?: Hardware }> = [
         key: 'resolution',
         valueDataType: 'STRING',
         description: `${PHOTO_RESOLUTIONS.join(', ')} (accepted; the simulator renders 1280x720)`,
+        isOptional: true,
+      },
+      {
+        key: 'width',
+        valueDataType: 'NUMBER',
+        description: `A smaller still: at most this many pixels wide (${PHOTO_MIN_WIDTH}-1280), the aspect kept (the portal's start-position check asks for 320)`,
         isOptional: true,
       },
     ],
@@ -871,9 +879,11 @@ export class RobotFeatures {
   private takePhoto(a: VdaAction, p: Params, st: ActionState): void {
     const id = this.camera(p);
     const resolution = p.oneOf('resolution', PHOTO_RESOLUTIONS, true);
-    this.runFor(st, PHOTO_CAPTURE_SECONDS, `Capturing ${id}${resolution ? ` (${resolution})` : ''}`, () => {
+    const width = p.number('width', { min: PHOTO_MIN_WIDTH, max: 1280, integer: true }, true);
+    const size = width !== undefined ? ` (${width} wide)` : resolution ? ` (${resolution})` : '';
+    this.runFor(st, PHOTO_CAPTURE_SECONDS, `Capturing ${id}${size}`, () => {
       try {
-        this.capture(a, id, st);
+        this.capture(a, id, st, width);
       } catch (err) {
         fail(st, `takePhoto failed: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -881,8 +891,8 @@ export class RobotFeatures {
   }
 
   /** Captures the still, publishes it on the photo topic and finishes `st` (or fails it). */
-  private capture(a: VdaAction, id: CameraId, st: ActionState): void {
-    const shot = this.host.capture(id);
+  private capture(a: VdaAction, id: CameraId, st: ActionState, width?: number): void {
+    const shot = this.host.capture(id, width);
     if (shot.png.length > PHOTO_MAX_BYTES) {
       return fail(st, `Photo too large (${shot.png.length} bytes, at most ${PHOTO_MAX_BYTES})`);
     }

@@ -40,6 +40,7 @@ export * from './messages.ts';
 export { TICK_MS, Ticker, ManualClock, realClock, type Clock } from './ticker.ts';
 export { TeleopController, type ControllerStatus, type DriveTarget } from './teleop/controller.ts';
 export { RobotFeatures } from './features.ts';
+export { capturePhoto, stillPng, downscaleRgba, PHOTO_WIDTH, PHOTO_HEIGHT } from './photo.ts';
 export {
   ElevatorBank,
   ELEVATOR_TIMINGS,

@@ -617,6 +617,24 @@ describe('takePhoto', () => {
     expect(second.headerId).toBe(msg.headerId + 1);
   });
 
+  it('sends a smaller still when asked for a width (the start-position check asks for 320); refuses a width out of range', () => {
+    const r = core('ex');
+    const id = r.instant('takePhoto', { camera: 'v1', width: '320' });
+    expect(r.status(id)?.resultDescription).toBe('Capturing v1 (320 wide)');
+    r.tick(PHOTO_CAPTURE_SECONDS);
+    expect(r.status(id)?.actionStatus).toBe('FINISHED');
+    const msg = robotPhotoMessageSchema.parse(JSON.parse(r.out.filter((e) => e.topic === 'photo')[0]!.payload));
+    expect(msg).toMatchObject({ actionId: id, camera: 'v1', width: 320, height: 180 });
+    const png = Buffer.from(msg.data, 'base64');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([320, 180]);
+
+    for (const width of ['10', '1281', 'wide']) {
+      const bad = r.instant('takePhoto', { camera: 'v1', width });
+      expect(r.status(bad)).toMatchObject({ actionStatus: 'FAILED' });
+      expect(r.status(bad)?.resultDescription).toMatch(/^Parameter width must be an integer( from 64 to 1280)?/);
+    }
+  });
+
   it('FAILS for a camera the model lacks or a capture error, without publishing', () => {
     const r = core('mini');
     const id = r.instant('takePhoto', { camera: 'thermal' });

@@ -165,8 +165,23 @@ describe('schedule start-position check', () => {
     expect(img.statusCode).toBe(200);
     expect(img.headers['content-type']).toBe('image/png');
 
+    // The reference's comparison grid is stored with it (migration 031).
+    const row = await t.db.kysely
+      .selectFrom('schedule_references')
+      .selectAll()
+      .where('schedule_id', '=', id)
+      .executeTakeFirst();
+    expect(Buffer.from(row!.grid!, 'base64')).toHaveLength(64 * 40);
+
+    const widths: number[] = [];
+    const off = t.link.on('photo', (e) => {
+      if (e.robotId === robotId) widths.push(e.message.width);
+    });
     advance(3);
     await round();
+    off();
+    // The check asked for a small photo (START_PHOTO_WIDTH) and the robot sent one.
+    expect(widths).toEqual([320]);
     const [line] = await logsOf(id);
     expect(line).toMatchObject({ result: 'running', reason: null });
     expect(line!.detail).toMatch(/^start position checked: camera v1 score (0\.9\d\d|1\.000)/);
@@ -224,6 +239,22 @@ describe('schedule start-position check', () => {
     expect(
       await t.db.kysely.selectFrom('files').select('key').where('key', '=', left).executeTakeFirst(),
     ).toBeUndefined();
+  }, 60_000);
+
+  it('a reference taken before grids were stored gets its grid at its first check, and the check passes', async () => {
+    const id = await createEntry('Older reference');
+    await referenceTaken(id);
+    await t.db.kysely.updateTable('schedule_references').set({ grid: null }).where('schedule_id', '=', id).execute();
+    advance(3);
+    await round();
+    const [line] = await logsOf(id);
+    expect(line).toMatchObject({ result: 'running', detailCode: 'startPositionChecked' });
+    const row = await t.db.kysely
+      .selectFrom('schedule_references')
+      .select('grid')
+      .where('schedule_id', '=', id)
+      .executeTakeFirst();
+    expect(Buffer.from(row!.grid!, 'base64')).toHaveLength(64 * 40);
   }, 60_000);
 
   it('an entry without reference images is not checked: the flow starts and the detail says so', async () => {

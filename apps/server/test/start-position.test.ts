@@ -2,12 +2,22 @@ import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { worldFor } from '@portal/robot-sim';
 import { encodePng, FrameRenderer } from '@portal/robot-sim/video';
-import { closeImageWorker, compareStartPhotosOffThread, imageWorkerJobs } from '../src/lib/image-worker.ts';
+import { capturePhoto } from '@portal/robot-sim';
+import {
+  closeImageWorker,
+  compareStartPhotosOffThread,
+  compareWithReferenceGridOffThread,
+  imageWorkerJobs,
+  startPositionGridOffThread,
+} from '../src/lib/image-worker.ts';
 import { encodeGrayPng } from '../src/lib/png.ts';
 import {
   START_POSITION_THRESHOLD,
   compareGrids,
   compareStartPhotos,
+  compareWithReferenceGrid,
+  gridFromBytes,
+  gridToBytes,
   pngToGrayGrid,
 } from '../src/modules/schedules/start-position.ts';
 
@@ -142,6 +152,59 @@ describe('start-position comparison', () => {
     for (const [name] of elsewhere)
       expect({ name, pass: scores[name]! >= START_POSITION_THRESHOLD }).toEqual({ name, pass: false });
     expect(scores['same pose, 3 h later']).toBeGreaterThan(0.99);
+  });
+
+  it('a stored reference grid (one byte a cell) against a 320-wide current photo splits pass and fail as the full photos do', () => {
+    // The check asks the robot for a 320-wide photo (START_PHOTO_WIDTH); the simulator scales its
+    // 1280 × 720 still down as a camera does, burnt-in text included.
+    const small = (x: number, y: number, deg: number) =>
+      capturePhoto(
+        {
+          camera: 'v1',
+          pose: { x, y, theta: (deg * Math.PI) / 180 },
+          world,
+          gimbal: { pan: 0, tilt: 0 },
+          eyeHeight: 1.2,
+          thermal: { colorMap: 'normal', rangeMin: 10, rangeMax: 40 },
+          robotName: 'sim',
+          now: Date.now(),
+        },
+        320,
+      );
+    const reference = view(START.x, START.y, START.deg, { now: Date.now() - 3 * 3600_000 });
+    const stored = gridToBytes(pngToGrayGrid(reference));
+    expect(stored).toHaveLength(64 * 40);
+    expect(gridToBytes(gridFromBytes(stored))).toEqual(stored);
+    expect(() => gridFromBytes(stored.subarray(1))).toThrow(/cells/);
+    const cases: Array<[string, number, number, number, boolean]> = [
+      ['same pose', START.x, START.y, START.deg, true],
+      ['5 cm aside', START.x, START.y + 0.05, START.deg, true],
+      ['10 cm back', START.x - 0.1, START.y, START.deg, true],
+      ['3° turned', START.x, START.y, START.deg + 3, true],
+      ['5° the other way', START.x, START.y, START.deg - 5, true],
+      ['1 m ahead', START.x + 1, START.y, START.deg, false],
+      ['turned 90°', START.x, START.y, START.deg + 90, false],
+      ['(6, 3) facing +x', 6, 3, 0, false],
+      ['(12, 6) facing +y', 12, 6, 90, false],
+    ];
+    for (const [name, x, y, deg, pass] of cases) {
+      const shot = small(x, y, deg);
+      expect(shot).toMatchObject({ width: 320, height: 180 });
+      const s = compareWithReferenceGrid(stored, shot.png);
+      expect({ name, pass: s.pass }).toEqual({ name, pass });
+      // Within a few hundredths of the full photos' score.
+      expect(Math.abs(s.score - compareStartPhotos(reference, view(x, y, deg)).score)).toBeLessThan(0.05);
+    }
+  });
+
+  it('compares with a stored grid on the image worker with the same answer', async () => {
+    const reference = view(START.x, START.y, START.deg);
+    const current = view(START.x, START.y + 0.05, START.deg);
+    const grid = await startPositionGridOffThread(reference);
+    expect(grid).toEqual(gridToBytes(pngToGrayGrid(reference)));
+    const before = imageWorkerJobs('startPositionGrid');
+    expect(await compareWithReferenceGridOffThread(grid, current)).toEqual(compareWithReferenceGrid(grid, current));
+    expect(imageWorkerJobs('startPositionGrid')).toBe(before + 1);
   });
 
   it('compares on the image worker with the same answer', async () => {

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { prepareMap, type PrepareMapJob, type PreparedMap } from '../modules/maps/map-document-text.ts';
 import { occupancyGridPng, pngThumbnail } from './png.ts';
-import { compareStartPhotos, type StartPositionScore } from '../modules/schedules/start-position.ts';
+import {
+  compareStartPhotos,
+  compareWithReferenceGrid,
+  gridToBytes,
+  pngToGrayGrid,
+  type StartPositionScore,
+} from '../modules/schedules/start-position.ts';
 
 /**
  * The image worker (lib/image-worker.ts): PNG encoding of mapping grids, hashing, and the parsing,
@@ -13,6 +19,8 @@ export type ImageJobBody =
   | { kind: 'sha256'; bytes: Uint8Array }
   | ({ kind: 'prepareMap' } & PrepareMapJob)
   | { kind: 'startPosition'; reference: Uint8Array; current: Uint8Array }
+  | { kind: 'startPositionGrid'; grid: Uint8Array; current: Uint8Array }
+  | { kind: 'grayGrid'; png: Uint8Array }
   | { kind: 'thumbnail'; png: Uint8Array; maxWidth: number };
 export type ImageJob = ImageJobBody & { id: number };
 export type ImageAnswer = {
@@ -22,6 +30,7 @@ export type ImageAnswer = {
   map?: PreparedMap;
   start?: StartPositionScore & { pass: boolean };
   thumbnail?: { png: Uint8Array; width: number; height: number };
+  grid?: Uint8Array;
   error?: string;
 };
 
@@ -43,6 +52,14 @@ parentPort?.on('message', (job: ImageJob) => {
         id: job.id,
         start: compareStartPhotos(job.reference, job.current),
       } satisfies ImageAnswer);
+    } else if (job.kind === 'startPositionGrid') {
+      parentPort!.postMessage({
+        id: job.id,
+        start: compareWithReferenceGrid(job.grid, job.current),
+      } satisfies ImageAnswer);
+    } else if (job.kind === 'grayGrid') {
+      const grid = gridToBytes(pngToGrayGrid(job.png));
+      parentPort!.postMessage({ id: job.id, grid } satisfies ImageAnswer, [grid.buffer as ArrayBuffer]);
     } else if (job.kind === 'prepareMap') {
       parentPort!.postMessage({ id: job.id, map: prepareMap(job) } satisfies ImageAnswer);
     } else {

@@ -95,6 +95,25 @@ export async function compareStartPhotosOffThread(
   return (await run({ kind: 'startPosition', reference: a, current: b }, [a.buffer, b.buffer])).start!;
 }
 
+/**
+ * The current photo against a reference's stored grid (`compareWithReferenceGrid`, schedules) on the
+ * worker thread; the bytes are copied.
+ */
+export async function compareWithReferenceGridOffThread(
+  grid: Uint8Array,
+  current: Uint8Array,
+): Promise<NonNullable<ImageAnswer['start']>> {
+  const a = new Uint8Array(grid);
+  const b = new Uint8Array(current);
+  return (await run({ kind: 'startPositionGrid', grid: a, current: b }, [a.buffer, b.buffer])).start!;
+}
+
+/** A PNG's comparison grid as stored (`gridToBytes(pngToGrayGrid(png))`, schedules) on the worker thread. */
+export async function startPositionGridOffThread(png: Uint8Array): Promise<Uint8Array> {
+  const copy = new Uint8Array(png);
+  return (await run({ kind: 'grayGrid', png: copy }, [copy.buffer])).grid!;
+}
+
 /** `pngThumbnail` (lib/png.ts) on the worker thread (report photos, issue 16); the bytes are copied. */
 export async function pngThumbnailOffThread(
   png: Uint8Array,

@@ -28,6 +28,11 @@ export function referenceRepo(db: Kysely<Database>) {
       return old?.file_key ?? null;
     },
 
+    /** Keeps a reference's comparison grid computed at its first check (images taken before migration 031). */
+    setGrid: async (id: number, grid: string): Promise<void> => {
+      await db.updateTable('schedule_references').set({ grid }).where('id', '=', id).execute();
+    },
+
     /** The entry's robot and flow (null: the entry is gone). */
     entry: (scheduleId: number) =>
       db

@@ -23,4 +23,6 @@ export interface ScheduleReferenceTable {
   pose_theta: number | null;
   map_id: string | null;
   taken_at: string;
+  /** The comparison grid, base64 of GRID_W × GRID_H bytes (migration 031); null until computed. */
+  grid: string | null;
 }

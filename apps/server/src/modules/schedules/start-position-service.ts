@@ -7,7 +7,7 @@ import type {
 } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { compareStartPhotosOffThread } from '../../lib/image-worker.ts';
+import { compareWithReferenceGridOffThread, startPositionGridOffThread } from '../../lib/image-worker.ts';
 import { signFileUrl } from '../files/signed-url.ts';
 import { camerasOf } from '../robot-features/capabilities.ts';
 import { decodePhoto } from '../robot-features/photo-service.ts';
@@ -19,6 +19,12 @@ type Ctx = Pick<AppContext, 'db' | 'clock' | 'log' | 'robotLink' | 'fileStore' |
 
 /** The cameras whose reference images are taken (v1: the front camera every robot has). */
 export const REFERENCE_CAMERAS: readonly CameraId[] = ['v1'];
+/**
+ * The width (pixels) of the photo a start-position check asks for: the comparison's grid is 64 cells
+ * wide, so a 320-pixel photo gives it all it uses, at a 16th of a 1280 × 720 photo's pixels to render,
+ * send and decode. The reference images are taken at the robot's full size (people look at them).
+ */
+export const START_PHOTO_WIDTH = 320;
 /** How long a robot has to send a photo it was asked for. */
 export const START_PHOTO_TIMEOUT_MS = 30_000;
 /** The detail of a log line whose entry has no reference images (the run starts). */
@@ -50,7 +56,8 @@ const fixed = (n: number) => n.toFixed(3);
  * position"). A photo is asked of the robot with a takePhoto instant action and awaited on the robot
  * link's `photo` events (every server sees them; the robot-features module also stores each in the
  * robot's photos). References are stored through the file store (purpose `schedule-reference`).
- * The images are compared on the image worker (decoding two 1280×720 PNGs takes 50–150 ms).
+ * A reference's comparison grid is computed once on the image worker and stored with it; a check
+ * compares the robot's current photo, taken START_PHOTO_WIDTH wide, with it on the image worker.
  */
 export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number } = {}) {
   const { db, clock, log, robotLink, fileStore, config } = ctx;
@@ -65,8 +72,16 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
   /** Photos asked for whose action id is not known yet. */
   let asking = 0;
 
-  /** Asks the robot for a photo of `camera` and waits for it (throws when it does not come). */
-  async function photo(robotId: number, camera: CameraId): Promise<{ bytes: Buffer; message: RobotPhotoMessage }> {
+  /**
+   * Asks the robot for a photo of `camera` (at most `width` pixels wide when given: the robot scales
+   * it; one that ignores the parameter sends its full size) and waits for it (throws when it does not
+   * come).
+   */
+  async function photo(
+    robotId: number,
+    camera: CameraId,
+    width?: number,
+  ): Promise<{ bytes: Buffer; message: RobotPhotoMessage }> {
     if (closed) throw new Error('closing');
     const details = robotLink.details(robotId);
     if (!details?.online) throw new AppError('ROBOT_OFFLINE', 'The robot is offline');
@@ -86,7 +101,11 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
     asking++;
     let actionId: string;
     try {
-      actionId = await robotLink.instantAction(robotId, 'takePhoto', { camera });
+      actionId = await robotLink.instantAction(
+        robotId,
+        'takePhoto',
+        width === undefined ? { camera } : { camera, width: String(width) },
+      );
     } finally {
       asking--;
     }
@@ -117,6 +136,16 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
     return { bytes, message };
   }
 
+  /** A PNG's comparison grid as stored (base64), or null when it cannot be decoded. */
+  async function gridOf(png: Uint8Array): Promise<string | null> {
+    try {
+      return Buffer.from(await startPositionGridOffThread(png)).toString('base64');
+    } catch (err) {
+      log.warn({ err }, 'schedule reference image: no comparison grid');
+      return null;
+    }
+  }
+
   const toReference = (r: ScheduleReferenceRow): ScheduleReference => ({
     camera: r.camera as CameraId,
     url: signFileUrl(config.secretKey, config.apiBase, r.file_key, clock()),
@@ -138,6 +167,7 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
     for (const camera of REFERENCE_CAMERAS) {
       const { bytes, message } = await photo(entry.robot_id, camera);
       const pos = robotLink.details(entry.robot_id)?.state?.agvPosition;
+      const grid = message.contentType === 'image/png' ? await gridOf(bytes) : null;
       const stored = await fileStore.write({
         bytes,
         contentType: message.contentType,
@@ -163,6 +193,7 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
               pose_theta: pos?.theta ?? null,
               map_id: pos?.mapId ?? null,
               taken_at: clock().toISOString(),
+              grid,
             },
             trx,
           );
@@ -222,16 +253,26 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
       let lowest: number | null = null;
       let lowestParams: ScheduleLogDetailParams = {};
       for (const ref of refs) {
-        const reference = await fileStore.read(ref.file_key);
-        if (!reference)
-          return notChecked(
-            `start position not checked: the reference image of ${ref.camera} is gone`,
-            'startPositionReferenceGone',
-            { camera: ref.camera },
-          );
+        // The reference's grid, computed when it was taken (or at its first check, then kept).
+        let grid = ref.grid;
+        if (grid === null) {
+          const reference = await fileStore.read(ref.file_key);
+          if (!reference)
+            return notChecked(
+              `start position not checked: the reference image of ${ref.camera} is gone`,
+              'startPositionReferenceGone',
+              { camera: ref.camera },
+            );
+          if (!reference.subarray(1, 4).equals(Buffer.from('PNG')))
+            return notChecked('start position not checked: only PNG photos are compared', 'startPositionNotPng');
+          grid = await gridOf(reference);
+          if (grid === null)
+            return notChecked('start position not checked: only PNG photos are compared', 'startPositionNotPng');
+          await repo.setGrid(ref.id, grid);
+        }
         let current: { bytes: Buffer; message: RobotPhotoMessage };
         try {
-          current = await photo(line.robot_id, ref.camera as CameraId);
+          current = await photo(line.robot_id, ref.camera as CameraId, START_PHOTO_WIDTH);
         } catch (err) {
           return {
             pass: false,
@@ -242,9 +283,9 @@ export function startPositionService(ctx: Ctx, opts: { photoTimeoutMs?: number }
             params: { camera: ref.camera, error: (err as Error).message },
           };
         }
-        if (current.message.contentType !== 'image/png' || !reference.subarray(1, 4).equals(Buffer.from('PNG')))
+        if (current.message.contentType !== 'image/png')
           return notChecked('start position not checked: only PNG photos are compared', 'startPositionNotPng');
-        const s = await compareStartPhotosOffThread(reference, current.bytes);
+        const s = await compareWithReferenceGridOffThread(Buffer.from(grid, 'base64'), current.bytes);
         const pos = robotLink.details(line.robot_id)?.state?.agvPosition;
         const distance =
           pos && ref.pose_x !== null && ref.pose_y !== null && pos.mapId === ref.map_id
