@@ -11,6 +11,7 @@ export const thresholdsEn = {
     create: 'New threshold rule',
     createTitle: 'New threshold rule',
     back: 'Back to the threshold rules',
+    backToList: 'Back to the list',
     readOnly:
       'Threshold rules are managed by administrators. To register, update or delete a rule, contact your organization administrator.',
     search: 'Search',

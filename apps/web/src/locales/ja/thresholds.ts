@@ -9,6 +9,7 @@ export const thresholdsJa: ThresholdsMessages = {
     create: 'しきい値ルールを登録',
     createTitle: 'しきい値ルールの登録',
     back: 'しきい値ルール一覧に戻る',
+    backToList: '一覧に戻る',
     readOnly: 'しきい値ルールは管理者が管理します。ルールの登録・更新・削除は、組織の管理者にお問い合わせください。',
     search: '検索',
     searchHint: 'ルール名',

@@ -73,7 +73,7 @@ export function ConditionsEditor({ form, readOnly }: ConditionsEditorProps) {
                       label: t(`thresholds.condition.judgments.${j}`),
                     }))}
                     error={valueError(i, 'judgment')}
-                    w={240}
+                    w={300}
                     data-testid={`threshold-condition-${i}-judgment`}
                   />
                 )}
@@ -91,7 +91,7 @@ export function ConditionsEditor({ form, readOnly }: ConditionsEditorProps) {
                       onChange={field.onChange}
                       onBlur={field.onBlur}
                       error={valueError(i, key)}
-                      w={160}
+                      w={180}
                       data-testid={`threshold-condition-${i}-${key}`}
                     />
                   )}

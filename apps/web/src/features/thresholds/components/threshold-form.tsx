@@ -112,6 +112,7 @@ export function ThresholdForm({ rule, onReload, onCreated, readOnly, extraAction
       createLabel={t('thresholds.create')}
       createCancelTo={cancelTo}
       cancelTo={readOnly ? cancelTo : undefined}
+      cancelLabel={readOnly ? t('thresholds.backToList') : undefined}
       readOnly={readOnly}
       startActions={extraActions}
       maw={960}

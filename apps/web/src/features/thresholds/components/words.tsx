@@ -9,7 +9,8 @@ const levelColor: Record<number, string> = { 0: 'blue', 5: 'yellow', 9: 'red' };
 export function LevelBadge({ level }: { level: number }) {
   const { t } = useTranslation();
   return (
-    <Badge color={levelColor[level] ?? 'gray'} variant="light">
+    // Never shortened to "EME…" in a narrow table column.
+    <Badge color={levelColor[level] ?? 'gray'} variant="light" style={{ minWidth: 'max-content' }}>
       {t(`levels.${level}` as 'levels.0')}
     </Badge>
   );
