@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { startRobot, type SimRobot } from '@portal/robot-sim';
+import { toZoned } from '@portal/contract';
+import type { ScheduleDispatcher } from '../src/modules/schedules/dispatcher.ts';
 import { createOutbound } from '../src/lib/outbound.ts';
 import { demoMapDocument } from '../src/seed.ts';
 import { secretBox } from '../src/lib/crypto.ts';
@@ -737,6 +739,51 @@ describe('notifications', () => {
       await until(() => t.link.live({ id: robotId, status: 1 }).online);
       await watcher().idle();
       await until(async () => (await mark('connection')) === 'online');
+    });
+
+    it('a scheduled occurrence that fails to start is notified', async () => {
+      await addTarget({ type: 0, level: 5, buildingId, address: 'plans@demo.example' });
+      const admin = (await t.as('orgadmin@demo.example')).authorization;
+      const flow = await t.call('POST', '/flows', admin, {
+        name: 'Short wait',
+        description: '',
+        buildingId,
+        floorId,
+        flowGroupId: null,
+        enabled: true,
+        definition: { version: 1, steps: [{ kind: 'wait', id: 'w', seconds: 1 }] },
+      });
+      expect(flow.statusCode, flow.body).toBe(201);
+      const local = (minutes: number) => toZoned(clock().getTime() + minutes * 60_000, 'Asia/Tokyo');
+      const entry = await t.call('POST', '/schedules', admin, {
+        title: 'Night round',
+        description: '',
+        robotId,
+        flowId: flow.json<{ id: number }>().id,
+        start: local(2),
+        end: local(32),
+        repeat: 'none',
+        weekdays: [0],
+        repeatUntil: null,
+        priority: false,
+        skipHolidays: false,
+        enabled: true,
+        exceptions: [],
+      });
+      expect(entry.statusCode, entry.body).toBe(201);
+      // Every server was down from before the due time until long after it: logged as missed.
+      advanceSeconds(15 * 60);
+      const dispatcher = (t.app as unknown as { scheduleDispatcher: ScheduleDispatcher }).scheduleDispatcher;
+      await dispatcher.tick();
+      await dispatcher.idle();
+      await until(async () => (await events('scheduleFailed')).length === 1);
+      const [e] = await events('scheduleFailed');
+      expect(e).toMatchObject({ level: 5, robot_id: robotId, building_id: buildingId });
+      expect(JSON.parse(e!.params)).toMatchObject({ details: { title: 'Night round', reason: 'MISSED' } });
+      await engine().tick();
+      await until(() => smtp.mails.some((m) => m.to.includes('plans@demo.example')));
+      const mail = smtp.mails.find((m) => m.to.includes('plans@demo.example'))!;
+      expect(mail.text).toContain('the scheduled run "Night round" failed (MISSED)');
     });
   });
 });
