@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkItemSchema, type CheckItem, type CheckItemInput, type InitData } from '@portal/contract';
+import { checkItemsUsingRule } from '../src/modules/check-items/check-item-repo.ts';
 import { createTestApp, errorOf, type TestApp } from './helpers.ts';
 
 /**
@@ -428,9 +429,18 @@ describe('check items', () => {
     expect(errorOf(bad).code).toBe('BAD_FILTER');
   });
 
-  it('keeps a threshold rule while an item uses it', async () => {
-    const rule = await insertRule(demoOrgId, uniq('Kept rule'));
-    await create({ thresholdRuleId: rule });
-    await expect(t.db.kysely.deleteFrom('threshold_rules').where('id', '=', rule).execute()).rejects.toThrow();
+  it('leaves an item without rule when its rule is deleted; saving it then asks for a rule', async () => {
+    const rule = await insertRule(demoOrgId, uniq('Deleted rule'));
+    const used = await create({ thresholdRuleId: rule });
+    expect(await checkItemsUsingRule(t.db.kysely, rule)).toEqual([{ id: used.id, name: used.name }]);
+    await t.db.kysely.deleteFrom('threshold_rules').where('id', '=', rule).execute();
+    const got = checkItemSchema.parse((await call('GET', `/check-items/${used.id}`, auth.orgAdmin)).json());
+    expect(got).toMatchObject({ alerting: true, thresholdRuleId: null });
+    const { id: _id, organizationId: _o, buildingName: _b, floorName: _f, createdAt: _c, ...body } = got;
+    const put = await call('PUT', `/check-items/${used.id}`, auth.orgAdmin, body);
+    expect(put.statusCode).toBe(400);
+    expect(errorOf(put).details).toContainEqual(
+      expect.objectContaining({ path: 'thresholdRuleId', message: 'checkItemValidation.thresholdRequired' }),
+    );
   });
 });

@@ -6,7 +6,8 @@ import { idColumn, type Dialect } from '../dialect.ts';
  * pointed on a floor of a building. The organization is the building's (kept on the row for tenancy).
  * A meter item names its meter type, reading service ('builtin' or 'hakaru'), QR code number, the
  * external service's task and device IDs and, when it alerts, the threshold rule (migration 028) its
- * value is judged by: deleting the rule is refused while an item uses it. Location in metres in the
+ * value is judged by (a deleted rule leaves the item without one: it alerts again once a rule is
+ * chosen; `threshold_rule_id` is indexed so a rule's users are found). Location in metres in the
  * floor map's frame, direction in radians like a waypoint's theta. `definition` is a JSON object's
  * text. Status 0 disabled, 1 enabled, 2 setting up. `updated_at` is the version.
  */
@@ -28,7 +29,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('device_id', 'varchar(64)', (c) => c.notNull())
     /** 0/1: a breach of the threshold rule raises a notification. */
     .addColumn('alerting', 'integer', (c) => c.notNull())
-    .addColumn('threshold_rule_id', 'integer', (c) => c.references('threshold_rules.id').onDelete('restrict'))
+    .addColumn('threshold_rule_id', 'integer', (c) => c.references('threshold_rules.id').onDelete('set null'))
     .addColumn('x', 'double precision')
     .addColumn('y', 'double precision')
     .addColumn('z', 'double precision', (c) => c.notNull())

@@ -114,3 +114,17 @@ export function checkItemRepo(db: Kysely<Database>) {
       db.selectFrom('threshold_rules').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst(),
   };
 }
+
+/**
+ * The check items that judge their value by a threshold rule (id and name, by name; at most `limit`):
+ * for a rule's "in use" answer. Deleting a rule leaves these items without one (migration 029).
+ */
+export const checkItemsUsingRule = (db: Kysely<Database>, ruleId: number, limit = 20) =>
+  db
+    .selectFrom('check_items')
+    .select(['id', 'name'])
+    .where('threshold_rule_id', '=', ruleId)
+    .orderBy('name')
+    .orderBy('id')
+    .limit(limit)
+    .execute();

@@ -179,11 +179,16 @@ describe('check item form', () => {
     expect(await screen.findByText('Choose one that belongs to the selected building', {}, slow)).toBeInTheDocument();
     app.unmount();
 
-    renderApp('/check-item/5', { session: makeSession(0) });
+    const viewer = renderApp('/check-item/5', { session: makeSession(0) });
     expect(await screen.findByTestId('check-item-heading', {}, slow)).toHaveTextContent('Gauge 5');
     expect(screen.queryByTestId('check-item-save')).not.toBeInTheDocument();
     expect(screen.getByTestId('check-item-name')).toBeDisabled();
     expect(screen.getByTestId('check-item-read-only')).toHaveTextContent(checkItemsEn.checkItems.readOnly);
+    // The meter settings open to be read, locked.
+    await viewer.user.click(screen.getByTestId('check-item-settings-open'));
+    const dialog = await screen.findByRole('dialog', {}, slow);
+    expect(within(dialog).getByTestId('check-item-qr')).toHaveValue('QR-1');
+    expect(within(dialog).getByTestId('check-item-qr')).toBeDisabled();
   }, 30_000);
 });
 

@@ -347,35 +347,40 @@ export function CheckItemForm({ item, initial, readOnly, onReload, onCreated, st
               )}
             />
           </Group>
+        </Stack>
+      </LockedFields>
 
-          {type === 'meter' && (
-            <Stack gap={4}>
-              <Group justify="space-between" wrap="nowrap">
-                <Text size="sm" data-testid="check-item-settings-summary">
-                  <Text span fw={600}>
-                    {t('checkItems.form.meterSettings')}
-                  </Text>
-                  {': '}
-                  {meterType && readingService
-                    ? t('checkItems.form.settingsSummary', {
-                        meterType: t(`checkItems.meterTypes.${meterType}`),
-                        service: t(`checkItems.readingServices.${readingService}`),
-                        marker: t(`checkItems.markerTypes.${markerType}`),
-                      })
-                    : t('checkItems.form.settingsIncomplete')}
-                </Text>
-                <Button variant="light" onClick={() => setSettingsOpen(true)} data-testid="check-item-settings-open">
-                  {t('checkItems.form.openSettings')}
-                </Button>
-              </Group>
-              {settingsErrors && (
-                <Text size="sm" c="red" role="alert" data-testid="check-item-settings-errors">
-                  {t('checkItems.form.settingsErrors')}
-                </Text>
-              )}
-            </Stack>
+      {/* Outside the locked fields: a read-only form still opens the dialog to show the settings. */}
+      {type === 'meter' && (
+        <Stack gap={4}>
+          <Group justify="space-between" wrap="nowrap">
+            <Text size="sm" data-testid="check-item-settings-summary">
+              <Text span fw={600}>
+                {t('checkItems.form.meterSettings')}
+              </Text>
+              {': '}
+              {meterType && readingService
+                ? t('checkItems.form.settingsSummary', {
+                    meterType: t(`checkItems.meterTypes.${meterType}`),
+                    service: t(`checkItems.readingServices.${readingService}`),
+                    marker: t(`checkItems.markerTypes.${markerType}`),
+                  })
+                : t('checkItems.form.settingsIncomplete')}
+            </Text>
+            <Button variant="light" onClick={() => setSettingsOpen(true)} data-testid="check-item-settings-open">
+              {t('checkItems.form.openSettings')}
+            </Button>
+          </Group>
+          {settingsErrors && (
+            <Text size="sm" c="red" role="alert" data-testid="check-item-settings-errors">
+              {t('checkItems.form.settingsErrors')}
+            </Text>
           )}
+        </Stack>
+      )}
 
+      <LockedFields locked={readOnly}>
+        <Stack>
           <Controller
             control={form.control}
             name="alerting"

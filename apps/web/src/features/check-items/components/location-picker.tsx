@@ -86,9 +86,9 @@ export function LocationPicker({
     const cy = f.py(value.y!);
     const dx = Math.cos(heading);
     const dy = -Math.sin(heading);
-    const len = f.r * 5;
+    const len = f.r * 7;
     const tip = [cx + dx * len, cy + dy * len];
-    const side = f.r * 1.2;
+    const side = f.r * 1.4;
     const base = [cx + dx * (len - side * 1.6), cy + dy * (len - side * 1.6)];
     const head = [tip, [base[0]! - dy * side, base[1]! + dx * side], [base[0]! + dy * side, base[1]! - dx * side]]
       .map((p) => p.join(','))
@@ -101,14 +101,14 @@ export function LocationPicker({
           x2={base[0]}
           y2={base[1]}
           stroke="var(--mantine-color-orange-7)"
-          strokeWidth={f.r * 0.6}
+          strokeWidth={f.r * 0.7}
           strokeLinecap="round"
         />
         <polygon points={head} fill="var(--mantine-color-orange-7)" />
         <circle
           cx={cx}
           cy={cy}
-          r={f.r * 1.4}
+          r={f.r * 1.7}
           fill="var(--mantine-color-orange-6)"
           stroke="white"
           strokeWidth={f.r * 0.3}
