@@ -12,7 +12,7 @@ import {
   notifyEvent,
   type NotificationEngine,
 } from '../src/modules/notifications/notification-engine.ts';
-import type { RobotWatcher } from '../src/modules/notifications/robot-watcher.ts';
+import { startRobotWatcher, type RobotWatcher } from '../src/modules/notifications/robot-watcher.ts';
 import { createTestApp, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
 
 /** A mail as the SMTP server received it: envelope recipients, decoded subject and text. */
@@ -617,7 +617,6 @@ describe('notifications', () => {
       await settle((s) => s.batteryState.batteryCharge <= 14);
       await until(async () => (await events('lowBattery')).length === 1);
       // A restarted server (another watcher, its memory empty) hearing the same low states: nothing more.
-      const { startRobotWatcher } = await import('../src/modules/notifications/robot-watcher.ts');
       const again = startRobotWatcher({
         db: t.db.kysely,
         clock,
@@ -647,10 +646,29 @@ describe('notifications', () => {
       sim.clearFault('emergencyStop');
       await sim.waitFor((s) => s.safetyState.eStop === 'NONE');
       await until(async () => (await mark('emergencyStop')) === 'released');
-      sim.injectFault('emergencyStop');
-      await until(async () => (await events('emergencyStop')).length === 2);
-      sim.clearFault('emergencyStop');
-      await until(async () => (await mark('emergencyStop')) === 'released');
+      // Pressed again, heard by two more servers' watchers at once as well: one more event.
+      const others = [1, 2].map(() =>
+        startRobotWatcher({
+          db: t.db.kysely,
+          clock,
+          link: t.link,
+          log: silent,
+          notify: (e) => notifyEvent({ db: t.db.kysely, clock, config: t.config }, e),
+          offlineMinutes: 5,
+        }),
+      );
+      try {
+        sim.injectFault('emergencyStop');
+        await until(async () => (await events('emergencyStop')).length === 2);
+        await sim.waitFor((s) => s.safetyState.eStop !== 'NONE');
+        for (const w of [watcher(), ...others]) await w.idle();
+        sim.clearFault('emergencyStop');
+        await until(async () => (await mark('emergencyStop')) === 'released');
+        for (const w of [watcher(), ...others]) await w.idle();
+      } finally {
+        for (const w of others) w.stop();
+      }
+      expect(await events('emergencyStop')).toHaveLength(2);
 
       sim.injectFault('hardwareError');
       await until(async () => (await events('hardwareError')).length === 1);
