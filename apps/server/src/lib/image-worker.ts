@@ -23,8 +23,11 @@ export const imageWorkerJobs = (kind: ImageJobBody['kind']): number => sent.get(
  * `npm run serve`) a small bootstrap loads the thread's module through tsx. Messages sent meanwhile
  * wait in the thread's queue.
  */
-function workerSource(): [string | URL, { eval?: boolean }] {
-  if (import.meta.url.endsWith('.mjs')) return [new URL('./image-worker-thread.mjs', import.meta.url), {}];
+function workerSource(): [string | URL, { eval?: boolean; execArgv?: string[] }] {
+  // The bundle needs none of the process's flags (a `--import` of a TypeScript probe, as the
+  // benchmarks load, would fail in the thread before anything else loads).
+  if (import.meta.url.endsWith('.mjs'))
+    return [new URL('./image-worker-thread.mjs', import.meta.url), { execArgv: [] }];
   const file = fileURLToPath(new URL('./image-worker-thread.ts', import.meta.url));
   const boot = `import('tsx/esm/api').then((m) => m.tsImport(${JSON.stringify(file)}, ${JSON.stringify(import.meta.url)}))`;
   return [`${boot}.catch((err) => { console.error(err); process.exit(1); });`, { eval: true }];
