@@ -420,9 +420,11 @@ export function CheckItemForm({ item, initial, readOnly, onReload, onCreated, st
             <Title order={2} size="h5">
               {t('checkItems.form.location')}
             </Title>
-            <Text size="sm" c="dimmed">
-              {floorId === undefined ? t('checkItems.form.chooseFloorFirst') : t('checkItems.form.locationHint')}
-            </Text>
+            {!readOnly && (
+              <Text size="sm" c="dimmed">
+                {floorId === undefined ? t('checkItems.form.chooseFloorFirst') : t('checkItems.form.locationHint')}
+              </Text>
+            )}
             {floorId !== undefined && (
               <Controller
                 control={form.control}
