@@ -257,6 +257,55 @@ describe('threshold rules', () => {
     ]);
   });
 
+  it('refuses to delete a rule that check items use, naming them (409 IN_USE)', async () => {
+    const r = await createRule();
+    const floor = await t.db.kysely
+      .selectFrom('floors')
+      .select('id')
+      .where('building_id', '=', buildingId)
+      .executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    const item = await t.db.kysely
+      .insertInto('check_items')
+      .values({
+        organization_id: demoOrgId,
+        building_id: buildingId,
+        floor_id: floor.id,
+        name: 'Gauge using the rule',
+        type: 'meter',
+        status: 1,
+        meter_type: null,
+        reading_service: null,
+        qr_code_number: '',
+        task_id: '',
+        device_id: '',
+        alerting: 1,
+        threshold_rule_id: r.id,
+        x: null,
+        y: null,
+        z: 0,
+        direction: 0,
+        marker_type: '',
+        area_detection_marker: 0,
+        definition: '{}',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const refused = await call('DELETE', `/threshold-rules/${r.id}`, auth.orgAdmin);
+    expect(refused.statusCode).toBe(409);
+    const e = errorOf(refused);
+    expect(e.code).toBe('IN_USE');
+    expect(e.details).toEqual([
+      { path: `checkItems.${item.id}`, message: 'Gauge using the rule', code: 'thresholds.inUse' },
+    ]);
+    expect((await call('GET', `/threshold-rules/${r.id}`, auth.orgAdmin)).statusCode).toBe(200);
+
+    await t.db.kysely.deleteFrom('check_items').where('id', '=', item.id).execute();
+    expect((await call('DELETE', `/threshold-rules/${r.id}`, auth.orgAdmin)).statusCode).toBe(204);
+  });
+
   it('answers another organization’s rule as not found', async () => {
     const r = await createRule();
     expect((await call('GET', `/threshold-rules/${r.id}`, auth.otherAdmin)).statusCode).toBe(404);

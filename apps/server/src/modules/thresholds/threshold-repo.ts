@@ -13,6 +13,8 @@ import { deleteById, findById, insertReturningId, rowExists, updateVersioned } f
 import { filteredPage, type ParsedFilter } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import type { TenantScope } from '../../lib/scope.ts';
+// The check items table (migration 029): a rule in use is not deleted.
+import '../check-items/check-item-tables.ts';
 
 /** Allow-list of `GET /threshold-rules?filter=` (search: `name: { like: '%text%' }`). */
 export const thresholdRuleFilter = filterSpec(
@@ -141,6 +143,16 @@ export function thresholdRepo(db: Kysely<Database>) {
       await trx.updateTable('threshold_logs').set({ notified: json }).where('id', '=', id).execute();
     },
     organizationExists: (id: number) => rowExists(db, 'organizations', id),
+    /** The check items that judge their value by the rule (any organization: in use is in use), by name. */
+    checkItemsUsing: (ruleId: number, trx: Kysely<Database> = db, limit = 20) =>
+      trx
+        .selectFrom('check_items')
+        .select(['id', 'name'])
+        .where('threshold_rule_id', '=', ruleId)
+        .orderBy('name')
+        .orderBy('id')
+        .limit(limit)
+        .execute(),
   };
 }
 export type ThresholdRepo = ReturnType<typeof thresholdRepo>;

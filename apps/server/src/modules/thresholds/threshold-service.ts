@@ -37,6 +37,17 @@ type Ctx = Pick<AppContext, 'db' | 'clock' | 'audit' | 'caches' | 'config'>;
 const invalid = (details: ErrorDetail[]) =>
   new AppError('VALIDATION_FAILED', `Invalid ${details.map((d) => d.path).join(', ')}`, details);
 
+/**
+ * 409 IN_USE naming the check items that use a rule: one detail per item (`checkItems.{id}`, its
+ * name). A check item that alerts needs its rule (spec §5), so a rule in use is not deleted.
+ */
+const inUse = (items: Array<{ id: number; name: string }>) =>
+  new AppError(
+    'IN_USE',
+    `The threshold rule is used by check items: ${items.map((i) => i.name).join(', ')}`,
+    items.map((i) => ({ path: `checkItems.${i.id}`, message: i.name, code: 'thresholds.inUse' })),
+  );
+
 const listSchema = z.array(thresholdRuleSchema);
 const logListSchema = z.array(thresholdLogSchema);
 
@@ -196,11 +207,13 @@ export function thresholdService({ db, clock, audit, caches, config }: Ctx) {
       return toThresholdRule(await load(p, id));
     },
 
-    /** The rule's log lines stay, naming it by its name. */
+    /** Refused (409 IN_USE, naming them) while check items use the rule. Its log lines stay, naming it. */
     async remove(p: Principal, id: number, ip: string): Promise<void> {
       requireManager(p);
       const current = await load(p, id);
       await db.transaction().execute(async (trx) => {
+        const users = await repo.checkItemsUsing(id, trx);
+        if (users.length > 0) throw inUse(users);
         // Recorded first: the audit entry names its target while the row is still there.
         await record(
           p,

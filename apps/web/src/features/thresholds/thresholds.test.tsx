@@ -148,6 +148,23 @@ describe('threshold form: the conditions editor', () => {
     });
   }, 30_000);
 
+  it('names the check items that use a rule when its delete is refused', async () => {
+    mockApi({
+      ...signedInRoutes(),
+      [on(thresholdOps.getThresholdRule, { id: 5 })]: () => reply(thresholdRuleSchema, rule(5, 'Tank level')),
+      [on(thresholdOps.deleteThresholdRule, { id: 5 })]: () =>
+        replyError('IN_USE', [{ path: 'checkItems.8', message: 'Roof tank gauge', code: 'thresholds.inUse' }]),
+    });
+    const app = renderApp('/threshold/5', { session: makeSession(2) });
+    await app.user.click(await screen.findByTestId('threshold-delete', {}, slow));
+    const dialog = await screen.findByRole('dialog', {}, slow);
+    await app.user.click(within(dialog).getByRole('button', { name: texts.delete }));
+    const alert = await screen.findByTestId('threshold-delete-error', {}, slow);
+    expect(alert).toHaveTextContent(texts.inUse);
+    expect(within(alert).getByRole('link', { name: 'Roof tank gauge' })).toHaveAttribute('href', '/check-item/8');
+    expect(app.location()).toBe('/threshold/5');
+  }, 30_000);
+
   it('is read-only, with the notice to ask the organization administrator, for area managers and general operators', async () => {
     mockApi({
       ...signedInRoutes(),

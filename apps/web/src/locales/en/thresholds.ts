@@ -73,6 +73,7 @@ export const thresholdsEn = {
     deleteTitle: 'Delete this threshold rule?',
     deleteBody: '“{{name}}” is deleted. Its log lines stay and keep its name.',
     deleted: 'Threshold rule deleted',
+    inUse: 'This rule is not deleted: these check items use it. Choose another rule for them first.',
     log: {
       columns: {
         at: 'Time',

@@ -69,6 +69,7 @@ export const thresholdsJa: ThresholdsMessages = {
     deleteTitle: 'このしきい値ルールを削除しますか？',
     deleteBody: '「{{name}}」を削除します。ログはルール名とともに残ります。',
     deleted: 'しきい値ルールを削除しました',
+    inUse: '次の点検項目が使用しているため削除できません。先に点検項目のルールを変更してください。',
     log: {
       columns: {
         at: '日時',

@@ -45,7 +45,10 @@ export const thresholdOps = defineOperations('thresholds', {
     body: updateThresholdRuleBodySchema,
     responses: { 200: thresholdRuleSchema },
   },
-  /** The rule's log lines stay, naming it by its name. */
+  /**
+   * Refused with 409 IN_USE while check items use the rule (one detail per item: `checkItems.{id}`,
+   * its name). The rule's log lines stay, naming it by its name.
+   */
   deleteThresholdRule: {
     method: 'DELETE',
     path: '/threshold-rules/:id',

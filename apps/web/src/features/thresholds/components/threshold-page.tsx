@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Paper, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Button, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ThresholdRule } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { PageLoader } from '@/components/page-loader';
 import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
+import { isApiError } from '@/lib/api-client';
 import { useErrorText } from '@/lib/i18n';
 import { showNotification } from '@/lib/notify';
 import { useDeleteThresholdRule, useThresholdRule } from '../api';
@@ -73,11 +74,33 @@ function ThresholdEdit({
   const remove = useDeleteThresholdRule();
   const [confirming, setConfirming] = useState(false);
   const listHref = paths.threshold.list.getHref();
+  // 409 IN_USE: the check items that use the rule (`checkItems.{id}`, their names).
+  const users =
+    isApiError(remove.error) && remove.error.code === 'IN_USE'
+      ? remove.error.details
+          .filter((d) => d.path.startsWith('checkItems.'))
+          .map((d) => ({ id: Number(d.path.slice('checkItems.'.length)), name: d.message }))
+      : null;
   return (
     <Stack>
       {remove.isError && (
         <Alert color="red" role="alert" data-testid="threshold-delete-error">
-          {errorText(remove.error)}
+          {users ? (
+            <Stack gap={4}>
+              <Text size="sm">{t('thresholds.inUse')}</Text>
+              <List size="sm">
+                {users.map((u) => (
+                  <List.Item key={u.id}>
+                    <Anchor component={Link} to={paths.checkItem.detail.getHref(u.id)} size="sm">
+                      {u.name}
+                    </Anchor>
+                  </List.Item>
+                ))}
+              </List>
+            </Stack>
+          ) : (
+            errorText(remove.error)
+          )}
         </Alert>
       )}
       <Paper withBorder p="md">
