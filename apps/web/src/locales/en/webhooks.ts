@@ -84,7 +84,6 @@ export const webhooksEn = {
       copied: 'Copied',
       rotate: 'Renew signing secret',
       rotateConfirm: 'Renew the signing secret? The current one stops working at once; receivers need the new one.',
-      masked: 'Current: {{masked}}',
     },
   },
 };

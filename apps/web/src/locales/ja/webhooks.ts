@@ -89,7 +89,6 @@ export const webhooksJa: WebhooksMessages = {
       rotate: '署名シークレットを再発行',
       rotateConfirm:
         '署名シークレットを再発行しますか？現在のシークレットはすぐに使えなくなり、受信側には新しいものが必要です。',
-      masked: '現在: {{masked}}',
     },
   },
 };

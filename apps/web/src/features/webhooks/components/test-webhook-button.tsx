@@ -9,7 +9,16 @@ import { useWebhookErrorText } from './webhook-words';
 const color = { sent: 'green', failed: 'red', skipped: 'gray' } as const;
 
 /** "Send test" with the outcome beside it (and in a toast). */
-export function TestWebhookButton({ webhook, size = 'xs' }: { webhook: Webhook; size?: 'xs' | 'sm' }) {
+export function TestWebhookButton({
+  webhook,
+  size = 'xs',
+  inline = true,
+}: {
+  webhook: Webhook;
+  size?: 'xs' | 'sm';
+  /** The result beside the button (a page header); otherwise it may wrap under it (a table cell). */
+  inline?: boolean;
+}) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const deliveryError = useWebhookErrorText();
@@ -20,7 +29,7 @@ export function TestWebhookButton({ webhook, size = 'xs' }: { webhook: Webhook; 
       : t(`webhooks.testResult.${r.status}`);
 
   return (
-    <Group gap="xs" wrap="nowrap">
+    <Group gap="xs" wrap={inline ? 'nowrap' : 'wrap'}>
       <Button
         size={size}
         variant="light"

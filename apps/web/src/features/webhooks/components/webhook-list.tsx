@@ -1,5 +1,6 @@
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import type { Webhook } from '@portal/contract';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListTable, type Column } from '@/components/list-page';
@@ -14,53 +15,58 @@ export function WebhookList() {
   const { t } = useTranslation();
   const webhooks = useWebhooks();
 
-  const columns: Column<Webhook>[] = [
-    {
-      id: 'name',
-      header: t('webhooks.columns.name'),
-      meta: { rowHeader: true },
-      cell: ({ row: { original: w } }) => (
-        <Anchor component={Link} to={paths.system.webhookDetail.getHref(w.id)}>
-          {w.name}
-        </Anchor>
-      ),
-    },
-    { id: 'type', header: t('webhooks.columns.type'), cell: ({ row }) => t(`webhooks.types.${row.original.type}`) },
-    {
-      id: 'host',
-      header: t('webhooks.columns.host'),
-      cell: ({ row: { original: w } }) => (
-        <div>
-          <Text size="sm">{w.urlHost}</Text>
-          <Text size="xs" c="dimmed" ff="monospace">
-            {w.url}
-          </Text>
-        </div>
-      ),
-    },
-    {
-      id: 'status',
-      header: t('webhooks.columns.status'),
-      cell: ({ row }) => <WebhookStatusBadge webhook={row.original} />,
-    },
-    {
-      id: 'lastDelivery',
-      header: t('webhooks.columns.lastDelivery'),
-      cell: ({ row }) => <LastDelivery webhook={row.original} />,
-    },
-    {
-      id: 'actions',
-      header: t('webhooks.columns.actions'),
-      cell: ({ row: { original: w } }) => (
-        <Group gap="xs" wrap="nowrap">
-          <Button component={Link} to={paths.system.webhookDetail.getHref(w.id)} size="xs" variant="default">
-            {t('webhooks.edit')}
-          </Button>
-          <TestWebhookButton webhook={w} />
-        </Group>
-      ),
-    },
-  ];
+  // Kept between renders: TanStack Table renders each cell function as a component, so a new function
+  // (a new columns array) would remount the cells and lose a test send's result when the list refreshes.
+  const columns = useMemo<Column<Webhook>[]>(
+    () => [
+      {
+        id: 'name',
+        header: t('webhooks.columns.name'),
+        meta: { rowHeader: true },
+        cell: ({ row: { original: w } }) => (
+          <Anchor component={Link} to={paths.system.webhookDetail.getHref(w.id)}>
+            {w.name}
+          </Anchor>
+        ),
+      },
+      { id: 'type', header: t('webhooks.columns.type'), cell: ({ row }) => t(`webhooks.types.${row.original.type}`) },
+      {
+        id: 'host',
+        header: t('webhooks.columns.host'),
+        cell: ({ row: { original: w } }) => (
+          <div>
+            <Text size="sm">{w.urlHost}</Text>
+            <Text size="xs" c="dimmed" ff="monospace">
+              {w.url}
+            </Text>
+          </div>
+        ),
+      },
+      {
+        id: 'status',
+        header: t('webhooks.columns.status'),
+        cell: ({ row }) => <WebhookStatusBadge webhook={row.original} />,
+      },
+      {
+        id: 'lastDelivery',
+        header: t('webhooks.columns.lastDelivery'),
+        cell: ({ row }) => <LastDelivery webhook={row.original} />,
+      },
+      {
+        id: 'actions',
+        header: t('webhooks.columns.actions'),
+        cell: ({ row: { original: w } }) => (
+          <Group gap="xs">
+            <Button component={Link} to={paths.system.webhookDetail.getHref(w.id)} size="xs" variant="default">
+              {t('webhooks.edit')}
+            </Button>
+            <TestWebhookButton webhook={w} inline={false} />
+          </Group>
+        ),
+      },
+    ],
+    [t],
+  );
 
   return (
     <Stack>

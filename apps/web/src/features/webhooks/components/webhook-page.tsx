@@ -1,4 +1,4 @@
-import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Code, Group, Stack, Text, Title } from '@mantine/core';
 import type { WebhookWithSecret } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -97,7 +97,7 @@ export function WebhookEditPage({ id }: { id: number }) {
       {secret !== null && <SigningSecretAlert secret={secret} />}
       <Group gap="xs">
         <Text size="sm">
-          {t('webhooks.fields.signingSecret')}: {t('webhooks.secret.masked', { masked: w.signingSecret })}
+          {t('webhooks.fields.signingSecret')}: <Code>{w.signingSecret}</Code>
         </Text>
         <ConfirmButton
           label={t('webhooks.secret.rotate')}

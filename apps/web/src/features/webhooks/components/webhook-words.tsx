@@ -35,6 +35,8 @@ export function WebhookStatusBadge({ webhook }: { webhook: Pick<Webhook, 'status
     <Badge
       color={statusColor[webhook.status]}
       variant={webhook.status === 9 ? 'filled' : 'light'}
+      // Never cut short in a narrow table column.
+      style={{ minWidth: 'max-content' }}
       data-testid="webhook-status-badge"
     >
       {t(`webhooks.statuses.${webhook.status}`)}
