@@ -167,8 +167,9 @@ const RETRY_CAP_MS = 60 * 60_000;
 /**
  * The notification worker (docs/notifications.md "Outbox"): every tick it claims due deliveries by
  * a conditional update of their lease (one server wins; a lease whose server died runs out and is
- * taken over), composes each message from its events, sends it (email over SMTP, Slack and chat
- * bots by HTTP through lib/outbound.ts), records the attempt in the delivery log (`outbox`, linked
+ * taken over), each right before its attempt so that a lease covers one attempt, composes each
+ * message from its events, sends it (email over SMTP, Slack and chat bots by HTTP through
+ * lib/outbound.ts), records the attempt in the delivery log (`outbox`, linked
  * to the delivery) and settles the delivery: sent, or pending again after an exponential backoff
  * (NOTIFY_RETRY_BASE_MS × 2^(attempt−1)), failed after NOTIFY_MAX_ATTEMPTS attempts. Email without
  * SMTP_URL is only stored in the delivery log (as all mail then) and the delivery is `stored`.
@@ -264,6 +265,10 @@ export function createNotificationEngine(deps: EngineDeps) {
     if (!target) {
       result = { error: TARGET_GONE };
       final = true;
+    } else if (!SENDING_TARGET_TYPES.has(target.type)) {
+      // Changed to a disabled channel (SMS, phone) since the event: nothing to try again.
+      result = { error: CHANNEL_DISABLED };
+      final = true;
     } else {
       const events: TextEvent[] = (await repo.eventsOf(id)).map((e) => ({
         kind: e.kind,
@@ -319,20 +324,21 @@ export function createNotificationEngine(deps: EngineDeps) {
       const now = clock();
       const due = await repo.claimable(iso(now), batch);
       if (due.length === 0) return;
-      const mine: number[] = [];
-      const leaseUntil = iso(new Date(now.getTime() + leaseMs));
-      for (const d of due) if (await repo.claim(d.id, instanceId, iso(now), leaseUntil)) mine.push(d.id);
-      if (mine.length === 0) return;
+      // Each delivery is claimed right before it is sent, so a lease covers one attempt only.
       let next = 0;
+      let claimed = 0;
       await Promise.all(
-        Array.from({ length: Math.min(concurrency, mine.length) }, async () => {
-          while (next < mine.length && !closed) {
-            const id = mine[next++]!;
+        Array.from({ length: Math.min(concurrency, due.length) }, async () => {
+          while (next < due.length && !closed) {
+            const id = due[next++]!.id;
+            const at = clock();
+            if (!(await repo.claim(id, instanceId, iso(at), iso(new Date(at.getTime() + leaseMs))))) continue;
+            claimed += 1;
             await deliver(id).catch((err: unknown) => log.error({ err, deliveryId: id }, 'notification not delivered'));
           }
         }),
       );
-      if (due.length < batch) return;
+      if (claimed === 0 || due.length < batch) return;
     }
   }
 
