@@ -18,6 +18,7 @@ export {
   worldFor,
   generateWorld,
   createWorld,
+  setGaugeValue,
   rasterize,
   gridFrame,
   WORLD_MARGIN,
@@ -26,6 +27,19 @@ export {
   type Rect,
   type Raster,
 } from './world.ts';
+export {
+  createGauge,
+  demoGauges,
+  gaugeAngle,
+  gaugeViewpoint,
+  GAUGE_QR_SIDE,
+  GAUGE_DIAL_OFFSET,
+  GAUGE_DIAL_RADIUS,
+  GAUGE_START_ANGLE,
+  GAUGE_SWEEP,
+  type Gauge,
+  type GaugeSpec,
+} from './gauges.ts';
 export {
   MappingSession,
   SENSOR_RANGE,

@@ -7,6 +7,7 @@ import {
   WORLD_MARGIN,
   type Rect,
 } from '@portal/contract';
+import { createGauge, demoGauges, type Gauge, type GaugeSpec } from './gauges.ts';
 
 /**
  * The ground truth a mapping robot "sees": a synthetic floor plan per map id, made of axis-aligned
@@ -23,6 +24,8 @@ export interface World {
   /** Outer and inner walls (door gaps are simply missing pieces). */
   readonly walls: readonly Rect[];
   readonly pillars: readonly Rect[];
+  /** Analog gauges on the walls (gauges.ts): the camera renderer draws them; their values are settable. */
+  readonly gauges?: Gauge[];
   /** OCCUPANCY.occupied inside a wall or a pillar, else OCCUPANCY.free (also outside the building). */
   occupancyAt(x: number, y: number): number;
 }
@@ -42,13 +45,20 @@ export interface Raster {
 export { WORLD_MARGIN, WALL_THICKNESS };
 
 /** A world from explicit walls and pillars (for `RobotOptions.world`). */
-export function createWorld(mapId: string, bounds: Rect, walls: readonly Rect[], pillars: readonly Rect[] = []): World {
+export function createWorld(
+  mapId: string,
+  bounds: Rect,
+  walls: readonly Rect[],
+  pillars: readonly Rect[] = [],
+  gauges: readonly GaugeSpec[] = [],
+): World {
   const plan = { walls, pillars };
   return {
     mapId,
     bounds,
     walls,
     pillars,
+    gauges: gauges.map(createGauge),
     occupancyAt(x: number, y: number): number {
       return planOccupancyAt(plan, x, y);
     },
@@ -58,7 +68,7 @@ export function createWorld(mapId: string, bounds: Rect, walls: readonly Rect[],
 /** The synthetic plan of a map id (packages/contract demo-world.ts: the seed draws the demo maps from it). */
 export function generateWorld(mapId: string): World {
   const plan = demoWorldPlan(mapId);
-  return createWorld(mapId, plan.bounds, plan.walls, plan.pillars);
+  return createWorld(mapId, plan.bounds, plan.walls, plan.pillars, demoGauges(mapId));
 }
 
 const worlds = new Map<string, World>();
@@ -99,4 +109,16 @@ export function rasterize(world: World, resolution: number): Raster {
   const raster: Raster = rasterizePlan(world, resolution);
   byRes.set(resolution, raster);
   return raster;
+}
+
+/**
+ * Sets a gauge's value in the process's world of a map (`worldFor`): the next photo shows it. Throws
+ * when the map has no such gauge.
+ */
+export function setGaugeValue(mapId: string, gaugeId: string, value: number): Gauge {
+  const gauge = worldFor(mapId).gauges?.find((g) => g.id === gaugeId);
+  if (!gauge) throw new RangeError(`no gauge ${gaugeId} on ${mapId}`);
+  if (!Number.isFinite(value)) throw new RangeError(`gauge value ${value}: a finite number expected`);
+  gauge.value = value;
+  return gauge;
 }

@@ -1,4 +1,5 @@
 import type { CameraId, ThermalColorMap } from '@portal/contract';
+import { GAUGE_PLATE_HEIGHT, GAUGE_PLATE_WIDTH, gaugeAngle, gaugeLuma } from '../gauges.ts';
 import { gridFrame, WALL_THICKNESS, type World } from '../world.ts';
 import { drawText } from './font.ts';
 import { drawStamp, stampLayout } from './stamp.ts';
@@ -287,6 +288,8 @@ export class FrameRenderer {
   private readonly bandY: Uint8Array;
   private readonly bandU: Uint8Array;
   private readonly bandV: Uint8Array;
+  /** Per column: the wall's perpendicular distance (m), Infinity when nothing is hit. */
+  private readonly depth: Float64Array;
   // Per row.
   private readonly rowDist: Float64Array;
   private readonly rowYA: Uint8Array;
@@ -323,6 +326,7 @@ export class FrameRenderer {
     this.bandY = new Uint8Array(width);
     this.bandU = new Uint8Array(width);
     this.bandV = new Uint8Array(width);
+    this.depth = new Float64Array(width);
     this.rowDist = new Float64Array(height);
     this.rowYA = new Uint8Array(height);
     this.rowYB = new Uint8Array(height);
@@ -472,6 +476,7 @@ export class FrameRenderer {
         this.botRow[c] = split;
         this.bandTop[c] = 0;
         this.bandBot[c] = 0;
+        this.depth[c] = Infinity;
         if (split < minTop) minTop = split;
         if (split > maxTop) maxTop = split;
         if (split < minBot) minBot = split;
@@ -479,6 +484,7 @@ export class FrameRenderer {
         continue;
       }
       const perp = Math.max(0.02, t * res);
+      this.depth[c] = perp;
       const dist = perp * len[c]!;
       const scaleY = focal / perp;
       const wt = rowAt(horizon - (CEILING_HEIGHT - eye) * scaleY);
@@ -688,6 +694,78 @@ export class FrameRenderer {
         } else {
           U[o + cc] = wu[c]!;
           V[o + cc] = wv[c]!;
+        }
+      }
+    }
+
+    if (!thermal && view.world.gauges?.length) {
+      this.gauges(view.world, { px, py, eye, fx, fy, rx, ry, k, focal, horizon });
+    }
+  }
+
+  /**
+   * Draws the world's gauges (gauges.ts) over the scene: each plate is a vertical rectangle; a pixel
+   * shows it where its ray meets the plate before the column's wall (plates sit on wall faces).
+   */
+  private gauges(
+    world: World,
+    cam: {
+      px: number;
+      py: number;
+      eye: number;
+      fx: number;
+      fy: number;
+      rx: number;
+      ry: number;
+      k: Float64Array;
+      focal: number;
+      horizon: number;
+    },
+  ): void {
+    const W = this.width;
+    const H = this.height;
+    const Y = this.yPlane;
+    const U = this.uPlane;
+    const V = this.vPlane;
+    const cw = W >> 1;
+    const { px, py, eye, fx, fy, rx, ry, k, focal, horizon } = cam;
+    for (const g of world.gauges ?? []) {
+      const nx = Math.cos(g.facing);
+      const ny = Math.sin(g.facing);
+      // Seen from the front only, within view distance.
+      const front = nx * (px - g.x) + ny * (py - g.y);
+      if (front <= 0.01 || Math.hypot(px - g.x, py - g.y) > MAX_VIEW_DISTANCE) continue;
+      // The plate's right seen from the front.
+      const ax = -ny;
+      const ay = nx;
+      const a = (gaugeAngle(g, g.value) * Math.PI) / 180;
+      const cosA = Math.cos(a);
+      const sinA = Math.sin(a);
+      const num = nx * (g.x - px) + ny * (g.y - py);
+      for (let c = 0; c < W; c++) {
+        const dx = fx + k[c]! * rx;
+        const dy = fy + k[c]! * ry;
+        const den = nx * dx + ny * dy;
+        if (den >= -1e-9) continue;
+        const p = num / den;
+        if (p <= 0.02 || p > this.depth[c]! + 0.05) continue;
+        const u = ax * (px + p * dx - g.x) + ay * (py + p * dy - g.y);
+        if (Math.abs(u) > GAUGE_PLATE_WIDTH / 2) continue;
+        // Rows where the plate's height range projects.
+        const scale = focal / p;
+        const r0 = Math.max(0, Math.floor(horizon - (g.z + GAUGE_PLATE_HEIGHT / 2 - eye) * scale));
+        const r1 = Math.min(H - 1, Math.ceil(horizon - (g.z - GAUGE_PLATE_HEIGHT / 2 - eye) * scale));
+        const light = lightOf(p * Math.hypot(dx, dy));
+        for (let r = r0; r <= r1; r++) {
+          const v = eye - ((r + 0.5 - horizon) * p) / focal - g.z;
+          const l = gaugeLuma(g, u, v, cosA, sinA);
+          if (l < 0) continue;
+          Y[r * W + c] = rgbToY(l * light, l * light, l * light);
+          if (!(r & 1) && !(c & 1)) {
+            const o = (r >> 1) * cw + (c >> 1);
+            U[o] = 128;
+            V[o] = 128;
+          }
         }
       }
     }
