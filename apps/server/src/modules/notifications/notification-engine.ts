@@ -93,39 +93,43 @@ export async function notifyEvent(deps: NotifyDeps, input: NotificationEventInpu
     details: input.details ?? {},
   };
   const groupKey = (input.groupKey ?? `${input.kind}:${level}`).slice(0, 160);
-  const eventId = await repo.insertEvent({
-    organization_id: organizationId,
-    building_id: buildingId,
-    robot_id: input.robotId ?? null,
-    kind: input.kind,
-    level,
-    group_key: groupKey,
-    dedupe_key: input.dedupeKey?.slice(0, 200) ?? null,
-    params: JSON.stringify(params),
-    occurred_at: (input.at ?? now).toISOString(),
-    created_at: now.toISOString(),
-  });
-  if (eventId === null) return null;
-  const only = input.targetIds ? new Set(input.targetIds) : null;
-  const targets = route(await repo.targetsFor(organizationId, buildingId), level).filter(
-    (t) => !only || only.has(t.id),
-  );
-  const windowMs = deps.config.notifyGroupWindowMs;
-  for (const t of targets) {
-    if (await repo.joinOpen(t.id, groupKey, eventId)) continue;
-    const lastDue = await repo.lastDueAt(t.id, groupKey);
-    const next = lastDue === null ? 0 : Date.parse(lastDue) + windowMs;
-    const due = new Date(Math.max(now.getTime(), next)).toISOString();
-    await repo.insertDelivery({
-      organizationId,
-      targetId: t.id,
-      groupKey,
-      eventId,
-      dueAt: due,
-      now: now.toISOString(),
+  // The event and its deliveries are written together: a crash leaves both or neither.
+  return deps.db.transaction().execute(async (trx) => {
+    const tx = notificationRepo(trx);
+    const eventId = await tx.insertEvent({
+      organization_id: organizationId,
+      building_id: buildingId,
+      robot_id: input.robotId ?? null,
+      kind: input.kind,
+      level,
+      group_key: groupKey,
+      dedupe_key: input.dedupeKey?.slice(0, 200) ?? null,
+      params: JSON.stringify(params),
+      occurred_at: (input.at ?? now).toISOString(),
+      created_at: now.toISOString(),
     });
-  }
-  return { eventId, targets: targets.map((t) => t.id) };
+    if (eventId === null) return null;
+    const only = input.targetIds ? new Set(input.targetIds) : null;
+    const targets = route(await tx.targetsFor(organizationId, buildingId), level).filter(
+      (t) => !only || only.has(t.id),
+    );
+    const windowMs = deps.config.notifyGroupWindowMs;
+    for (const t of targets) {
+      if (await tx.joinOpen(t.id, groupKey, eventId)) continue;
+      const lastDue = await tx.lastDueAt(t.id, groupKey);
+      const next = lastDue === null ? 0 : Date.parse(lastDue) + windowMs;
+      const due = new Date(Math.max(now.getTime(), next)).toISOString();
+      await tx.insertDelivery({
+        organizationId,
+        targetId: t.id,
+        groupKey,
+        eventId,
+        dueAt: due,
+        now: now.toISOString(),
+      });
+    }
+    return { eventId, targets: targets.map((t) => t.id) };
+  });
 }
 
 /** The targets an event of `level` reaches: sending channels whose level it reaches. */

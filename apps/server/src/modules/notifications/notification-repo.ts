@@ -81,37 +81,32 @@ export function notificationRepo(db: Kysely<Database>) {
     /**
      * Adds the event to the target's delivery of this cause that no worker has taken yet (still
      * pending, never attempted, no lease). The conditional update is the guard: a delivery claimed in
-     * the meantime is not joined. Answers whether it joined one.
+     * the meantime is not joined. Answers whether it joined one. Run it in the event's transaction.
      */
     async joinOpen(targetId: number, groupKey: string, eventId: number): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        const open = await trx
-          .selectFrom('notification_deliveries')
-          .select('id')
-          .where('target_id', '=', targetId)
-          .where('group_key', '=', groupKey)
-          .where('status', '=', 'pending')
-          .where('attempts', '=', 0)
-          .where('lease_owner', 'is', null)
-          .orderBy('id', 'desc')
-          .limit(1)
-          .executeTakeFirst();
-        if (!open) return false;
-        const r = await trx
-          .updateTable('notification_deliveries')
-          .set((eb) => ({ event_count: eb('event_count', '+', 1) }))
-          .where('id', '=', open.id)
-          .where('status', '=', 'pending')
-          .where('attempts', '=', 0)
-          .where('lease_owner', 'is', null)
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) !== 1) return false;
-        await trx
-          .insertInto('notification_delivery_events')
-          .values({ delivery_id: open.id, event_id: eventId })
-          .execute();
-        return true;
-      });
+      const open = await db
+        .selectFrom('notification_deliveries')
+        .select('id')
+        .where('target_id', '=', targetId)
+        .where('group_key', '=', groupKey)
+        .where('status', '=', 'pending')
+        .where('attempts', '=', 0)
+        .where('lease_owner', 'is', null)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!open) return false;
+      const r = await db
+        .updateTable('notification_deliveries')
+        .set((eb) => ({ event_count: eb('event_count', '+', 1) }))
+        .where('id', '=', open.id)
+        .where('status', '=', 'pending')
+        .where('attempts', '=', 0)
+        .where('lease_owner', 'is', null)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await db.insertInto('notification_delivery_events').values({ delivery_id: open.id, event_id: eventId }).execute();
+      return true;
     },
 
     /** When the target's latest delivery of this cause was first due (null: none). */
@@ -127,7 +122,7 @@ export function notificationRepo(db: Kysely<Database>) {
       return r?.due_at ?? null;
     },
 
-    /** A new delivery of one event to one target, due at `dueAt`. */
+    /** A new delivery of one event to one target, due at `dueAt` (in the event's transaction). */
     async insertDelivery(d: {
       organizationId: number;
       targetId: number;
@@ -136,32 +131,30 @@ export function notificationRepo(db: Kysely<Database>) {
       dueAt: string;
       now: string;
     }): Promise<number> {
-      return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .insertInto('notification_deliveries')
-          .values({
-            organization_id: d.organizationId,
-            target_id: d.targetId,
-            group_key: d.groupKey,
-            status: 'pending',
-            event_count: 1,
-            attempts: 0,
-            due_at: d.dueAt,
-            next_attempt_at: d.dueAt,
-            lease_owner: null,
-            lease_until: null,
-            last_error: null,
-            created_at: d.now,
-            sent_at: null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await trx
-          .insertInto('notification_delivery_events')
-          .values({ delivery_id: row.id, event_id: d.eventId })
-          .execute();
-        return row.id;
-      });
+      const row = await db
+        .insertInto('notification_deliveries')
+        .values({
+          organization_id: d.organizationId,
+          target_id: d.targetId,
+          group_key: d.groupKey,
+          status: 'pending',
+          event_count: 1,
+          attempts: 0,
+          due_at: d.dueAt,
+          next_attempt_at: d.dueAt,
+          lease_owner: null,
+          lease_until: null,
+          last_error: null,
+          created_at: d.now,
+          sent_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('notification_delivery_events')
+        .values({ delivery_id: row.id, event_id: d.eventId })
+        .execute();
+      return row.id;
     },
 
     /** Deliveries to claim: pending, due, and not held by a living lease; the oldest due first. */
