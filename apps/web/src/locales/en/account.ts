@@ -142,6 +142,8 @@ export const accountEn = {
       notification: 'Notification',
       'registration-request': 'Account request',
       'email-change': 'Email address change',
+      webhook: 'Webhook event',
+      'webhook-test': 'Webhook test',
     },
   },
 };

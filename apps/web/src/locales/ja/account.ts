@@ -139,6 +139,8 @@ export const accountJa: AccountMessages = {
       notification: '通知',
       'registration-request': 'アカウント申請',
       'email-change': 'メールアドレス変更',
+      webhook: 'Webhookイベント',
+      'webhook-test': 'Webhookテスト送信',
     },
   },
 };
