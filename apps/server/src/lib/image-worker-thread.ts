@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { prepareMap, type PrepareMapJob, type PreparedMap } from '../modules/maps/map-document-text.ts';
 import { occupancyGridPng, pngThumbnail } from './png.ts';
+import { readGaugePng, type GaugeImageResult, type GaugeScale } from '../modules/meter-reading/gauge-reader.ts';
 import {
   compareStartPhotos,
   compareWithReferenceGrid,
@@ -21,7 +22,8 @@ export type ImageJobBody =
   | { kind: 'startPosition'; reference: Uint8Array; current: Uint8Array }
   | { kind: 'startPositionGrid'; grid: Uint8Array; current: Uint8Array }
   | { kind: 'grayGrid'; png: Uint8Array }
-  | { kind: 'thumbnail'; png: Uint8Array; maxWidth: number };
+  | { kind: 'thumbnail'; png: Uint8Array; maxWidth: number }
+  | { kind: 'readGauge'; png: Uint8Array; expectedQr: string | null; scale: GaugeScale };
 export type ImageJob = ImageJobBody & { id: number };
 export type ImageAnswer = {
   id: number;
@@ -31,6 +33,7 @@ export type ImageAnswer = {
   start?: StartPositionScore & { pass: boolean };
   thumbnail?: { png: Uint8Array; width: number; height: number };
   grid?: Uint8Array;
+  gauge?: GaugeImageResult;
   error?: string;
 };
 
@@ -60,6 +63,11 @@ parentPort?.on('message', (job: ImageJob) => {
     } else if (job.kind === 'grayGrid') {
       const grid = gridToBytes(pngToGrayGrid(job.png));
       parentPort!.postMessage({ id: job.id, grid } satisfies ImageAnswer, [grid.buffer as ArrayBuffer]);
+    } else if (job.kind === 'readGauge') {
+      parentPort!.postMessage({
+        id: job.id,
+        gauge: readGaugePng(job.png, job.expectedQr, job.scale),
+      } satisfies ImageAnswer);
     } else if (job.kind === 'prepareMap') {
       parentPort!.postMessage({ id: job.id, map: prepareMap(job) } satisfies ImageAnswer);
     } else {

@@ -127,6 +127,16 @@ export async function pngThumbnailOffThread(
   return { png: Buffer.from(t.png.buffer, t.png.byteOffset, t.png.byteLength), width: t.width, height: t.height };
 }
 
+/** `readGaugePng` (modules/meter-reading/gauge-reader.ts: QR code and needle) on the worker thread; the bytes are copied. */
+export async function readGaugeOffThread(
+  png: Uint8Array,
+  expectedQr: string | null,
+  scale: { min: number; max: number },
+): Promise<NonNullable<ImageAnswer['gauge']>> {
+  const copy = new Uint8Array(png);
+  return (await run({ kind: 'readGauge', png: copy, expectedQr, scale }, [copy.buffer])).gauge!;
+}
+
 /** Stops the worker (server shutdown, tests); the next job starts a new one. */
 export async function closeImageWorker(): Promise<void> {
   const w = worker;
