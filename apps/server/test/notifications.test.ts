@@ -437,6 +437,22 @@ describe('notifications', () => {
     expect(http.received[1]!.body.text).toContain('motorFault');
   });
 
+  it('keeps settled deliveries and their events 30 days; pending ones stay', async () => {
+    await addTarget({ type: 1, level: 0, buildingId, address: http.url('/hooks/retention') });
+    await notify({ kind: 'robotOffline', organizationId: orgId, buildingId, groupKey: 'old-sent' });
+    await engine().tick();
+    http.state.failing = 100;
+    await notify({ kind: 'robotOffline', organizationId: orgId, buildingId, groupKey: 'old-pending' });
+    await engine().tick();
+    const old = new Date(clock().getTime() - 31 * 86_400_000).toISOString();
+    await t.db.kysely.updateTable('notification_deliveries').set({ created_at: old }).execute();
+    await t.db.kysely.updateTable('notification_events').set({ created_at: old }).execute();
+    expect(await engine().prune()).toBe(2);
+    const left = await deliveries();
+    expect(left.map((d) => [d.group_key, d.status])).toEqual([['old-pending', 'pending']]);
+    expect((await events()).map((e) => e.group_key)).toEqual(['old-pending']);
+  });
+
   it('sends each delivery once with two servers claiming from one database', async () => {
     await addTarget({ type: 1, level: 0, buildingId, address: http.url('/hooks/two') });
     // Twenty causes (each its own delivery).

@@ -167,6 +167,9 @@ const TARGET_GONE = 'The notification target no longer exists';
 const SECRETS_UNREADABLE = 'The stored secrets of the target cannot be read';
 const CHANNEL_DISABLED = 'This notification channel is disabled';
 const RETRY_CAP_MS = 60 * 60_000;
+/** Settled deliveries and their events are kept this long (days), then deleted by the worker. */
+export const NOTIFICATION_RETENTION_DAYS = 30;
+const PRUNE_EVERY_MS = 60 * 60_000;
 
 /**
  * The notification worker (docs/notifications.md "Outbox"): every tick it claims due deliveries by
@@ -316,7 +319,14 @@ export function createNotificationEngine(deps: EngineDeps) {
     });
   }
 
+  let lastPrune = 0;
+  const prune = () => repo.prune(new Date(clock().getTime() - NOTIFICATION_RETENTION_DAYS * 86_400_000).toISOString());
+
   async function round(): Promise<void> {
+    if (clock().getTime() - lastPrune >= PRUNE_EVERY_MS) {
+      lastPrune = clock().getTime();
+      await prune().catch((err: unknown) => log.error({ err }, 'notification retention failed'));
+    }
     for (const job of beforeTick) {
       try {
         await job();
@@ -382,6 +392,8 @@ export function createNotificationEngine(deps: EngineDeps) {
       return r;
     },
     tick,
+    /** Retention now (the worker runs it hourly): answers the rows deleted. */
+    prune,
     /** A check run at the start of every round (the robot watcher's offline check). */
     beforeEachTick(job: () => Promise<void>): void {
       beforeTick.push(job);

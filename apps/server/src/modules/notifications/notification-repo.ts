@@ -284,6 +284,33 @@ export function notificationRepo(db: Kysely<Database>) {
         .execute();
     },
 
+    /**
+     * Retention: settled deliveries (sent, stored, failed) made before `before`, and the events made
+     * before it that no delivery lists any more. Answers the rows deleted.
+     */
+    async prune(before: string): Promise<number> {
+      const d = await db
+        .deleteFrom('notification_deliveries')
+        .where('status', '<>', 'pending')
+        .where('created_at', '<', before)
+        .executeTakeFirst();
+      const e = await db
+        .deleteFrom('notification_events')
+        .where('created_at', '<', before)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('notification_delivery_events')
+                .select('notification_delivery_events.event_id')
+                .whereRef('notification_delivery_events.event_id', '=', 'notification_events.id'),
+            ),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(d.numDeletedRows) + Number(e.numDeletedRows);
+    },
+
     /** For tests and the docs' counts: deliveries by status. */
     async countByStatus(): Promise<Record<string, number>> {
       const rows = await db
