@@ -90,6 +90,8 @@ const envSchema = z.object({
   SIMULATED_ROBOTS: z.coerce.number().int().min(0).max(2000).default(3),
   /** The demo building's simulated elevators and security doors; unset: on exactly when SIMULATED_ROBOTS is. */
   SIMULATED_BUILDING_SYSTEMS: boolish.optional(),
+  /** The hakaru.ai meter-reading service's API root (docs/meter-reading.md); logins are per building. */
+  HAKARU_AI_URL: z.string().url().default('https://api.hakaru.ai'),
   /**
    * Hosts the server may call although they are internal (on-premise chat servers): comma-separated
    * host names (`chat.corp.example`, `*.corp.example`), addresses or CIDRs (`10.20.0.0/16`).
@@ -166,6 +168,8 @@ export interface Config {
   robotStateIntervalS: number;
   /** Internal hosts, addresses or CIDRs outbound calls may reach (lib/outbound.ts). */
   outboundAllowHosts: string[];
+  /** hakaru.ai's API root (HAKARU_AI_URL). */
+  hakaruAiUrl: string;
   /** How late (minutes) a schedule's occurrence may still start (else logged as missed). */
   scheduleGraceMinutes: number;
   /** The schedule dispatcher's tick (ms); 0: no timer. */
@@ -267,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatedBuildingSystems: e.SIMULATED_BUILDING_SYSTEMS ?? e.SIMULATED_ROBOTS > 0,
     robotStateIntervalS: e.ROBOT_STATE_INTERVAL_S,
     outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS,
+    hakaruAiUrl: e.HAKARU_AI_URL.replace(/\/+$/, ''),
     scheduleGraceMinutes: e.SCHEDULE_GRACE_MINUTES,
     scheduleTickMs: e.SCHEDULE_TICK_MS,
     scheduleStartCheck: e.SCHEDULE_START_CHECK,
