@@ -4,6 +4,7 @@ import { floorMapId, ROBOT_MODELS, VDA_VERSIONS, type KnownRobotModel, type VdaV
 import { PortalClient } from './portal-client.ts';
 import { startRobot, type RobotOptions, type SimRobot } from './robot.ts';
 import { webrtcTeleop } from './teleop/webrtc.ts';
+import { setGaugeValue } from './world.ts';
 
 const HELP = `Simulated VDA 5050 robots for the portal.
 
@@ -27,6 +28,8 @@ Options
   --person-after S|never
                        detectPerson: seconds until a person comes within range, or never (the action
                        then waits for its timeout); default a random 1 to 4 s
+  --gauge MAP:ID=VALUE set a simulated gauge's needle, e.g. floor-1:G1=85 (repeatable; floor-1 has
+                       G1..G3, docs/meter-reading.md); at run time, type the same on stdin
   --credentials FILE   JSON array of { brokerUrl, username, password, manufacturer, serialNumber, model,
                        mapId, version?, start?, battery?, chargers? }: no portal registration at all
   --help               this text
@@ -51,6 +54,7 @@ const { values: args } = parseArgs({
     teleop: { type: 'string', default: 'on' },
     'action-fail-rate': { type: 'string', default: '0' },
     'person-after': { type: 'string' },
+    gauge: { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -179,10 +183,44 @@ function summary(robots: readonly SimRobot[]): string {
   return `${new Date().toISOString()}  online ${online}/${robots.length}  driving ${driving}  charging ${charging}  with errors ${errors}  battery avg ${avg}%`;
 }
 
+/** `MAP:ID=VALUE` (e.g. floor-1:G1=85): sets the gauge; answers what was set, or throws. */
+function setGauge(spec: string): string {
+  const m = /^\s*([^:\s]+):([^=\s]+)=\s*(-?[0-9.]+)\s*$/.exec(spec);
+  if (!m) throw new Error(`--gauge ${spec}: MAP:ID=VALUE expected, e.g. floor-1:G1=85`);
+  const g = setGaugeValue(m[1]!, m[2]!, Number(m[3]));
+  return `${m[1]}:${g.id} (${g.qr}) = ${g.value}`;
+}
+
 async function main(): Promise<void> {
   if (args.help) {
     console.log(HELP);
     return;
+  }
+  for (const spec of args.gauge ?? []) {
+    try {
+      console.log(`gauge ${setGauge(spec)}`);
+    } catch (err) {
+      fail((err as Error).message);
+    }
+  }
+  // Gauges at run time: one MAP:ID=VALUE per line on stdin.
+  {
+    process.stdin.setEncoding('utf8');
+    let buffered = '';
+    process.stdin.on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        try {
+          console.log(`gauge ${setGauge(line)}`);
+        } catch (err) {
+          console.error((err as Error).message);
+        }
+      }
+    });
+    process.stdin.unref?.();
   }
   const hz = num('hz', args.hz, 0);
   const speedScale = num('speed-scale', args['speed-scale'], 0.01);
