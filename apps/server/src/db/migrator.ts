@@ -31,6 +31,7 @@ import * as m028 from './migrations/028-thresholds.ts';
 import * as m029 from './migrations/029-check-items.ts';
 import * as m030 from './migrations/030-webhooks.ts';
 import * as m031 from './migrations/031-schedule-reference-grids.ts';
+import * as m033 from './migrations/033-webhook-notifications.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -72,6 +73,7 @@ const migrations: Migration[] = [
   { name: '029-check-items', up: m029.up },
   { name: '030-webhooks', up: m030.up },
   { name: '031-schedule-reference-grids', up: m031.up },
+  { name: '033-webhook-notifications', up: m033.up },
 ];
 
 /**

@@ -9,7 +9,8 @@ import { outboundFromConfig, type Outbound } from '../../lib/outbound.ts';
 import type { Clock } from '../../lib/time.ts';
 import { createNotifier } from '../../services/notifier.ts';
 import { outboxRepo } from '../../services/outbox-repo.ts';
-import { notificationRepo, type RoutedTarget } from './notification-repo.ts';
+import { createWebhookSender, webhookRepo, type WebhookEvent } from '../webhooks/index.ts';
+import { notificationRepo, type DeliveryTo, type RoutedTarget } from './notification-repo.ts';
 import {
   DEFAULT_LEVEL,
   notificationText,
@@ -57,6 +58,8 @@ export interface NotifyDeps {
 export interface NotifyResult {
   eventId: number;
   targets: number[];
+  /** The webhooks it was routed to (docs/notifications.md "Webhooks"). */
+  webhooks: number[];
 }
 
 /**
@@ -113,22 +116,22 @@ export async function notifyEvent(deps: NotifyDeps, input: NotificationEventInpu
     const targets = route(await tx.targetsFor(organizationId, buildingId), level).filter(
       (t) => !only || only.has(t.id),
     );
+    // Webhooks are system-wide (set up by system administrators): every organization's events reach
+    // every enabled one whose level the event's level reaches, whatever `targetIds` names.
+    const webhooks = await tx.webhooksFor(level);
     const windowMs = deps.config.notifyGroupWindowMs;
-    for (const t of targets) {
-      if (await tx.joinOpen(t.id, groupKey, eventId)) continue;
-      const lastDue = await tx.lastDueAt(t.id, groupKey);
+    const recipients: DeliveryTo[] = [
+      ...targets.map((t) => ({ channel: 'target' as const, id: t.id, organizationId })),
+      ...webhooks.map((w) => ({ channel: 'webhook' as const, id: w.id, organizationId })),
+    ];
+    for (const to of recipients) {
+      if (await tx.joinOpen(to, groupKey, eventId)) continue;
+      const lastDue = await tx.lastDueAt(to, groupKey);
       const next = lastDue === null ? 0 : Date.parse(lastDue) + windowMs;
       const due = new Date(Math.max(now.getTime(), next)).toISOString();
-      await tx.insertDelivery({
-        organizationId,
-        targetId: t.id,
-        groupKey,
-        eventId,
-        dueAt: due,
-        now: now.toISOString(),
-      });
+      await tx.insertDelivery({ to, groupKey, eventId, dueAt: due, now: now.toISOString() });
     }
-    return { eventId, targets: targets.map((t) => t.id) };
+    return { eventId, targets: targets.map((t) => t.id), webhooks: webhooks.map((w) => w.id) };
   });
 }
 
@@ -155,6 +158,8 @@ export interface EngineDeps {
   >;
   /** HTTP of Slack and chat-bot targets; default: from the config's allow-list. */
   outbound?: Outbound;
+  /** HTTP of webhooks; default: the webhooks' own (http and https, the config's allow-list). */
+  webhookOutbound?: Outbound;
   /** How long a claimed delivery is held before another server may take it over (default 60 s). */
   leaseMs?: number;
   /** Deliveries claimed per round (default 100) and sent at once (default 8). */
@@ -166,6 +171,8 @@ export interface EngineDeps {
 const TARGET_GONE = 'The notification target no longer exists';
 const SECRETS_UNREADABLE = 'The stored secrets of the target cannot be read';
 const CHANNEL_DISABLED = 'This notification channel is disabled';
+const WEBHOOK_GONE = 'The webhook no longer exists';
+const WEBHOOK_NOT_ENABLED = 'The webhook is disabled or in error';
 const RETRY_CAP_MS = 60 * 60_000;
 /** Settled deliveries and their events are kept this long (days), then deleted by the worker. */
 export const NOTIFICATION_RETENTION_DAYS = 30;
@@ -203,6 +210,8 @@ export function createNotificationEngine(deps: EngineDeps) {
   const transport: Transporter | null = config.smtpUrl
     ? nodemailer.createTransport(config.smtpUrl, { connectionTimeout: 15_000, socketTimeout: 30_000 })
     : null;
+  const webhooks = createWebhookSender({ db, clock, config, outbound: deps.webhookOutbound });
+  const webhookRows = webhookRepo(db);
   const beforeTick: Array<() => Promise<void>> = [];
   let closed = false;
   let ticking: Promise<void> | null = null;
@@ -261,15 +270,80 @@ export function createNotificationEngine(deps: EngineDeps) {
     return { error: r.error };
   }
 
+  /** The events of a delivery, as the message texts read them. */
+  async function textEvents(deliveryId: number): Promise<Array<TextEvent & { id: number }>> {
+    return (await repo.eventsOf(deliveryId)).map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      level: e.level,
+      robotId: e.robot_id,
+      buildingId: e.building_id,
+      occurredAt: e.occurred_at,
+      params: JSON.parse(e.params) as EventParams,
+    }));
+  }
+
+  /**
+   * One attempt of a webhook delivery through the webhooks' own sender (signature, auth, delivery
+   * log, failure count and error status). A webhook deleted, disabled or in error since the event
+   * receives nothing: the delivery fails at once.
+   */
+  async function attemptWebhook(
+    deliveryId: number,
+    webhookId: number,
+    organizationId: number,
+  ): Promise<{ error: string | null; final?: boolean }> {
+    const row = await webhookRows.find(webhookId);
+    if (!row) return { error: WEBHOOK_GONE, final: true };
+    if (row.status !== 1) return { error: WEBHOOK_NOT_ENABLED, final: true };
+    const events = await textEvents(deliveryId);
+    if (events.length === 0) return { error: null };
+    const text = notificationText(events, config.publicUrl);
+    const first = events[0]!;
+    const event: WebhookEvent = {
+      // The same id on every attempt (and for every webhook of a group of one delivery): receivers deduplicate.
+      id: `notification-${deliveryId}`,
+      type: `notification.${first.kind}`,
+      occurredAt: first.occurredAt,
+      level: Math.max(...events.map((e) => e.level)) as WebhookEvent['level'],
+      text: `${text.subject}\n${text.body}`,
+      data: {
+        organizationId,
+        events: events.map((e) => ({
+          id: e.id,
+          kind: e.kind,
+          level: e.level,
+          occurredAt: e.occurredAt,
+          robotId: e.robotId,
+          buildingId: e.buildingId,
+          ...e.params,
+        })),
+      },
+    };
+    const r = await webhooks.deliverWebhook(row, event, { purpose: 'notification' });
+    if (r.deliveryId !== null) await repo.linkAttempt(r.deliveryId, deliveryId);
+    if (r.status === 'skipped') return { error: WEBHOOK_NOT_ENABLED, final: true };
+    return { error: r.error };
+  }
+
   /** Carries out one claimed delivery and settles it (only while this server still holds it). */
   async function deliver(id: number): Promise<void> {
     const d = await repo.delivery(id);
     if (!d || d.lease_owner !== instanceId) return;
     const attempts = d.attempts + 1;
-    const target = await repo.target(d.target_id);
+    const target = d.channel === 'webhook' ? undefined : await repo.target(d.target_id);
     let result: { error: string | null; stored?: boolean };
     let final = false;
-    if (!target) {
+    if (d.channel === 'webhook') {
+      try {
+        const r = await attemptWebhook(id, d.target_id, d.organization_id);
+        result = { error: r.error };
+        final = r.final ?? false;
+      } catch (err) {
+        log.warn({ err, deliveryId: id }, 'notification attempt failed');
+        result = { error: 'The attempt could not be made' };
+      }
+    } else if (!target) {
       result = { error: TARGET_GONE };
       final = true;
     } else if (!SENDING_TARGET_TYPES.has(target.type)) {
@@ -277,14 +351,7 @@ export function createNotificationEngine(deps: EngineDeps) {
       result = { error: CHANNEL_DISABLED };
       final = true;
     } else {
-      const events: TextEvent[] = (await repo.eventsOf(id)).map((e) => ({
-        kind: e.kind,
-        level: e.level,
-        robotId: e.robot_id,
-        buildingId: e.building_id,
-        occurredAt: e.occurred_at,
-        params: JSON.parse(e.params) as EventParams,
-      }));
+      const events: TextEvent[] = await textEvents(id);
       if (events.length === 0) {
         result = { error: null };
       } else {
@@ -388,7 +455,7 @@ export function createNotificationEngine(deps: EngineDeps) {
     /** Records and routes an event (see notifyEvent), then looks for due deliveries at once. */
     async notifyEvent(input: NotificationEventInput): Promise<NotifyResult | null> {
       const r = await notifyEvent(notifyDeps, input);
-      if (r && r.targets.length > 0 && timer) void tick();
+      if (r && r.targets.length + r.webhooks.length > 0 && timer) void tick();
       return r;
     },
     tick,

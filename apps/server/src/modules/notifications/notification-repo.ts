@@ -9,6 +9,16 @@ export interface RoutedTarget {
   level: number;
 }
 
+/**
+ * Whom a delivery goes to: a notification target, or a webhook (system-wide: one delivery per
+ * webhook and organization, so an organization's events are grouped apart from another's).
+ */
+export interface DeliveryTo {
+  channel: 'target' | 'webhook';
+  id: number;
+  organizationId: number;
+}
+
 /** SQL of the notification engine (docs/notifications.md): events, deliveries, their claims and the robot marks. */
 export function notificationRepo(db: Kysely<Database>) {
   return {
@@ -63,6 +73,17 @@ export function notificationRepo(db: Kysely<Database>) {
         .execute();
     },
 
+    /** The enabled webhooks (system-wide) whose minimum level an event of `level` reaches. */
+    webhooksFor(level: number): Promise<Array<{ id: number }>> {
+      return db
+        .selectFrom('webhooks')
+        .select('id')
+        .where('status', '=', 1)
+        .where('level', '<=', level)
+        .orderBy('id')
+        .execute();
+    },
+
     target(id: number) {
       return db.selectFrom('notification_targets').selectAll().where('id', '=', id).executeTakeFirst();
     },
@@ -83,11 +104,13 @@ export function notificationRepo(db: Kysely<Database>) {
      * pending, never attempted, no lease). The conditional update is the guard: a delivery claimed in
      * the meantime is not joined. Answers whether it joined one. Run it in the event's transaction.
      */
-    async joinOpen(targetId: number, groupKey: string, eventId: number): Promise<boolean> {
+    async joinOpen(to: DeliveryTo, groupKey: string, eventId: number): Promise<boolean> {
       const open = await db
         .selectFrom('notification_deliveries')
         .select('id')
-        .where('target_id', '=', targetId)
+        .where('channel', '=', to.channel)
+        .where('organization_id', '=', to.organizationId)
+        .where('target_id', '=', to.id)
         .where('group_key', '=', groupKey)
         .where('status', '=', 'pending')
         .where('attempts', '=', 0)
@@ -110,11 +133,13 @@ export function notificationRepo(db: Kysely<Database>) {
     },
 
     /** When the target's latest delivery of this cause was first due (null: none). */
-    async lastDueAt(targetId: number, groupKey: string): Promise<string | null> {
+    async lastDueAt(to: DeliveryTo, groupKey: string): Promise<string | null> {
       const r = await db
         .selectFrom('notification_deliveries')
         .select('due_at')
-        .where('target_id', '=', targetId)
+        .where('channel', '=', to.channel)
+        .where('organization_id', '=', to.organizationId)
+        .where('target_id', '=', to.id)
         .where('group_key', '=', groupKey)
         .orderBy('due_at', 'desc')
         .limit(1)
@@ -124,8 +149,7 @@ export function notificationRepo(db: Kysely<Database>) {
 
     /** A new delivery of one event to one target, due at `dueAt` (in the event's transaction). */
     async insertDelivery(d: {
-      organizationId: number;
-      targetId: number;
+      to: DeliveryTo;
       groupKey: string;
       eventId: number;
       dueAt: string;
@@ -134,8 +158,9 @@ export function notificationRepo(db: Kysely<Database>) {
       const row = await db
         .insertInto('notification_deliveries')
         .values({
-          organization_id: d.organizationId,
-          target_id: d.targetId,
+          organization_id: d.to.organizationId,
+          channel: d.to.channel,
+          target_id: d.to.id,
           group_key: d.groupKey,
           status: 'pending',
           event_count: 1,

@@ -32,6 +32,8 @@ export type NotificationEventRow = Selectable<NotificationEventTable>;
 export interface NotificationDeliveryTable {
   id: Generated<number>;
   organization_id: number;
+  /** `target` (a notification target) or `webhook` (target_id is then the webhook's id; migration 033). */
+  channel: Generated<string>;
   target_id: number;
   group_key: string;
   status: string;

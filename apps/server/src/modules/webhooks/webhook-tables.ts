@@ -25,6 +25,8 @@ export interface WebhookTable {
   signing_secret: string;
   /** 0 disabled, 1 enabled, 9 error. */
   status: number;
+  /** The minimum notification level it receives (0, 5, 9; migration 033). */
+  level: Generated<number>;
   consecutive_failures: Generated<number>;
   last_error: string | null;
   last_success_at: string | null;
