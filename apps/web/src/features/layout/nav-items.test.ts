@@ -12,7 +12,7 @@ describe('navigation menu', () => {
 
   it('shows a general operator the built operation screens only (commands: the read-only view)', () => {
     expect(keys(OperatorType.general)).toEqual([
-      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'schedule', 'reports', 'commands']],
+      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'schedule', 'reports', 'checkItems', 'commands']],
     ]);
     const commands = navGroupsFor(OperatorType.general)[0]?.items.find((i) => i.key === 'commands');
     expect(commands?.href).toBe('/command/list/read-only');
@@ -20,8 +20,8 @@ describe('navigation menu', () => {
 
   it('shows a system administrator the built administration and system screens', () => {
     expect(keys(OperatorType.systemAdmin)).toEqual([
-      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'schedule', 'reports']],
-      ['administration', ['organizations', 'operators', 'auditLog', 'buildings', 'poses', 'commands']],
+      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'schedule', 'reports', 'checkItems']],
+      ['administration', ['organizations', 'operators', 'auditLog', 'buildings', 'poses', 'commands', 'thresholds']],
       ['system', ['deliveries', 'termTexts', 'webhooks']],
     ]);
   });
