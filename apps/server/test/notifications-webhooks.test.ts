@@ -2,13 +2,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { webhookWithSecretSchema, type WebhookInput } from '@portal/contract';
+import { webhookSchema, webhookWithSecretSchema, type WebhookInput } from '@portal/contract';
 import {
   createNotificationEngine,
   notifyEvent,
   type NotificationEngine,
 } from '../src/modules/notifications/notification-engine.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, errorOf, type TestApp } from './helpers.ts';
 
 /**
  * Webhooks as a channel of the notification engine (docs/notifications.md "Webhooks"): a real
@@ -132,7 +132,7 @@ beforeEach(async () => {
 });
 
 /** Creates a webhook through the API as a system administrator; the receiver learns its secret. */
-async function createWebhook(path: string, over: Partial<WebhookInput> = {}, level?: number) {
+async function createWebhook(path: string, over: Partial<WebhookInput> = {}) {
   const input: WebhookInput = {
     name: path.slice(1, 60),
     type: 0,
@@ -148,8 +148,6 @@ async function createWebhook(path: string, over: Partial<WebhookInput> = {}, lev
   expect(res.statusCode, res.body).toBe(201);
   const created = webhookWithSecretSchema.parse(res.json());
   secrets.set(path, created.signingSecret);
-  if (level !== undefined)
-    await t.db.kysely.updateTable('webhooks').set({ level }).where('id', '=', created.webhook.id).execute();
   return created.webhook.id;
 }
 
@@ -164,6 +162,48 @@ const webhookDeliveries = (webhookId: number) =>
     .where('target_id', '=', webhookId)
     .orderBy('id')
     .execute();
+
+describe('webhook level', () => {
+  it('is 0 by default, set on create and update, kept when omitted, and validated', async () => {
+    const id = await createWebhook('/level-field');
+    const get = async () => webhookSchema.parse((await t.call('GET', `/webhooks/${id}`, sys)).json());
+    expect((await get()).level).toBe(0);
+    const { url: _masked, ...rest } = await get();
+    const body = {
+      name: rest.name,
+      type: rest.type,
+      authType: rest.authType,
+      authUsername: rest.authUsername,
+      customHeaderName: rest.customHeaderName,
+      status: rest.status,
+    };
+    let res = await t.call('PATCH', `/webhooks/${id}`, sys, { ...body, level: 5, updatedAt: rest.updatedAt });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await get()).level).toBe(5);
+    res = await t.call('PATCH', `/webhooks/${id}`, sys, { ...body, updatedAt: (await get()).updatedAt });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await get()).level).toBe(5);
+    for (const level of [3, -1, '9', null]) {
+      const before = await get();
+      res = await t.call('PATCH', `/webhooks/${id}`, sys, { ...body, level, updatedAt: before.updatedAt });
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).details).toContainEqual(
+        expect.objectContaining({ path: 'level', message: 'validation.invalid' }),
+      );
+      expect(await get()).toEqual(before);
+      const count = (await t.db.kysely.selectFrom('webhooks').select('id').execute()).length;
+      res = await t.call('POST', '/webhooks', sys, {
+        ...body,
+        name: 'Bad level',
+        url: `${base}/bad-level`,
+        authSecret: 'x',
+        level,
+      });
+      expect(res.statusCode).toBe(400);
+      expect((await t.db.kysely.selectFrom('webhooks').select('id').execute()).length).toBe(count);
+    }
+  });
+});
 
 describe('notifications to webhooks', () => {
   it('delivers an event to an enabled webhook once, signed, through the outbox and the delivery log', async () => {
@@ -220,8 +260,8 @@ describe('notifications to webhooks', () => {
   });
 
   it('sends only events whose level reaches the webhook’s level', async () => {
-    const emergencyOnly = await createWebhook('/level-9', {}, 9);
-    const warnings = await createWebhook('/level-5', {}, 5);
+    const emergencyOnly = await createWebhook('/level-9', { level: 9 });
+    const warnings = await createWebhook('/level-5', { level: 5 });
     const info = await notify({ kind: 'taskEvent', organizationId: orgId, level: 0, message: 'info', groupKey: 'l0' });
     const warn = await notify({ kind: 'taskEvent', organizationId: orgId, level: 5, message: 'warn', groupKey: 'l5' });
     const emergency = await notify({

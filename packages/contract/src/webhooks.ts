@@ -17,6 +17,14 @@ export const webhookStatusSchema = z.union([z.literal(0), z.literal(1), z.litera
 export type WebhookStatus = z.infer<typeof webhookStatusSchema>;
 export const WEBHOOK_STATUSES: readonly WebhookStatus[] = [0, 1, 9];
 
+/**
+ * The minimum notification level a webhook receives (0 information: everything, 5 warning and
+ * emergency, 9 emergency only), as notification targets have (docs/notifications.md "Webhooks").
+ */
+export const WEBHOOK_LEVELS = [0, 5, 9] as const;
+export type WebhookLevel = (typeof WEBHOOK_LEVELS)[number];
+export const webhookLevelSchema = z.union([z.literal(0), z.literal(5), z.literal(9)], { error: 'validation.invalid' });
+
 /** none, password (HTTP Basic), token (Bearer), custom (a header of the administrator's choice). */
 export const webhookAuthTypeSchema = z.enum(['none', 'password', 'token', 'custom'], { error: 'validation.invalid' });
 export type WebhookAuthType = z.infer<typeof webhookAuthTypeSchema>;
@@ -84,6 +92,8 @@ const webhookFields = z.object({
   /** The header name of `custom` auth ('' otherwise). */
   customHeaderName: z.string().trim().max(WEBHOOK_HEADER_NAME_MAX, 'validation.tooLong'),
   status: webhookStatusSchema,
+  /** Minimum notification level; omitted: 0 on create, the stored one on update. */
+  level: webhookLevelSchema.optional(),
 });
 
 type WebhookFields = z.infer<typeof webhookFields>;
@@ -151,6 +161,7 @@ export const webhookSchema = z.object({
   /** Masked; the full secret is answered once, when created or rotated. */
   signingSecret: z.string(),
   status: webhookStatusSchema,
+  level: webhookLevelSchema,
   consecutiveFailures: z.number().int(),
   /** A code: `http-<status>`, `timeout`, `network`, `refused-address`, `unresolvable`, ... or null. */
   lastError: z.string().nullable(),

@@ -56,6 +56,7 @@ export function webhookService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
       customHeaderName: r.custom_header_name,
       signingSecret: masked(r.signing_secret),
       status: r.status as Webhook['status'],
+      level: r.level as Webhook['level'],
       consecutiveFailures: r.consecutive_failures,
       lastError: r.last_error,
       lastSuccessAt: r.last_success_at,
@@ -134,13 +135,18 @@ export function webhookService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
         auth_secret: body.authType === 'none' || body.authSecret === undefined ? null : box.seal(body.authSecret),
         signing_secret: box.seal(signingSecret),
         status: body.status,
+        level: body.level ?? 0,
         last_error: null,
         last_success_at: null,
         last_failure_at: null,
         created_at: now,
         updated_at: now,
       });
-      await record(p, 'webhook.create', id, body.name, ip, { type: body.type, authType: body.authType });
+      await record(p, 'webhook.create', id, body.name, ip, {
+        type: body.type,
+        authType: body.authType,
+        level: body.level ?? 0,
+      });
       return { webhook: toApi(await found(id)), signingSecret };
     },
 
@@ -164,6 +170,7 @@ export function webhookService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
         ...authColumns(body),
         ...authSecret,
         status: body.status,
+        ...(body.level === undefined ? {} : { level: body.level }),
         // Enabled again after an error: the count starts from zero.
         ...(reenabled ? { consecutive_failures: 0 } : {}),
         updated_at: nextVersion(clock(), current.updated_at),
@@ -178,6 +185,7 @@ export function webhookService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
         type: body.type,
         authType: body.authType,
         status: body.status,
+        level: body.level ?? current.level,
         url: body.url === undefined ? 'kept' : 'replaced',
         authSecret: body.authType === 'none' ? 'none' : body.authSecret === undefined ? 'kept' : 'replaced',
       });

@@ -28,6 +28,7 @@ const stored = (fields: Partial<Webhook> = {}): Webhook =>
     customHeaderName: '',
     signingSecret: '••••••wxyz',
     status: 1,
+    level: 0,
     consecutiveFailures: 0,
     lastError: null,
     lastSuccessAt: '2026-01-05T01:00:00.000Z',
@@ -107,6 +108,9 @@ describe('webhook screens', () => {
     expect(await screen.findByText('The portal sets this header itself; choose another name')).toBeInTheDocument();
     await app.user.clear(screen.getByTestId('webhook-customHeaderName'));
     await app.user.type(screen.getByTestId('webhook-customHeaderName'), 'X-Api-Key');
+    expect(screen.getByTestId('webhook-level')).toHaveValue('0');
+    expect(screen.getByLabelText('Minimum level')).toBeInTheDocument();
+    await app.user.selectOptions(screen.getByTestId('webhook-level'), '9');
     await app.user.click(screen.getByTestId('webhook-save'));
 
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
@@ -119,6 +123,7 @@ describe('webhook screens', () => {
       authSecret: 'key-1',
       customHeaderName: 'X-Api-Key',
       status: 1,
+      level: 9,
     });
     // The edit page opens with the signing secret shown this once.
     expect(await screen.findByTestId('webhook-signing-secret', {}, slow)).toHaveTextContent(
@@ -127,7 +132,7 @@ describe('webhook screens', () => {
   }, 40_000);
 
   it('keeps the stored URL and secret on an edit and shows why an errored webhook stopped', async () => {
-    const w = stored({ ...errored, authType: 'token', authSecret: '••••••9876' });
+    const w = stored({ ...errored, authType: 'token', authSecret: '••••••9876', level: 5 });
     const { calls } = mockApi({
       ...signedInRoutes(),
       [on(webhookOps.getWebhook, { id: 8 })]: () => reply(webhookSchema, w),
@@ -143,6 +148,7 @@ describe('webhook screens', () => {
     expect(url).toHaveAttribute('placeholder', 'http://spider.example.net/••••••vent');
     expect(screen.getByTestId('webhook-authSecret')).toHaveAttribute('placeholder', 'Unchanged');
     expect(screen.getByTestId('webhook-status')).toHaveValue('9');
+    expect(screen.getByTestId('webhook-level')).toHaveValue('5');
     await app.user.selectOptions(screen.getByTestId('webhook-status'), '1');
     await app.user.click(screen.getByTestId('webhook-save'));
     await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
@@ -153,6 +159,7 @@ describe('webhook screens', () => {
       authUsername: '',
       customHeaderName: '',
       status: 1,
+      level: 5,
       updatedAt: w.updatedAt,
     });
   }, 30_000);

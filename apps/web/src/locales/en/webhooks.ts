@@ -42,6 +42,8 @@ export const webhooksEn = {
       secretUnchanged: 'Unchanged',
       secretStored: 'Stored: {{masked}}. Leave this empty to keep it.',
       status: 'Status',
+      level: 'Minimum level',
+      levelHint: 'Notifications of every organization at this level or above are sent to this webhook.',
       signingSecret: 'Signing secret',
     },
     types: { '0': 'General', '1': 'Slack', '2': 'T-Spider' },

@@ -41,6 +41,8 @@ export const webhooksJa: WebhooksMessages = {
       secretUnchanged: '変更なし',
       secretStored: '登録済み: {{masked}}。変更しない場合は空欄のままにしてください。',
       status: '状態',
+      level: '最低レベル',
+      levelHint: 'このレベル以上の通知（すべての組織）をこのWebhookに送信します。',
       signingSecret: '署名シークレット',
     },
     types: { '0': '汎用', '1': 'Slack', '2': 'T-Spider' },

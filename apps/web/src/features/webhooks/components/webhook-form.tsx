@@ -3,15 +3,18 @@ import { Alert, Group, NativeSelect, PasswordInput, Text, TextInput } from '@man
 import {
   updateWebhookBodySchema,
   WEBHOOK_AUTH_TYPES,
+  WEBHOOK_LEVELS,
   WEBHOOK_TYPES,
   webhookAuthTypeSchema,
   webhookInputSchema,
+  webhookLevelSchema,
   webhookStatusSchema,
   webhookTypeSchema,
   type UpdateWebhookBody,
   type Webhook,
   type WebhookAuthType,
   type WebhookInput,
+  type WebhookLevel,
   type WebhookStatus,
   type WebhookWithSecret,
 } from '@portal/contract';
@@ -33,8 +36,19 @@ interface FormValues {
   authSecret: string;
   customHeaderName: string;
   status: WebhookStatus;
+  level: WebhookLevel;
 }
-const FIELDS = ['name', 'type', 'url', 'authType', 'authUsername', 'authSecret', 'customHeaderName', 'status'] as const;
+const FIELDS = [
+  'name',
+  'type',
+  'url',
+  'authType',
+  'authUsername',
+  'authSecret',
+  'customHeaderName',
+  'status',
+  'level',
+] as const;
 
 const toValues = (w: Webhook | undefined): FormValues => ({
   name: w?.name ?? '',
@@ -46,6 +60,7 @@ const toValues = (w: Webhook | undefined): FormValues => ({
   authSecret: '',
   customHeaderName: w?.customHeaderName ?? '',
   status: w?.status ?? 1,
+  level: w?.level ?? 0,
 });
 
 /** Whether an empty secret keeps the stored one: an edit of the same auth type that has one. */
@@ -64,6 +79,7 @@ function bodyFields(v: FormValues, base: Webhook | undefined) {
     authUsername: v.authType === 'password' ? v.authUsername : '',
     customHeaderName: v.authType === 'custom' ? v.customHeaderName : '',
     status: v.status,
+    level: v.level,
     ...(authSecret === undefined ? {} : { authSecret }),
     url,
   };
@@ -128,7 +144,7 @@ export function WebhookForm({ webhook, onReload, onCreated }: WebhookFormProps) 
     }
   });
 
-  const numberSelect = <K extends 'type' | 'status'>(
+  const numberSelect = <K extends 'type' | 'status' | 'level'>(
     name: K,
     label: string,
     parse: (v: number) => FormValues[K] | undefined,
@@ -195,6 +211,15 @@ export function WebhookForm({ webhook, onReload, onCreated }: WebhookFormProps) 
       </Group>
       <Text size="xs" c="dimmed" mt={-8}>
         {t(`webhooks.typeHints.${type}`)}
+      </Text>
+      {numberSelect(
+        'level',
+        t('webhooks.fields.level'),
+        (v) => webhookLevelSchema.safeParse(v).data,
+        WEBHOOK_LEVELS.map((v) => ({ value: String(v), label: t(`levels.${v}`) })),
+      )}
+      <Text size="xs" c="dimmed" mt={-8}>
+        {t('webhooks.fields.levelHint')}
       </Text>
       <TextInput
         label={t('webhooks.fields.url')}
