@@ -1,5 +1,5 @@
 import jsQR from 'jsqr';
-import { decodePngRgba } from './png-rgba.ts';
+import { decodePngRgba } from '../../lib/png.ts';
 
 /**
  * The built-in reader's image work (run on the image worker, lib/image-worker.ts): find the QR code

@@ -1,4 +1,4 @@
-import { inflateSync } from 'node:zlib';
+import { decodePngRows } from '../../lib/png.ts';
 
 /**
  * The start-position check of schedules (docs/api-schedules.md "Start position"): a photo taken at
@@ -35,109 +35,28 @@ export interface GrayGrid {
   cells: Float32Array;
 }
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const CHANNELS: Readonly<Record<number, number>> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
-
-function paeth(a: number, b: number, c: number): number {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
-
-/**
- * Undoes one row's filter (`raw` from `start`, `stride` bytes) into `row`, `prev` being the row above
- * (zeros for the first). One loop per filter type: the per-byte branch on the type made decoding a
- * 1280 × 720 photo several times slower.
- */
-function unfilter(
-  filter: number,
-  raw: Uint8Array,
-  start: number,
-  row: Uint8Array,
-  prev: Uint8Array,
-  stride: number,
-  bpp: number,
-): void {
-  switch (filter) {
-    case 0:
-      row.set(raw.subarray(start, start + stride));
-      return;
-    case 1:
-      for (let i = 0; i < bpp; i++) row[i] = raw[start + i]!;
-      for (let i = bpp; i < stride; i++) row[i] = (raw[start + i]! + row[i - bpp]!) & 0xff;
-      return;
-    case 2:
-      for (let i = 0; i < stride; i++) row[i] = (raw[start + i]! + prev[i]!) & 0xff;
-      return;
-    case 3:
-      for (let i = 0; i < bpp; i++) row[i] = (raw[start + i]! + (prev[i]! >> 1)) & 0xff;
-      for (let i = bpp; i < stride; i++) row[i] = (raw[start + i]! + ((row[i - bpp]! + prev[i]!) >> 1)) & 0xff;
-      return;
-    default:
-      for (let i = 0; i < bpp; i++) row[i] = (raw[start + i]! + prev[i]!) & 0xff;
-      for (let i = bpp; i < stride; i++)
-        row[i] = (raw[start + i]! + paeth(row[i - bpp]!, prev[i]!, prev[i - bpp]!)) & 0xff;
-  }
-}
-
 /**
  * A PNG (8-bit gray, gray+alpha, RGB, RGBA or palette; not interlaced) as a grayscale grid of
  * `gw` × `gh` cells (area average; alpha ignored). Throws on anything else (JPEG is not decoded).
  */
 export function pngToGrayGrid(png: Uint8Array, gw = GRID_W, gh = GRID_H, skipTop = OVERLAY_TOP): GrayGrid {
-  const buf = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
-  if (buf.length < 8 || !buf.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG');
-  let width = 0;
-  let height = 0;
-  let colorType = -1;
-  let palette: Buffer | null = null;
-  const idat: Buffer[] = [];
-  for (let at = 8; at + 8 <= buf.length;) {
-    const length = buf.readUInt32BE(at);
-    const type = buf.toString('latin1', at + 4, at + 8);
-    const data = buf.subarray(at + 8, at + 8 + length);
-    if (type === 'IHDR') {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      const depth = data[8]!;
-      colorType = data[9]!;
-      if (depth !== 8) throw new Error(`PNG bit depth ${depth} is not supported`);
-      if (data[12] !== 0) throw new Error('interlaced PNG is not supported');
-    } else if (type === 'PLTE') palette = data;
-    else if (type === 'IDAT') idat.push(data);
-    else if (type === 'IEND') break;
-    at += 12 + length;
-  }
-  const channels = CHANNELS[colorType];
-  if (!channels || width < 1 || height < 1) throw new Error('PNG header missing or of an unknown colour type');
-  if (colorType === 3 && !palette) throw new Error('PNG palette missing');
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  if (raw.length < (stride + 1) * height) throw new Error('PNG data too short');
-
-  const top = Math.floor(height * skipTop);
-  const rows = height - top;
   const sums = new Float64Array(gw * gh);
   const counts = new Float64Array(gw * gh);
-  const cellOfX = new Int32Array(width);
+  let top = 0;
+  let rows = 1;
+  let cellOfX = new Int32Array(0);
   const cellWidth = new Float64Array(gw);
-  for (let x = 0; x < width; x++) {
-    cellOfX[x] = Math.min(gw - 1, Math.floor((x * gw) / width));
-    cellWidth[cellOfX[x]!]! += 1;
-  }
-  let prev = new Uint8Array(stride);
-  let row = new Uint8Array(stride);
-  for (let y = 0; y < height; y++) {
-    const start = y * (stride + 1) + 1;
-    const filter = raw[start - 1]!;
-    if (filter > 4) throw new Error(`PNG filter ${filter} is unknown`);
-    unfilter(filter, raw, start, row, prev, stride, channels);
-    if (y < top) {
-      [prev, row] = [row, prev];
-      continue;
+  decodePngRows(png, (y, row, { width, height, colorType, channels, palette }) => {
+    if (y === 0) {
+      top = Math.floor(height * skipTop);
+      rows = height - top;
+      cellOfX = new Int32Array(width);
+      for (let x = 0; x < width; x++) {
+        cellOfX[x] = Math.min(gw - 1, Math.floor((x * gw) / width));
+        cellWidth[cellOfX[x]!]! += 1;
+      }
     }
+    if (y < top) return;
     const cy = Math.min(gh - 1, Math.floor(((y - top) * gh) / rows)) * gw;
     if (colorType === 3) {
       for (let x = 0; x < width; x++) {
@@ -151,8 +70,7 @@ export function pngToGrayGrid(png: Uint8Array, gw = GRID_W, gh = GRID_H, skipTop
       for (let x = 0, p = 0; x < width; x++, p += channels) sums[cy + cellOfX[x]!]! += row[p]!;
     }
     for (let c = 0; c < gw; c++) counts[cy + c]! += cellWidth[c]!;
-    [prev, row] = [row, prev];
-  }
+  });
   const cells = new Float32Array(gw * gh);
   for (let i = 0; i < cells.length; i++) cells[i] = counts[i]! > 0 ? sums[i]! / counts[i]! : 0;
   return { width: gw, height: gh, cells };
