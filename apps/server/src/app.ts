@@ -46,6 +46,8 @@ import { createRunner } from './modules/flow-runs/runner.ts';
 import { flowRunService, type FlowRunService } from './modules/flow-runs/run-service.ts';
 import { mapService } from './modules/maps/map-service.ts';
 import { outboundFromConfig, type Outbound } from './lib/outbound.ts';
+import { meterCheck } from './modules/meter-reading/meter-check.ts';
+import { meterReaders } from './modules/meter-reading/readers.ts';
 import { realtimeRoutes } from './modules/realtime/routes.ts';
 import { brokerHookRoutes } from './modules/broker-hooks/routes.ts';
 import { createTeleopService } from './modules/teleop/teleop-service.ts';
@@ -200,16 +202,26 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const maps = mapService(ctx);
   // Reports: one per ended run, written right after the runner closes it (docs/api-reports.md).
   const reports = reportWriter(ctx);
+  const runnerOutbound = opts.outbound ?? outboundFromConfig(config);
+  // Meter checks of flows' meterCheck steps (docs/meter-reading.md): the item's reader, judged, notified.
+  const readerFor = meterReaders({
+    db: ctx.db,
+    outbound: runnerOutbound,
+    secretKey: config.secretKey,
+    baseUrl: config.hakaruAiUrl,
+  });
   const runner = createRunner({
     db: ctx.db,
     clock: ctx.clock,
     robotLink: ctx.robotLink,
     log: app.log,
-    outbound: opts.outbound ?? outboundFromConfig(config),
+    outbound: runnerOutbound,
     activity,
     mapOf: (floorId) => maps.current(floorId),
     reports,
     notify: (e) => notifications.notifyEvent(e),
+    meterCheck: (input) => meterCheck({ ctx, readerFor, notify: (e) => notifications.notifyEvent(e) }, input),
+    readFile: (key) => ctx.fileStore.read(key),
     ...(opts.buildingPollMs ? { buildingPollMs: opts.buildingPollMs } : {}),
   });
   runs = flowRunService(ctx, runner, teleop);

@@ -45,6 +45,7 @@ const everyKind: FlowStep[] = [
   { kind: 'notification', id: 'k19', level: 5, message: 'Done', targetIds: [1] },
   { kind: 'launchWorkPlan', id: 'k20', workPlanId: 1 },
   { kind: 'command', id: 'k21', commandId: 7, parameters: { volume: 3 } },
+  { kind: 'meterCheck', id: 'k24', checkItemId: 3 },
   { kind: 'loop', id: 'k22', count: null, steps: [{ kind: 'returnToCharger', id: 'k23' }] },
 ];
 
@@ -401,6 +402,40 @@ describe('validateFlowDefinition', () => {
       'steps.6.speechTextId:validation.notInBuilding',
       'steps.7.poseDefId:validation.notInBuilding',
     ]);
+  });
+
+  it("checks a meterCheck step's item: of the building, on the floor the robot is on; needs the photo capability", () => {
+    const building = {
+      startFloorId: 1,
+      floorIds: new Set([1, 2]),
+      waypoints: new Map([
+        [1, new Set([10])],
+        [2, new Set([20])],
+      ]),
+      routes: new Map<number, Set<number>>(),
+      speechTextIds: new Set<number>(),
+      poseDefIds: new Set<number>(),
+      checkItems: new Map([
+        [30, { floorId: 1 }],
+        [31, { floorId: 2 }],
+      ]),
+    };
+    const d = def(
+      { kind: 'meterCheck', id: 'a', checkItemId: 30 },
+      { kind: 'meterCheck', id: 'b', checkItemId: 31 },
+      { kind: 'meterCheck', id: 'c', checkItemId: 99 },
+      { kind: 'moveToFloor', id: 'd', floorId: 2, waypointId: 20 },
+      { kind: 'meterCheck', id: 'e', checkItemId: 31, camera: 'g1' },
+    );
+    expect(issues(d, { building })).toEqual([
+      'steps.1.checkItemId:flowValidation.notOnFloor',
+      'steps.2.checkItemId:validation.notInBuilding',
+    ]);
+    expect(messages(flowDefinitionSchema.safeParse(def({ kind: 'meterCheck', id: 'x', checkItemId: 0 })))).toEqual([
+      'steps.0.checkItemId:validation.range',
+    ]);
+    expect(flowMoves(def({ kind: 'meterCheck', id: 'a', checkItemId: 30 }))).toBe(true);
+    expect(DEFAULT_ERROR_POLICY.meterCheck).toEqual({ policy: 'skip' });
   });
 
   it('tells flows that move from flows that do not', () => {

@@ -170,6 +170,11 @@ const leafSteps = [
     message: text(FLOW_LIMITS.message),
     targetIds: z.array(id).max(FLOW_LIMITS.notificationTargets, 'validation.tooLong').optional(),
   }),
+  /**
+   * Check an item (issue 17; docs/meter-reading.md): drive to the check item's place (x, y, direction
+   * on its floor), take a photo with the camera (default the front camera v1) and have it read.
+   */
+  step('meterCheck', { checkItemId: id, camera: cameraIdSchema.optional() }),
   /** Launch a work plan (refused by the validator until work plans exist). */
   step('launchWorkPlan', { workPlanId: id }),
   /** Use a library command (`/commands`) with parameter values. */
@@ -338,6 +343,7 @@ export const DEFAULT_ERROR_POLICY: Record<StepKind, ErrorPolicy> = {
   taskComplete: { policy: 'abort' },
   taskEvent: { policy: 'skip' },
   notification: { policy: 'skip' },
+  meterCheck: { policy: 'skip' },
   launchWorkPlan: { policy: 'abort' },
   command: { policy: 'abort' },
 };
@@ -410,6 +416,8 @@ export interface FlowBuildingRefs {
   routes: ReadonlyMap<number, ReadonlySet<number>>;
   speechTextIds: ReadonlySet<number>;
   poseDefIds: ReadonlySet<number>;
+  /** Check items of the building by id, with their floor (a `meterCheck` step's item is on the current floor). */
+  checkItems?: ReadonlyMap<number, { floorId: number }>;
 }
 
 /** The capability a step needs of the robot (a key of `flowValidation.capabilities.*`), or none. */
@@ -421,6 +429,8 @@ function neededCapabilities(s: FlowStep): Array<{ capability: string; has: (c: F
   switch (s.kind) {
     case 'takePhoto':
       return [{ capability: 'photo', has: (c) => c.photo }, camera(s.camera)];
+    case 'meterCheck':
+      return [{ capability: 'photo', has: (c) => c.photo }, camera(s.camera ?? 'v1')];
     case 'wait':
       return s.detectPerson ? [camera(s.detectPerson.camera)] : [];
     case 'speak':
@@ -460,7 +470,8 @@ const isMove = (k: StepKind) =>
 
 /** Whether a flow moves the robot (a schedule may stop a flow without moves at its end time). */
 export const flowMoves = (def: FlowDefinition): boolean => {
-  for (const { step: s } of walkSteps(def.steps)) if (isMove(s.kind) || s.kind === 'command') return true;
+  for (const { step: s } of walkSteps(def.steps))
+    if (isMove(s.kind) || s.kind === 'command' || s.kind === 'meterCheck') return true;
   return false;
 };
 
@@ -515,6 +526,13 @@ export function validateFlowDefinition(def: FlowDefinition, ctx: FlowValidationC
         if (s.poseDefId !== undefined && !b.poseDefIds.has(s.poseDefId))
           report('poseDefId', 'validation.notInBuilding');
         break;
+      case 'meterCheck': {
+        if (!b.checkItems) break;
+        const item = b.checkItems.get(s.checkItemId);
+        if (!item) report('checkItemId', 'validation.notInBuilding');
+        else if (floor !== null && item.floorId !== floor) report('checkItemId', 'flowValidation.notOnFloor');
+        break;
+      }
       case 'loop':
         for (const inner of s.steps) checkRefs(inner, report);
         break;

@@ -55,6 +55,7 @@ export function reportDetailTypeOf(kind: string): ReportDetailType {
     case 'takePhoto':
       return 1;
     case 'readMeter':
+    case 'meterCheck':
       return 2;
     case 'check':
       return 3;

@@ -213,6 +213,22 @@ export function runRepo(db: Kysely<Database>) {
         ? Promise.resolve([])
         : db.selectFrom('robot_photos').select(['id', 'action_id']).where('action_id', 'in', actionIds).execute(),
 
+    /** The stored photo of one takePhoto action of a robot (a meterCheck step waits for it). */
+    photo: (robotId: number, actionId: string) =>
+      db
+        .selectFrom('robot_photos')
+        .select(['action_id', 'file_key'])
+        .where('robot_id', '=', robotId)
+        .where('action_id', '=', actionId)
+        .executeTakeFirst(),
+    /** A check item's place (a meterCheck step drives there). */
+    checkItem: (id: number) =>
+      db
+        .selectFrom('check_items')
+        .select(['id', 'name', 'building_id', 'floor_id', 'x', 'y', 'direction', 'definition'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
+
     /** A flow to run, with the robot's row (both unscoped: the service checks scope). */
     flow: (id: number) => db.selectFrom('flows').selectAll().where('id', '=', id).executeTakeFirst(),
     robot: (id: number) =>

@@ -29,6 +29,8 @@ import type { RobotDetails, RobotLink } from '../robot-link/types.ts';
 import { followingSiblings, MOVE_KINDS, next, passOf, resolve, ROBOT_ACTION_KINDS, type Frames } from './cursor.ts';
 import { runRepo, type FlowRunRow } from './run-repo.ts';
 import type { NotificationEventInput } from '../notifications/notification-engine.ts';
+import type { MeterCheckInput, MeterCheckResult } from '../meter-reading/meter-check.ts';
+import { meterScale } from '../meter-reading/reading-service.ts';
 
 /** How long a run's owner holds it without renewing; renewed every RENEW_MS. */
 export const RUN_LEASE_MS = 15_000;
@@ -117,7 +119,19 @@ export interface RunnerDeps {
   reports?: { runEnded(runId: number): void };
   /** Records a notification event (docs/notifications.md): failed runs, task events, notification steps. */
   notify?: (e: NotificationEventInput) => Promise<unknown>;
+  /**
+   * The meter check of a `meterCheck` step (modules/meter-reading/meter-check.ts: read, judge, notify)
+   * and the stored photo's bytes it reads. Without them a meterCheck step fails (RUN_NOT_AVAILABLE).
+   */
+  meterCheck?: (input: MeterCheckInput) => Promise<MeterCheckResult | null>;
+  readFile?: (key: string) => Promise<Uint8Array | null>;
+  /** How long a meterCheck step waits for its photo to be stored after the action finished (default 15 s). */
+  photoWaitMs?: number;
 }
+
+/** How long a meterCheck step waits for the robot's photo to be stored, and how often it looks. */
+const CHECK_PHOTO_WAIT_MS = 15_000;
+const CHECK_PHOTO_POLL_MS = 100;
 
 /** A track point is kept when the robot moved at least this far (metres) from the last one kept. */
 const TRACK_MIN_MOVE_M = 0.5;
@@ -187,7 +201,7 @@ const refersTo = (err: VdaState['errors'][number], key: string, value: string) =
 /** The error code of a failed action step (spec section 8 where one fits). */
 function actionFailureCode(kind: string): string {
   if (kind === 'speak' || kind === 'playAudio') return 'F0001';
-  if (kind === 'takePhoto') return 'F0002';
+  if (kind === 'takePhoto' || kind === 'meterCheck') return 'F0002';
   if (kind === 'cameraSettings') return 'F0006';
   return 'RUN_ACTION_FAILED';
 }
@@ -723,6 +737,8 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         // Sent to the named targets (of the robot's building or organization-wide) that its level reaches.
         await notifyStep(ex, step.level, step.message, step.targetIds ?? []);
         return { level: step.level, message: step.message, targets: (step.targetIds ?? []).join(',') };
+      case 'meterCheck':
+        return checkItem(ex, step);
       case 'launchWorkPlan':
         throw new StepFailure('RUN_NOT_AVAILABLE', 'Work plans cannot be launched from a flow yet');
       case 'command':
@@ -730,6 +746,106 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
       default:
         throw new StepFailure('RUN_NOT_AVAILABLE', `Unknown step kind`);
     }
+  }
+
+  /**
+   * A meterCheck step (docs/meter-reading.md): straight to the check item's place (x, y, theta =
+   * direction) on the current floor as an order (stitched on the run's order when the robot still
+   * holds it), an instant takePhoto, the stored photo read by `meterCheck` (threshold log line and
+   * notification on a breach). A reading that failed is done with `result` 9 and its error code.
+   */
+  async function checkItem(ex: Execution, step: Extract<LeafStep, { kind: 'meterCheck' }>): Promise<Data> {
+    if (!deps.meterCheck || !deps.readFile) throw new StepFailure('RUN_NOT_AVAILABLE', 'Meter checks are not set up');
+    const item = await repo.checkItem(step.checkItemId);
+    if (!item || item.building_id !== ex.run.building_id)
+      throw new StepFailure('RUN_DEVICE_NOT_FOUND', `Check item ${step.checkItemId} is not in the building`);
+    if (item.x === null || item.y === null)
+      throw new StepFailure('RUN_CHECK_ITEM_NOT_PLACED', `Check item ${item.name} has no place on the map`);
+    if (item.floor_id !== ex.cursor.floorId)
+      throw new StepFailure('RUN_WRONG_FLOOR', `Check item ${item.name} is on another floor`);
+    const camera = step.camera ?? 'v1';
+    if (!capable(ex.robotId, ['takePhoto'])) throw new StepFailure('RUN_CAPABILITY', 'The robot cannot do takePhoto');
+
+    // 1. Drive straight to the item's place.
+    const mapId = floorMapId(item.floor_id);
+    const d = link.details(ex.robotId);
+    if (!d?.online || !d.state) throw new StepFailure('RUN_OFFLINE', 'The robot is offline');
+    const pos = d.state.agvPosition;
+    const version = d.protocolVersion?.startsWith('2.0') ? '2.0.0' : '2.1.0';
+    const o = ex.cursor.order;
+    const stitch = canStitch(ex, d.state) && o!.last.mapId === mapId;
+    if (!stitch) {
+      if (!pos || pos.mapId !== mapId) throw new StepFailure('RUN_WRONG_FLOOR', 'The robot is not on the flow’s floor');
+      await takeOver(ex, d.state);
+    }
+    const orderId = stitch ? o!.orderId : randomUUID();
+    const updateId = stitch ? o!.updateId + 1 : 0;
+    const first = stitch
+      ? {
+          nodeId: o!.last.nodeId,
+          x: o!.last.x,
+          y: o!.last.y,
+          mapId: o!.last.mapId,
+          ...(o!.last.theta === undefined ? {} : { theta: o!.last.theta }),
+        }
+      : { nodeId: `start-${orderId.slice(0, 8)}`, x: pos!.x, y: pos!.y, theta: pos!.theta, mapId };
+    const stops = [first, { nodeId: `check-${item.id}`, x: item.x, y: item.y, theta: item.direction, mapId }];
+    const msg = orderMessage(
+      { headerId: 0, timestamp: '', version, manufacturer: '', serialNumber: '' },
+      orderId,
+      stops,
+    );
+    const offset = stitch ? o!.last.seq : 0;
+    const nodes = msg.nodes.map((n) => ({ ...n, sequenceId: n.sequenceId + offset }));
+    const edges = msg.edges.map((e) => ({
+      ...e,
+      sequenceId: e.sequenceId + offset,
+      edgeId: `${e.edgeId}@${e.sequenceId + offset}`,
+    }));
+    const goal = nodes[nodes.length - 1]!;
+    ex.cursor.order = { orderId, updateId, last: nodeOf(goal) };
+    ex.cursor.wait = { kind: 'node', orderId, seq: goal.sequenceId };
+    await saveCursor(ex);
+    await link.publishOrder(ex.robotId, { orderId, orderUpdateId: updateId, nodes, edges });
+    await reachNode(ex, orderId, updateId, goal.sequenceId);
+
+    // 2. The photo, as an instant action, and its stored file.
+    const actionId = await link.instantAction(ex.robotId, 'takePhoto', { camera, resolution: '1080p' });
+    ex.cursor.wait = { kind: 'actions', actionIds: [actionId] };
+    await saveCursor(ex);
+    await actionsDone(ex, step, [actionId]);
+    const waitMs = deps.photoWaitMs ?? CHECK_PHOTO_WAIT_MS;
+    let stored = await repo.photo(ex.robotId, actionId);
+    for (let waited = 0; !stored && waited < waitMs; waited += CHECK_PHOTO_POLL_MS) {
+      await sleep(ex, CHECK_PHOTO_POLL_MS);
+      stored = await repo.photo(ex.robotId, actionId);
+    }
+    if (!stored) throw new StepFailure('F0002', 'The photo was not stored');
+    const bytes = await deps.readFile(stored.file_key);
+    if (!bytes) throw new StepFailure('F0002', 'The photo was not stored');
+
+    // 3. Read and judge.
+    const r = await deps.meterCheck({
+      checkItemId: item.id,
+      robotId: ex.robotId,
+      photo: bytes,
+      photoFileKey: stored.file_key,
+    });
+    if (!r) throw new StepFailure('RUN_DEVICE_NOT_FOUND', `Check item ${step.checkItemId} no longer exists`);
+    return {
+      checkItemId: r.checkItemId,
+      checkItemName: r.checkItemName,
+      value: r.value,
+      unit: meterScale(item.definition).unit,
+      qr: r.qr,
+      // 0 within the threshold, 1 a breach, 9 nothing read (report detail results).
+      result: !r.ok ? 9 : r.breachLogId !== null ? 1 : 0,
+      errorCode: r.errorCode,
+      message: r.message,
+      breachLogId: r.breachLogId,
+      actionId,
+      camera,
+    };
   }
 
   async function moveToFloor(
@@ -879,7 +995,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
                 : new StepFailure('RUN_ACTION_FAILED', err instanceof Error ? err.message : String(err));
           ex.cursor.wait = null;
           // What the robot holds after a failure is not ours to stitch on: the next move starts a new order.
-          if (MOVE_KINDS.has(at.step.kind) || at.step.kind === 'moveToFloor') {
+          if (MOVE_KINDS.has(at.step.kind) || at.step.kind === 'moveToFloor' || at.step.kind === 'meterCheck') {
             ex.cursor.order = null;
             ex.cursor.nodeActions = {};
           }
@@ -921,6 +1037,8 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
 
   /** The step in progress when the run was picked up: wait for what it waited for. */
   async function awaitResumed(ex: Execution, step: LeafStep, frames: Frames): Promise<Data> {
+    // A check picked up midway goes again from its start (drive, photo, reading).
+    if (step.kind === 'meterCheck') return exec(ex, step, frames, 1);
     const w = ex.cursor.wait;
     if (w?.kind === 'node') {
       const o = ex.cursor.order;

@@ -149,6 +149,13 @@ export function flowRepo(db: Kysely<Database>) {
           (r) => r.id,
         ),
       ),
+    /** The building's check items with their floor (a meterCheck step's item). */
+    checkItemsOf: async (buildingId: number): Promise<Map<number, { floorId: number }>> =>
+      new Map(
+        (
+          await db.selectFrom('check_items').select(['id', 'floor_id']).where('building_id', '=', buildingId).execute()
+        ).map((r) => [r.id, { floorId: r.floor_id }]),
+      ),
     /** Pose definitions usable in the building: the organization's organization-wide ones and the building's. */
     poseDefIdsOf: async (organizationId: number, buildingId: number): Promise<Set<number>> =>
       new Set(

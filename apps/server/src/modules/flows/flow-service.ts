@@ -112,16 +112,19 @@ export function flowService({ db, clock, audit, caches }: Ctx) {
     const floorsNamed = new Set([where.floorId]);
     let usesSpeech = false;
     let usesPoses = false;
+    let usesCheckItems = false;
     for (const { step: s } of walkSteps(def.steps)) {
       if (s.kind === 'moveToFloor' && where.floorIds.has(s.floorId)) floorsNamed.add(s.floorId);
       else if (s.kind === 'speak') usesSpeech = true;
       else if (s.kind === 'pose') usesPoses = true;
+      else if (s.kind === 'meterCheck') usesCheckItems = true;
     }
-    const [maps, speechTextIds, poseDefIds, usable] = await Promise.all([
+    const [maps, speechTextIds, poseDefIds, usable, checkItems] = await Promise.all([
       repo.mapIdsOf([...floorsNamed]),
       usesSpeech ? repo.speechTextIdsOf(where.buildingId) : Promise.resolve(new Set<number>()),
       usesPoses ? repo.poseDefIdsOf(where.organizationId, where.buildingId) : Promise.resolve(new Set<number>()),
       commands.usableBy(where.organizationId, usedCommands),
+      usesCheckItems ? repo.checkItemsOf(where.buildingId) : Promise.resolve(new Map<number, { floorId: number }>()),
     ]);
     const commandRefs = new Map<number, FlowCommandRef>(
       usable.map((c) => [
@@ -142,6 +145,7 @@ export function flowService({ db, clock, audit, caches }: Ctx) {
         routes: maps.routes,
         speechTextIds,
         poseDefIds,
+        checkItems,
       },
     });
     if (issues.length > 0) throw invalid(issues.map((i) => ({ path: `definition.${i.path}`, message: i.message })));

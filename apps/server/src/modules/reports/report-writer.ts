@@ -192,9 +192,11 @@ export function reportWriter(ctx: Ctx, opts: { photoWaitMs?: number } = {}) {
     const steps = await repo.steps(runId);
     const datas = steps.map((s) => parseData(s.data));
 
-    // Photos: those of takePhoto steps that were done, as stored by the photo service.
+    // Photos: those of takePhoto and meterCheck steps that were done, as stored by the photo service.
     const actionIds = steps.flatMap((s, i) =>
-      s.kind === 'takePhoto' && s.result === 'done' && typeof datas[i]!.actionId === 'string'
+      (s.kind === 'takePhoto' || s.kind === 'meterCheck') &&
+      s.result === 'done' &&
+      typeof datas[i]!.actionId === 'string'
         ? [datas[i]!.actionId as string]
         : [],
     );
@@ -246,15 +248,18 @@ export function reportWriter(ctx: Ctx, opts: { photoWaitMs?: number } = {}) {
       for (const [k, v] of Object.entries(data)) if (!INTERNAL_KEYS.has(k)) values[k] = v;
       for (const [k, v] of Object.entries(named[i]!)) if (v !== null) values[k] = v;
       const floorId = num(data.atFloorId);
+      // A meter check that was done: its reading's result (0 normal, 1 abnormal, 9 not read) and code.
+      const check = s.kind === 'meterCheck' && s.result === 'done' ? num(data.result) : null;
+      const checkCode = check !== null && typeof data.errorCode === 'string' ? data.errorCode : null;
       return {
         seq: i + 1,
         step_id: s.step_id,
         kind: s.kind,
         type: reportDetailTypeOf(s.kind),
-        result: detailResultOf(s.result, s.error_code),
+        result: check ?? detailResultOf(s.result, s.error_code),
         started_at: s.started_at,
         ended_at: s.ended_at,
-        error_code: s.error_code,
+        error_code: s.error_code ?? checkCode,
         message: s.message ?? (typeof data.message === 'string' ? data.message : null),
         values_json: JSON.stringify(values),
         photo_file_key: photo?.file_key ?? null,

@@ -1,5 +1,7 @@
 import {
   buildingOps,
+  checkItemOps,
+  checkItemSchema,
   commandOps,
   commandSchema,
   flowOps,
@@ -87,6 +89,42 @@ function routes(steps: unknown[] = []) {
           updatedAt: '2026-01-01T00:00:00.000Z',
         },
       ]),
+    [on(checkItemOps.listCheckItems)]: () =>
+      reply(
+        z.array(checkItemSchema),
+        (
+          [
+            [41, 'Gauge on floor 1', 1],
+            [42, 'Gauge on floor 2', 2],
+          ] as const
+        ).map(([id, name, floorId]) => ({
+          id,
+          organizationId: 1,
+          buildingId: 10,
+          buildingName: 'HQ',
+          floorId,
+          floorName: `F${floorId}`,
+          name,
+          type: 'meter' as const,
+          status: 1 as const,
+          meterType: 'analog' as const,
+          readingService: 'builtin' as const,
+          qrCodeNumber: `Q${id}`,
+          taskId: '',
+          deviceId: '',
+          alerting: false,
+          thresholdRuleId: null,
+          x: 1,
+          y: 2,
+          z: 1.2,
+          direction: 0,
+          markerType: 'qr' as const,
+          areaDetectionMarker: false,
+          definition: '{}',
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        })),
+      ),
     [on(commandOps.listCommands)]: () =>
       reply(z.array(commandSchema), [
         {
@@ -362,6 +400,24 @@ describe('flow builder parameter forms', () => {
       },
       { kind: 'wait', id: 'wait-1', seconds: 10, detectPerson: { camera: 'v1', distanceM: 7 } },
     ]);
+  }, 60_000);
+});
+
+describe('flow builder meter check', () => {
+  it("adds a meter check with a check item of the flow's floor and a camera", async () => {
+    routes([]);
+    const app = renderApp('/flow/5', { session: makeSession(2) });
+    await app.user.click(await screen.findByTestId('flow-palette-meterCheck', {}, slow));
+    const step = within(screen.getByTestId('flow-step-steps.0'));
+    // The flow is on floor 2: its item is offered (and chosen), the other floor's is not.
+    const select = step.getByTestId('flow-field-checkItemId') as HTMLSelectElement;
+    await waitFor(() => expect(select).toHaveValue('42'));
+    const labels = [...select.options].map((o) => o.textContent);
+    expect(labels).toContain('Gauge on floor 2');
+    expect(labels).not.toContain('Gauge on floor 1');
+    await app.user.selectOptions(step.getByTestId('flow-field-camera'), 'g1');
+    const def = await jsonOf(app);
+    expect(def.steps).toEqual([{ kind: 'meterCheck', id: 'meterCheck-1', checkItemId: 42, camera: 'g1' }]);
   }, 60_000);
 });
 

@@ -260,6 +260,7 @@ export function FlowBuilder({
       waypointId: (waypoints.find((w) => !used.has(w.id)) ?? waypoints[0])?.id,
       routeId: doc?.routes[0]?.id,
       otherFloorId: data.floors.find((f) => f.id !== undefined && f.id !== floor)?.id,
+      checkItemId: data.checkItems.find((c) => c.floorId === floor)?.id,
       speechTextId: data.speechTexts[0]?.id,
       language: lang,
       speech: t('flowEditor.builder.defaults.speech'),

@@ -319,6 +319,25 @@ export function StepFields({ step, onChange, data, floorId, fieldError, readOnly
         </Stack>
       );
       break;
+    case 'meterCheck':
+      // The building's check items on the floor the robot is on at this step.
+      fields = (
+        <SimpleGrid cols={2}>
+          {idSelect(
+            'checkItemId',
+            b('fields.checkItem'),
+            data.checkItems
+              .filter((c) => floorId === null || c.floorId === floorId || c.id === s.checkItemId)
+              .map((c) => ({ value: String(c.id), label: c.name })),
+          )}
+          <NativeSelect
+            {...select('camera', b('fields.camera'), cameraOptions(str(s.camera) || 'v1'))}
+            disabled={readOnly}
+            onChange={(e) => set({ camera: e.currentTarget.value === 'v1' ? undefined : e.currentTarget.value })}
+          />
+        </SimpleGrid>
+      );
+      break;
     case 'recording':
       fields = (
         <SimpleGrid cols={2}>

@@ -233,7 +233,7 @@ export const PALETTE: ReadonlyArray<{ category: string; kinds: readonly StepKind
     category: 'movement',
     kinds: ['moveToWaypoint', 'followRoute', 'moveToFloor', 'passSecurityDoor', 'returnToCharger'],
   },
-  { category: 'camera', kinds: ['takePhoto', 'recording', 'cameraSettings'] },
+  { category: 'camera', kinds: ['takePhoto', 'meterCheck', 'recording', 'cameraSettings'] },
   { category: 'speech', kinds: ['speak', 'playAudio'] },
   { category: 'body', kinds: ['pose', 'face', 'lights', 'safetyMargin'] },
   { category: 'task', kinds: ['taskStart', 'taskComplete', 'taskEvent', 'notification'] },
@@ -245,6 +245,8 @@ export interface StepDefaults {
   waypointId?: number;
   routeId?: number;
   otherFloorId?: number;
+  /** A check item on the step's floor (meterCheck). */
+  checkItemId?: number;
   speechTextId?: number;
   language: 'ja' | 'en';
   speech: string;
@@ -277,6 +279,8 @@ export function newStep(kind: StepKind, id: string, d: StepDefaults): Step {
       return { ...base, audio: '', volume: 80 } as Step;
     case 'takePhoto':
       return { ...base, camera: 'v1', resolution: '1080p', saveAsTaskImage: false } as Step;
+    case 'meterCheck':
+      return { ...base, ...opt('checkItemId', d.checkItemId) } as Step;
     case 'recording':
       return { ...base, action: 'start' } as Step;
     case 'cameraSettings':

@@ -1,8 +1,10 @@
 import {
   buildingOps,
+  checkItemOps,
   commandOps,
   mapOps,
   poseDefOps,
+  type CheckItem,
   type Command,
   type Filter,
   type FloorMap,
@@ -26,6 +28,9 @@ const speechTextsQueryOptions = (buildingId: number) =>
 const commandsFilter: Filter = { where: { status: 1 }, order: 'name ASC', limit: 500 };
 /** The organization's pose definitions (periscope and arm poses). */
 const posesFilter: Filter = { order: 'name ASC', limit: 1000 };
+
+/** The building's check items (a meterCheck step's item), by name. */
+const checkItemsFilter = (buildingId: number): Filter => ({ where: { buildingId }, order: 'name ASC', limit: 500 });
 
 /**
  * What the builder's forms pick from: the building's floors, the current map of every floor the
@@ -56,8 +61,18 @@ export function useBuilderData(buildingId: number, floorIds: readonly number[]) 
     }),
     retry: false,
   });
+  const checkItems = useQuery({
+    ...opPageQuery(
+      checkItemOps.listCheckItems,
+      queryKeys.checkItems.options('flow-builder', checkItemsFilter(buildingId)),
+      { query: { filter: checkItemsFilter(buildingId) } },
+    ),
+    enabled: buildingId > 0,
+    retry: false,
+  });
   return {
     floors: floors.data ?? [],
+    checkItems: (checkItems.data?.items ?? []) as CheckItem[],
     mapOf,
     speechTexts: speech.data ?? [],
     commands: (commands.data?.items ?? []) as Command[],
