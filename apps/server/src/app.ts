@@ -68,6 +68,7 @@ import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { thresholdRoutes } from './modules/thresholds/routes.ts';
 import { repoRoot } from './lib/paths.ts';
 
+import { triggerRoutes } from './modules/triggers/routes.ts';
 export interface BuildOptions {
   ctx: Omit<AppContext, 'log' | 'operatorEvents'>;
   /** Whether `/api/health` answers 200; the server flips it once everything has started. */
@@ -295,6 +296,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
     { prefix: config.apiBase },
   );
+      await api.register(triggerRoutes, { ctx });
 
   if (spaHtml) {
     await app.register(fastifyStatic, {

@@ -132,6 +132,10 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Every target type of the audit log (`targetType`), each with a label in both languages. */
 export const AUDIT_TARGET_TYPES = [
+  // Triggers
+  'trigger.create',
+  'trigger.update',
+  'trigger.delete',
   'organization',
   'notif-target',
   'operator',
@@ -159,3 +163,4 @@ export const AUDIT_TARGET_TYPES = [
   'webhook',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+  'trigger',

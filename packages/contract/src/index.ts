@@ -27,3 +27,4 @@ export * from './api/index.ts';
 export * from './activity.ts';
 export * from './check-items.ts';
 export * from './webhooks.ts';
+export * from './triggers.ts';

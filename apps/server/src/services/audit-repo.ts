@@ -87,6 +87,9 @@ async function targetNames(db: Kysely<Database>, type: string, ids: readonly str
     case 'flow':
       set(await db.selectFrom('flows').select(['id', 'name']).where('id', 'in', n).execute());
       break;
+    case 'trigger':
+      set(await db.selectFrom('triggers').select(['id', 'name']).where('id', 'in', n).execute());
+      break;
     case 'threshold-rule':
       set(await db.selectFrom('threshold_rules').select(['id', 'name']).where('id', 'in', n).execute());
       break;

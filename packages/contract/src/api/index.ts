@@ -25,3 +25,4 @@ export * from './ops/reports.ts';
 export * from './ops/check-items.ts';
 export * from './ops/thresholds.ts';
 export * from './ops/webhooks.ts';
+export * from './ops/triggers.ts';

@@ -138,6 +138,9 @@ export const auditEn: AuditLabels = {
     floor: 'Floor',
     'floor-map': 'Map',
     robot: 'Robot',
+    'trigger.create': 'Trigger created',
+    'trigger.update': 'Trigger updated',
+    'trigger.delete': 'Trigger deleted',
     'pending-robot': 'Unregistered robot',
     'robot-group': 'Robot group',
     'flow-group': 'Flow group',
@@ -160,3 +163,4 @@ export const auditEn: AuditLabels = {
   termKinds: { TOS: 'Terms of service', PP: 'Privacy policy', MC: 'Maintenance contract' },
   target: (type, name) => `${type}: ${name}`,
 };
+    trigger: 'Trigger',

@@ -122,6 +122,9 @@ export const auditJa: AuditLabels = {
     floor: 'フロア',
     'floor-map': 'マップ',
     robot: 'ロボット',
+    'trigger.create': 'トリガーの作成',
+    'trigger.update': 'トリガーの更新',
+    'trigger.delete': 'トリガーの削除',
     'pending-robot': '未登録ロボット',
     'robot-group': 'ロボットグループ',
     'flow-group': 'フローグループ',
@@ -144,3 +147,4 @@ export const auditJa: AuditLabels = {
   termKinds: { TOS: '利用規約', PP: 'プライバシーポリシー', MC: '保守契約' },
   target: (type, name) => `${type}：${name}`,
 };
+    trigger: 'トリガー',
