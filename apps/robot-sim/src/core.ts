@@ -24,9 +24,11 @@ import { Faults, type Fault } from './faults.ts';
 import { Kinematics, round3, round4, type Pose } from './kinematics.ts';
 import { MappingControl } from './mapping-control.ts';
 import { OrderExecutor } from './order-executor.ts';
-import { RobotFeatures } from './features.ts';
+import { PRESS_MISSES, RobotFeatures } from './features.ts';
 import { capturePhoto } from './photo.ts';
-import { MODEL_SPECS, SIM_ORDER_ACTIONS, type ModelSpec } from './models.ts';
+import { ButtonBoard, type ButtonBuilding } from './buttons.ts';
+import { captureDepth, depthAt, type DepthView } from './depth.ts';
+import { ARM_REACH, ARM_SHOULDER, MODEL_SPECS, SIM_ORDER_ACTIONS, type ModelSpec } from './models.ts';
 import { worldFor, type World } from './world.ts';
 
 export { FAULTS, type Fault } from './faults.ts';
@@ -61,6 +63,8 @@ export interface CoreOptions {
   actionFailRate?: number | undefined;
   /** detectPerson: seconds until a person comes (null: never); default random 1..4 s (features.ts). */
   personDetectionSeconds?: number | null | undefined;
+  /** The building a pressed button reaches (elevators, doors); without it a button just lights. */
+  building?: ButtonBuilding | undefined;
   /** takePhoto's still instead of a rendered one (benchmarks: rendering costs ~0.4 s of CPU a photo). */
   photo?: ((camera: string, width?: number) => { png: Buffer; width: number; height: number }) | undefined;
 }
@@ -101,6 +105,8 @@ export class RobotCore {
 
   /** Teleoperation features: speech, recording, photos, gimbal, lights... (features.ts). */
   readonly features: RobotFeatures;
+  /** The buttons this robot pressed and their lights (buttons.ts). */
+  readonly buttons: ButtonBoard;
   /** Manual drive command from the teleop controller (m/s, rad/s), null when none. */
   private manual: { v: number; omega: number } | null = null;
   /** Manual driving is stopped short of a wall (F0005 while the operator pushes into it). */
@@ -153,6 +159,7 @@ export class RobotCore {
       header: () => this.header('mapping', true),
       publish: (payload) => this.emit('mapping', payload, false),
     });
+    this.buttons = new ButtonBoard(opts.building ?? null);
     this.features = new RobotFeatures(
       opts.model,
       {
@@ -170,6 +177,21 @@ export class RobotCore {
             },
             width,
           ),
+        captureDepth: () => captureDepth(this.depthView()),
+        aimArm: (arm, u, v) => {
+          const hit = depthAt(this.depthView(), u, v);
+          if (!hit?.button) return { miss: PRESS_MISSES.noButton };
+          // The shoulder: ARM_SHOULDER.side to the arm's side of the centre, at ARM_SHOULDER.height.
+          const side = arm === 'right' ? ARM_SHOULDER.side : -ARM_SHOULDER.side;
+          const sx = this.kin.x + Math.sin(this.kin.theta) * side;
+          const sy = this.kin.y - Math.cos(this.kin.theta) * side;
+          const d = Math.hypot(hit.point.x - sx, hit.point.y - sy, hit.point.z - ARM_SHOULDER.height);
+          return d > ARM_REACH ? { miss: PRESS_MISSES.outOfReach } : { target: hit.button.target };
+        },
+        pressButton: (target) => {
+          this.buttons.press(target, opts.serialNumber);
+          this.dirty = true;
+        },
         publishPhoto: (payload) => this.emit('photo', payload, false),
         header: () => this.header('photo', true),
         restart: (downMs) => this.opts.onRestart?.(downMs),
@@ -303,6 +325,7 @@ export class RobotCore {
     const dt = (dtReal / 1000) * this.opts.speedScale;
     // Features first: a feature node action that ends now lets the order move on in this tick.
     this.features.step(dt);
+    this.buttons.step(dt);
     this.order.advance(dt);
     this.step(dt);
     if (dt > 0) {
@@ -503,6 +526,16 @@ export class RobotCore {
   }
 
   // ------------------------------------------------------------------ misc
+
+  /** What the depth camera sees from: pose, eye height, floor plan, lit buttons. */
+  depthView(): DepthView {
+    return {
+      pose: { x: this.kin.x, y: this.kin.y, theta: this.kin.theta },
+      eyeHeight: this.features.view().eyeHeight,
+      world: this.worldOf(this.kin.mapId),
+      isLit: (t) => this.buttons.isLit(t),
+    };
+  }
 
   /** What the robot's cameras see from: pose, floor plan and the features' camera settings. */
   cameraView(robotName: string) {

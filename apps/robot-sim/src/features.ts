@@ -23,6 +23,8 @@ import {
 } from '@portal/contract';
 import { MODEL_FEATURES, MODEL_SPECS, type FeatureSpec } from './models.ts';
 import type { PhotoView } from './photo.ts';
+import type { ButtonTarget } from './buttons.ts';
+import { DEPTH_CAMERA, DEPTH_HEIGHT, DEPTH_WIDTH } from './depth.ts';
 
 /** What the robot features need from the robot core. */
 export interface FeatureHost {
@@ -30,6 +32,15 @@ export interface FeatureHost {
   battery(): number;
   /** Renders a still of a camera (PNG) for takePhoto, `width` pixels wide when given (else full size). */
   capture(camera: CameraId, width?: number): { png: Buffer; width: number; height: number };
+  /** Renders the depth camera's still (depth.ts) for takeDepthImage. */
+  captureDepth?(): { png: Buffer; width: number; height: number };
+  /**
+   * Where the arm would press for the depth image's pixel (u, v): the button there when it is within
+   * the arm's reach, else why not (`no button there`, `out of reach`).
+   */
+  aimArm?(arm: 'right' | 'left', u: number, v: number): { target: ButtonTarget } | { miss: string };
+  /** The arm pressed the button: it lights and the building responds. */
+  pressButton?(target: ButtonTarget): void;
   /** Sends a photo message (JSON text) on the robot's `photo` topic. */
   publishPhoto(payload: string): void;
   /** Header fields for custom messages (headerId bumps per call). */
@@ -79,6 +90,12 @@ export const OS_UPDATE_DOWNLOAD_SECONDS = 3;
 export const OPERATOR_TALK_HOLD_SECONDS = 0.4;
 /** takePhoto: focus and capture take this long (RUNNING), then the photo goes out and it FINISHES. */
 export const PHOTO_CAPTURE_SECONDS = 1;
+/** takeDepthImage: the depth camera's still takes this long (RUNNING). */
+export const DEPTH_CAPTURE_SECONDS = 0.3;
+/** pressButton: the arm reaches out, presses and comes back in this long (RUNNING). */
+export const ARM_PRESS_SECONDS = 2;
+/** pressButton's resultDescription: `pressed {target}` on a hit, else one of these. */
+export const PRESS_MISSES = { noButton: 'no button there', outOfReach: 'out of reach' } as const;
 /** takePhoto's smallest `width`. */
 export const PHOTO_MIN_WIDTH = 64;
 /** playAudio: how long a (simulated) audio file plays. */
@@ -108,7 +125,7 @@ const NETWORK_INTERFACE = 'wlan0';
 
 // ---------------------------------------------------------------- the custom instant actions
 
-type Hardware = 'periscope' | 'gimbal' | 'ringLight' | 'patrolLamp' | 'thermal';
+type Hardware = 'periscope' | 'gimbal' | 'ringLight' | 'patrolLamp' | 'thermal' | 'arm';
 
 /** Flow actions: sent as instant actions or as node actions of an order (docs/robot-protocol.md section 6). */
 const FLOW: FeatureScope[] = ['INSTANT', 'NODE'];
@@ -180,6 +197,24 @@ const ACTION_DEFS: ReadonlyArray<FeatureAction & { needs?: Hardware }> = [
         description: `A smaller still: at most this many pixels wide (${PHOTO_MIN_WIDTH}-1280), the aspect kept (the portal's start-position check asks for 320)`,
         isOptional: true,
       },
+    ],
+  },
+  {
+    actionType: 'takeDepthImage',
+    actionScopes: INSTANT_ONLY,
+    needs: 'arm',
+    actionDescription: `The depth camera's still (${DEPTH_WIDTH}x${DEPTH_HEIGHT} PNG, grey near = bright, lit buttons amber) goes out on the photo topic as camera '${DEPTH_CAMERA}' with this actionId; the action FINISHES`,
+    actionParameters: [],
+  },
+  {
+    actionType: 'pressButton',
+    actionScopes: FLOW,
+    needs: 'arm',
+    actionDescription: `The arm presses where the depth image's pixel (u, v) shows: RUNNING while it moves, then FINISHED with resultDescription 'pressed {target}' (the button lights, the building responds) or '${PRESS_MISSES.noButton}' / '${PRESS_MISSES.outOfReach}' (nothing pressed)`,
+    actionParameters: [
+      { key: 'arm', valueDataType: 'STRING', description: 'right or left', isOptional: false },
+      { key: 'u', valueDataType: 'NUMBER', description: `Pixel column, 0..${DEPTH_WIDTH - 1}`, isOptional: false },
+      { key: 'v', valueDataType: 'NUMBER', description: `Pixel row, 0..${DEPTH_HEIGHT - 1}`, isOptional: false },
     ],
   },
   {
@@ -638,6 +673,17 @@ export class RobotFeatures {
         return this.stopRecording(st);
       case 'takePhoto':
         return this.takePhoto(a, p, st);
+      case 'takeDepthImage':
+        return this.runFor(st, DEPTH_CAPTURE_SECONDS, 'Capturing the depth image', () => {
+          try {
+            if (!this.host.captureDepth) return fail(st, 'No depth camera');
+            this.publishStill(a, DEPTH_CAMERA, st, this.host.captureDepth());
+          } catch (err) {
+            fail(st, `takeDepthImage failed: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        });
+      case 'pressButton':
+        return this.pressButton(p, st);
       case 'gimbalJog': {
         const pan = p.number('pan');
         const tilt = p.number('tilt');
@@ -890,9 +936,31 @@ export class RobotFeatures {
     });
   }
 
+  /** Aims at the pixel now (the image the operator clicked), presses when the arm gets there. */
+  private pressButton(p: Params, st: ActionState): void {
+    const arm = p.oneOf('arm', ['right', 'left'] as const);
+    const u = p.number('u', { min: 0, max: DEPTH_WIDTH - 1 });
+    const v = p.number('v', { min: 0, max: DEPTH_HEIGHT - 1 });
+    if (!this.host.aimArm) return fail(st, 'No arm');
+    const aim = this.host.aimArm(arm, u, v);
+    this.runFor(st, ARM_PRESS_SECONDS, `Pressing with the ${arm} arm at (${Math.round(u)}, ${Math.round(v)})`, () => {
+      if ('miss' in aim) return finish(st, aim.miss);
+      this.host.pressButton?.(aim.target);
+      finish(st, `pressed ${aim.target}`);
+    });
+  }
+
   /** Captures the still, publishes it on the photo topic and finishes `st` (or fails it). */
   private capture(a: VdaAction, id: CameraId, st: ActionState, width?: number): void {
-    const shot = this.host.capture(id, width);
+    this.publishStill(a, id, st, this.host.capture(id, width));
+  }
+
+  private publishStill(
+    a: VdaAction,
+    id: CameraId | typeof DEPTH_CAMERA,
+    st: ActionState,
+    shot: { png: Buffer; width: number; height: number },
+  ): void {
     if (shot.png.length > PHOTO_MAX_BYTES) {
       return fail(st, `Photo too large (${shot.png.length} bytes, at most ${PHOTO_MAX_BYTES})`);
     }

@@ -54,6 +54,31 @@ export * from './messages.ts';
 export { TICK_MS, Ticker, ManualClock, realClock, type Clock } from './ticker.ts';
 export { TeleopController, type ControllerStatus, type DriveTarget } from './teleop/controller.ts';
 export { RobotFeatures } from './features.ts';
+export {
+  ButtonBoard,
+  demoButtonPanels,
+  panelViewpoint,
+  floorLabel,
+  BUTTON_LIGHT_SECONDS,
+  type ButtonPanel,
+  type PanelButton,
+  type ButtonTarget,
+  type ButtonBuilding,
+} from './buttons.ts';
+export {
+  captureDepth,
+  renderDepthRgba,
+  depthAt,
+  projectPoint,
+  DEPTH_WIDTH,
+  DEPTH_HEIGHT,
+  DEPTH_FOCAL,
+  DEPTH_CAMERA,
+  type DepthView,
+  type DepthHit,
+} from './depth.ts';
+export { ARM_REACH, ARM_SHOULDER } from './models.ts';
+export { ARM_PRESS_SECONDS, PRESS_MISSES } from './features.ts';
 export { capturePhoto, stillPng, downscaleRgba, PHOTO_WIDTH, PHOTO_HEIGHT } from './photo.ts';
 export {
   ElevatorBank,

@@ -112,6 +112,14 @@ export const MODEL_FEATURES: Record<KnownRobotModel, FeatureSpec> = {
   },
 };
 
+/**
+ * The simulated arms (pressButton): a shoulder `side` metres to the right or left of the robot's
+ * centre at `height` above the floor, reaching ARM_REACH metres (spec section 9: arm model 100,
+ * arm type 1 for the right arm and 2 for the left).
+ */
+export const ARM_SHOULDER = { side: 0.2, height: 1.0 } as const;
+export const ARM_REACH = 0.85;
+
 /** Instant actions every simulated robot understands (VDA 5050 standard set). */
 export const SIM_INSTANT_ACTIONS = [
   'startPause',

@@ -19,6 +19,7 @@ import { ticker as sharedTicker, type Ticker } from './ticker.ts';
 import { TeleopController } from './teleop/controller.ts';
 import type { TeleopEndpoint, TeleopProvider } from './teleop/webrtc.ts';
 import type { World } from './world.ts';
+import type { ButtonBuilding } from './buttons.ts';
 
 export interface RobotOptions {
   /** mqtt://, mqtts://, ws:// or wss:// */
@@ -72,6 +73,12 @@ export interface RobotOptions {
    * runs until its timeout). Default: random, 1 to 4 s.
    */
   personDetectionSeconds?: number | null;
+  /**
+   * The building the arm's button presses reach (a `SimBuildingSystems`, or its banks and doors, with
+   * the bank, door and floor index the robot's panels belong to): a hall call calls a car, a car
+   * button sends one, the door opener unlocks the door. Without it a pressed button only lights.
+   */
+  building?: ButtonBuilding;
   /**
    * takePhoto's still (PNG) instead of rendering the camera's view: a benchmark's many robots would
    * otherwise spend ~0.4 s of CPU on each photo. Default: rendered.
@@ -193,6 +200,7 @@ class SimRobotImpl implements SimRobot {
         actionFailRate: opts.actionFailRate,
         personDetectionSeconds: opts.personDetectionSeconds,
         photo: opts.photo,
+        building: opts.building,
       },
       (topic, payload, retain) => {
         const c = this.client;

@@ -7,6 +7,7 @@ import {
   WORLD_MARGIN,
   type Rect,
 } from '@portal/contract';
+import { demoButtonPanels, type ButtonPanel } from './buttons.ts';
 import { createGauge, demoGauges, type Gauge, type GaugeSpec } from './gauges.ts';
 
 /**
@@ -26,6 +27,8 @@ export interface World {
   readonly pillars: readonly Rect[];
   /** Analog gauges on the walls (gauges.ts): the camera renderer draws them; their values are settable. */
   readonly gauges?: Gauge[];
+  /** Button panels on the walls (buttons.ts): the depth camera shows them, the arm presses them. */
+  readonly panels?: readonly ButtonPanel[];
   /** OCCUPANCY.occupied inside a wall or a pillar, else OCCUPANCY.free (also outside the building). */
   occupancyAt(x: number, y: number): number;
 }
@@ -51,6 +54,7 @@ export function createWorld(
   walls: readonly Rect[],
   pillars: readonly Rect[] = [],
   gauges: readonly GaugeSpec[] = [],
+  panels: readonly ButtonPanel[] = [],
 ): World {
   const plan = { walls, pillars };
   return {
@@ -59,6 +63,7 @@ export function createWorld(
     walls,
     pillars,
     gauges: gauges.map(createGauge),
+    panels,
     occupancyAt(x: number, y: number): number {
       return planOccupancyAt(plan, x, y);
     },
@@ -68,7 +73,7 @@ export function createWorld(
 /** The synthetic plan of a map id (packages/contract demo-world.ts: the seed draws the demo maps from it). */
 export function generateWorld(mapId: string): World {
   const plan = demoWorldPlan(mapId);
-  return createWorld(mapId, plan.bounds, plan.walls, plan.pillars, demoGauges(mapId));
+  return createWorld(mapId, plan.bounds, plan.walls, plan.pillars, demoGauges(mapId), demoButtonPanels(mapId));
 }
 
 const worlds = new Map<string, World>();

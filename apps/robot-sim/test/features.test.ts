@@ -516,7 +516,10 @@ describe('capabilities per model', () => {
 
   it('announces the model’s actions and cameras in the factsheet', () => {
     const want: Record<KnownRobotModel, { actions: string[]; cameras: CameraId[] }> = {
-      pro: { actions: [...common, 'setPeriscopeHeight', 'setRingLight'], cameras: ['v1', 'v2', 'v3', 's1'] },
+      pro: {
+        actions: [...common, 'setPeriscopeHeight', 'setRingLight', 'takeDepthImage', 'pressButton'],
+        cameras: ['v1', 'v2', 'v3', 's1'],
+      },
       mini: { actions: common, cameras: ['v1', 'v2'] },
       ex: {
         actions: [...common, 'gimbalJog', 'setRingLight', 'setPatrolLamp', 'setThermal'],

@@ -388,6 +388,11 @@ export type ThermalPresetSaveResult = z.infer<typeof thermalPresetSaveResultSche
 export const PHOTO_TOPIC = 'photo';
 /** Largest photo a robot may send over MQTT (decoded bytes). */
 export const PHOTO_MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * The camera name of a depth-camera still (the answer to a takeDepthImage action, docs/robot-sim.md
+ * "Button panels and the arm"): not one of CAMERA_IDS, never stored among the robot's photos.
+ */
+export const DEPTH_CAMERA = 'depth';
 export const robotPhotoMessageSchema = z.object({
   headerId: z.number().int(),
   timestamp: z.string(),
@@ -396,7 +401,7 @@ export const robotPhotoMessageSchema = z.object({
   serialNumber: z.string(),
   /** The takePhoto action this answers. */
   actionId: z.string().max(200),
-  camera: cameraIdSchema,
+  camera: z.union([cameraIdSchema, z.literal(DEPTH_CAMERA)]),
   contentType: z.enum(['image/png', 'image/jpeg']),
   width: z.number().int().positive().max(8192),
   height: z.number().int().positive().max(8192),
