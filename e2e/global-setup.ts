@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writ
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startSmtpReceiver } from './support/smtp.ts';
 import { ARTIFACTS_DIR, E2E_ADMIN, STATE_FILE, type E2eState } from './support/state.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -25,8 +26,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Starts the real server (with the built web app from apps/web/dist) on free ports with an empty
  * data directory, so the demo accounts are seeded, and waits until `/api/health` answers 200.
+ * Mail goes to a real local SMTP server run here (support/smtp.ts), which writes what it receives to
+ * the state's `mailDir`; the returned function stops it after the run.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(): Promise<() => Promise<void>> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const logFile = path.join(dataDir, 'server.log');
@@ -34,6 +37,8 @@ export default async function globalSetup(): Promise<void> {
   let mqttPort = await freePort();
   while (mqttPort === port) mqttPort = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const mailDir = path.join(dataDir, 'mail');
+  const smtp = await startSmtpReceiver(mailDir);
 
   // Output goes to a file, not a pipe nobody reads, so a chatty server can never block on it.
   const log = openSync(logFile, 'a');
@@ -57,7 +62,10 @@ export default async function globalSetup(): Promise<void> {
       ADMIN_PASSWORD: E2E_ADMIN.password,
       DATABASE_URL: '',
       MQTT_URL: '',
-      SMTP_URL: '',
+      // Set explicitly: the tests read what the server really delivered (meter-alert.spec.ts).
+      SMTP_URL: smtp.url,
+      // Links in notification mails point at this server.
+      PUBLIC_URL: baseUrl,
     },
     stdio: ['ignore', log, log],
   });
@@ -71,12 +79,13 @@ export default async function globalSetup(): Promise<void> {
   const fail = (message: string): never => {
     const output = readFileSync(logFile, 'utf8');
     if (status.exited === null) child.kill('SIGKILL');
+    void smtp.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(STATE_FILE, { force: true });
     throw new Error(`e2e: ${message}. Server output:\n${output}`);
   };
 
-  const state: E2eState = { baseUrl, pid, dataDir, logFile };
+  const state: E2eState = { baseUrl, pid, dataDir, logFile, mailDir };
   writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
   process.env.E2E_BASE_URL = baseUrl;
 
@@ -101,4 +110,5 @@ export default async function globalSetup(): Promise<void> {
   if (!index.ok || !(index.headers.get('content-type') ?? '').includes('text/html')) {
     fail(`GET /login answered ${index.status} without the web app; run \`npm run build:web\` first`);
   }
+  return () => smtp.close();
 }

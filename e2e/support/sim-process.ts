@@ -10,6 +10,11 @@ export interface SimProcess {
   readonly pid: number;
   /** Everything the simulator printed so far. */
   output(): string;
+  /**
+   * Sets a gauge of the simulated world (docs/meter-reading.md, e.g. `floor-1`, `G1`) through the
+   * simulator's standard input; resolves once the simulator confirmed it.
+   */
+  setGauge(mapId: string, gaugeId: string, value: number): Promise<void>;
   /** SIGTERM (robots say OFFLINE), then waits for the process to end. */
   stop(): Promise<void>;
 }
@@ -50,7 +55,8 @@ export async function startSimProcess(
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', 'apps/robot-sim/src/cli.ts', '--credentials', file, '--teleop', 'on'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    // Standard input: gauge values at run time (setGauge).
+    { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -78,6 +84,29 @@ export async function startSimProcess(
   return {
     pid: child.pid!,
     output: () => out,
+    setGauge(mapId, gaugeId, value) {
+      // The simulator answers `gauge floor-1:G1 (GAUGE-1) = 93`.
+      const confirmation = `gauge ${mapId}:${gaugeId} `;
+      const from = out.length;
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.stdout!.off('data', check);
+          reject(new Error(`the simulator did not confirm ${mapId}:${gaugeId}=${value} within 10 s:\n${out}`));
+        }, 10_000);
+        function check() {
+          const line = out
+            .slice(from)
+            .split('\n')
+            .find((l) => l.startsWith(confirmation));
+          if (!line) return;
+          clearTimeout(timer);
+          child.stdout!.off('data', check);
+          resolve();
+        }
+        child.stdout!.on('data', check);
+        child.stdin!.write(`${mapId}:${gaugeId}=${value}\n`);
+      });
+    },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);

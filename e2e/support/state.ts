@@ -16,6 +16,8 @@ export interface E2eState {
   pid: number;
   dataDir: string;
   logFile: string;
+  /** Where the local SMTP server writes the mails it receives (support/smtp.ts receivedMails). */
+  mailDir: string;
 }
 
 export function readState(): E2eState {
