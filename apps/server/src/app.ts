@@ -40,6 +40,7 @@ import { flowRoutes } from './modules/flows/routes.ts';
 import { flowRunRoutes } from './modules/flow-runs/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { checkItemRoutes } from './modules/check-items/routes.ts';
+import { workPlanRoutes } from './modules/work-plans/routes.ts';
 import { createDispatcher } from './modules/schedules/dispatcher.ts';
 import { startPositionService } from './modules/schedules/start-position-service.ts';
 import { createRunner } from './modules/flow-runs/runner.ts';
@@ -291,6 +292,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(reportExportRoutes, { ctx, exports: reportExports });
       await api.register(reportRoutes, { ctx });
       await api.register(webhookRoutes, { ctx });
+      await api.register(workPlanRoutes, { ctx });
       await api.register(thresholdRoutes, { ctx });
       await api.register(brokerHookRoutes, { ctx });
     },

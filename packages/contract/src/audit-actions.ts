@@ -117,6 +117,13 @@ export const AUDIT_ACTIONS = [
   'reportExport.create',
   'exportTemplate.create',
   'exportTemplate.delete',
+  // Work plans and their templates
+  'workPlan.create',
+  'workPlan.update',
+  'workPlan.delete',
+  'workPlanTemplate.create',
+  'workPlanTemplate.update',
+  'workPlanTemplate.delete',
   // Threshold rules
   'threshold.create',
   'threshold.update',
@@ -161,6 +168,8 @@ export const AUDIT_TARGET_TYPES = [
   'export-template',
   'threshold-rule',
   'webhook',
+  'work-plan',
+  'work-plan-template',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
   'trigger',

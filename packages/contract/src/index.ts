@@ -27,4 +27,5 @@ export * from './api/index.ts';
 export * from './activity.ts';
 export * from './check-items.ts';
 export * from './webhooks.ts';
+export * from './work-plans.ts';
 export * from './triggers.ts';

@@ -26,3 +26,4 @@ export * from './ops/check-items.ts';
 export * from './ops/thresholds.ts';
 export * from './ops/webhooks.ts';
 export * from './ops/triggers.ts';
+export * from './ops/work-plans.ts';

@@ -187,6 +187,13 @@ const leafSteps = [
   }),
 ] as const;
 
+/** One leaf kind's schema: work plans reuse speech, photo, lights and pose (issue 14). */
+export const leafStepSchema = <K extends Exclude<StepKind, 'loop'>>(kind: K) =>
+  leafSteps.find((s) => s.shape.kind.value === kind) as Extract<
+    (typeof leafSteps)[number],
+    { shape: { kind: z.ZodLiteral<K> } }
+  >;
+
 /** Every step kind (the runner's and editor's list). */
 export const STEP_KINDS = [...leafSteps.map((s) => s.shape.kind.value), 'loop'] as const;
 export type StepKind = (typeof leafSteps)[number]['shape']['kind']['value'] | 'loop';
@@ -247,7 +254,7 @@ export const countSteps = (steps: readonly FlowStep[]): number => {
 };
 
 /** Shapes within a step that the discriminated union cannot say (one of, required together). */
-function stepShapeIssues(s: FlowStep): Array<{ field: string; message: string }> {
+export function stepShapeIssues(s: FlowStep): Array<{ field: string; message: string }> {
   switch (s.kind) {
     case 'speak': {
       const hasText = s.text !== undefined;

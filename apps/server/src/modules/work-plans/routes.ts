@@ -1,0 +1,24 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { workPlanOps } from '@portal/contract';
+import type { AppContext } from '../../context.ts';
+import { principalOf } from '../../plugins/auth.ts';
+import { routes } from '../../lib/route.ts';
+import { workPlanService } from './work-plan-service.ts';
+
+/** Work plans and their templates (docs/api-work-plans.md). */
+export const workPlanRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const plans = workPlanService(ctx);
+
+  routes(app, workPlanOps, {
+    listWorkPlans: async (req) => plans.list(principalOf(req), req.query.filter),
+    createWorkPlan: async (req) => plans.create(principalOf(req), req.body, req.ip),
+    getWorkPlan: async (req) => plans.get(principalOf(req), req.params.id),
+    updateWorkPlan: async (req) => plans.update(principalOf(req), req.params.id, req.body, req.ip),
+    deleteWorkPlan: async (req) => plans.remove(principalOf(req), req.params.id, req.ip),
+    listWorkPlanTemplates: async (req) => plans.listTemplates(principalOf(req), req.query.filter),
+    createWorkPlanTemplate: async (req) => plans.createTemplate(principalOf(req), req.body, req.ip),
+    getWorkPlanTemplate: async (req) => plans.getTemplate(principalOf(req), req.params.id),
+    updateWorkPlanTemplate: async (req) => plans.updateTemplate(principalOf(req), req.params.id, req.body, req.ip),
+    deleteWorkPlanTemplate: async (req) => plans.removeTemplate(principalOf(req), req.params.id, req.ip),
+  });
+};
