@@ -40,6 +40,7 @@ import { flowRoutes } from './modules/flows/routes.ts';
 import { flowRunRoutes } from './modules/flow-runs/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { checkItemRoutes } from './modules/check-items/routes.ts';
+import { commandMappingRoutes } from './modules/command-mappings/routes.ts';
 import { workPlanRoutes } from './modules/work-plans/routes.ts';
 import { createDispatcher } from './modules/schedules/dispatcher.ts';
 import { startPositionService } from './modules/schedules/start-position-service.ts';
@@ -289,6 +290,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(flowRunRoutes, { runs: runs! });
       await api.register(scheduleRoutes, { ctx });
       await api.register(checkItemRoutes, { ctx });
+      await api.register(commandMappingRoutes, { ctx });
       await api.register(reportExportRoutes, { ctx, exports: reportExports });
       await api.register(reportRoutes, { ctx });
       await api.register(webhookRoutes, { ctx });

@@ -109,6 +109,10 @@ export const AUDIT_ACTIONS = [
   'schedule.create',
   'schedule.update',
   'schedule.delete',
+  // Command mappings
+  'commandMapping.create',
+  'commandMapping.update',
+  'commandMapping.delete',
   // Check items
   'checkItem.create',
   'checkItem.update',
@@ -164,6 +168,7 @@ export const AUDIT_TARGET_TYPES = [
   'term-document',
   'schedule',
   'check-item',
+  'command-mapping',
   'report-export',
   'export-template',
   'threshold-rule',

@@ -29,3 +29,4 @@ export * from './check-items.ts';
 export * from './webhooks.ts';
 export * from './work-plans.ts';
 export * from './triggers.ts';
+export * from './command-mappings.ts';

@@ -17,6 +17,7 @@ export * from './ops/maps.ts';
 export * from './ops/map-sessions.ts';
 export * from './ops/poses.ts';
 export * from './ops/commands.ts';
+export * from './ops/command-mappings.ts';
 export * from './ops/flows.ts';
 export * from './ops/activity.ts';
 export * from './ops/flow-runs.ts';
