@@ -77,12 +77,12 @@ const migrations: Migration[] = [
   { name: '030-webhooks', up: m030.up },
   { name: '031-schedule-reference-grids', up: m031.up },
   { name: '033-webhook-notifications', up: m033.up },
-];
-
+  { name: '034-triggers', up: m034.up },
   { name: '036-command-mappings', up: m036.up },
   { name: '037-work-plans', up: m037.up },
+];
+
 /**
-  { name: '034-triggers', up: m034.up },
  * Runs pending migrations in order, each in a transaction, recording them in `schema_migrations`.
  * On PostgreSQL an advisory lock keeps two starting servers from migrating at once.
  */
