@@ -296,11 +296,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(webhookRoutes, { ctx });
       await api.register(workPlanRoutes, { ctx });
       await api.register(thresholdRoutes, { ctx });
+      await api.register(triggerRoutes, { ctx });
       await api.register(brokerHookRoutes, { ctx });
     },
     { prefix: config.apiBase },
   );
-      await api.register(triggerRoutes, { ctx });
 
   if (spaHtml) {
     await app.register(fastifyStatic, {
