@@ -187,6 +187,20 @@ export function projectPoint(view: DepthView, x: number, y: number, z: number): 
   return { u, v };
 }
 
+/** The pixel (integer) of a button's centre as the view sees it, or null when it is not in the image. */
+export function buttonPixel(view: DepthView, target: ButtonTarget): { u: number; v: number } | null {
+  for (const p of view.world.panels ?? []) {
+    const b = p.buttons.find((x) => x.target === target);
+    if (!b) continue;
+    const nx = Math.round(Math.cos(p.facing));
+    const ny = Math.round(Math.sin(p.facing));
+    const out = PLATE_DEPTH + BUTTON_DEPTH;
+    const at = projectPoint(view, p.x - ny * b.s + nx * out, p.y + nx * b.s + ny * out, b.z);
+    return at && { u: Math.floor(at.u), v: Math.floor(at.v) };
+  }
+  return null;
+}
+
 const grey = (t: number): number =>
   t > DEPTH_MAX_RANGE
     ? 0

@@ -70,6 +70,7 @@ export {
   renderDepthRgba,
   depthAt,
   projectPoint,
+  buttonPixel,
   DEPTH_WIDTH,
   DEPTH_HEIGHT,
   DEPTH_FOCAL,

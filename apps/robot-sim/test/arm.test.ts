@@ -8,7 +8,7 @@ import {
   depthAt,
   ElevatorBank,
   panelViewpoint,
-  projectPoint,
+  buttonPixel,
   renderDepthRgba,
   RobotCore,
   SecurityDoor,
@@ -23,18 +23,11 @@ const MAP = 'floor-1';
 const panels = demoButtonPanels(MAP);
 const panel = (id: string) => panels.find((p) => p.id === id)!;
 
-/** The pixel of a button's centre as the robot at `pose` sees it. */
+/** The pixel of a button's centre as the robot sees it. */
 function pixelOf(view: DepthView, target: ButtonTarget): { u: number; v: number } {
-  for (const p of view.world.panels ?? []) {
-    const b = p.buttons.find((x) => x.target === target);
-    if (!b) continue;
-    const nx = Math.round(Math.cos(p.facing));
-    const ny = Math.round(Math.sin(p.facing));
-    const out = PLATE_DEPTH + BUTTON_DEPTH;
-    const at = projectPoint(view, p.x - ny * b.s + nx * out, p.y + nx * b.s + ny * out, b.z);
-    if (at) return { u: Math.floor(at.u), v: Math.floor(at.v) };
-  }
-  throw new Error(`${target} not in view`);
+  const at = buttonPixel(view, target);
+  if (!at) throw new Error(`${target} not in view`);
+  return at;
 }
 
 function robot(pose: { x: number; y: number; theta: number }, building?: ButtonBuilding) {

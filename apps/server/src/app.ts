@@ -54,6 +54,7 @@ import { realtimeRoutes } from './modules/realtime/routes.ts';
 import { brokerHookRoutes } from './modules/broker-hooks/routes.ts';
 import { createTeleopService } from './modules/teleop/teleop-service.ts';
 import { robotFeatureRoutes } from './modules/robot-features/routes.ts';
+import { robotArmRoutes } from './modules/robot-arm/routes.ts';
 import { activityService } from './modules/activity/activity-service.ts';
 import { recordControl } from './modules/activity/activity-watcher.ts';
 import { activityRoutes } from './modules/activity/routes.ts';
@@ -286,6 +287,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(flowRoutes, { ctx });
       await api.register(realtimeRoutes, { ctx, teleop });
       await api.register(robotFeatureRoutes, { ctx, teleop });
+      await api.register(robotArmRoutes, { ctx, teleop });
       await api.register(activityRoutes, { ctx, activity });
       await api.register(flowRunRoutes, { runs: runs! });
       await api.register(scheduleRoutes, { ctx });

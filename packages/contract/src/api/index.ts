@@ -7,6 +7,7 @@ export * from './ops/organizations.ts';
 export * from './ops/operators.ts';
 export * from './ops/robots.ts';
 export * from './ops/robot-features.ts';
+export * from './ops/robot-arm.ts';
 export * from './ops/auth.ts';
 export * from './ops/my.ts';
 export * from './ops/admin.ts';

@@ -1,4 +1,4 @@
-import { PHOTO_MAX_BYTES, type CameraId, type RobotPhoto } from '@portal/contract';
+import { DEPTH_CAMERA, PHOTO_MAX_BYTES, type CameraId, type RobotPhoto } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { signFileUrl } from '../files/signed-url.ts';
 import { isUniqueViolation } from '../organizations/admin-rules.ts';
@@ -44,6 +44,8 @@ export function photoService(ctx: Ctx, attribution: PhotoAttribution) {
     /** Stores one photo message; a bad one is logged and dropped. Never throws for the robot's data. */
     async receive(e: PhotoEvent): Promise<'stored' | 'duplicate' | 'refused'> {
       const m = e.message;
+      // Depth stills answer the arm's aiming (modules/robot-arm), they are not kept as photos.
+      if (m.camera === DEPTH_CAMERA) return 'refused';
       const bytes = decodePhoto(m.data, m.contentType);
       if (typeof bytes === 'string') {
         log.warn({ robotId: e.robotId, actionId: m.actionId, reason: bytes }, 'robot photo dropped');
