@@ -154,6 +154,8 @@ describe('notifications', () => {
     buildingId: number | null;
     address: string;
     org?: number;
+    /** The language of its messages (default `en`, which most assertions here read). */
+    language?: 'ja' | 'en';
   }) {
     const box = secretBox(t.config.secretKey);
     const sealed = v.type === 1 || v.type === 6;
@@ -171,6 +173,7 @@ describe('notifications', () => {
         bot_login_id: '',
         bot_password: null,
         space_id: '',
+        language: v.language ?? 'en',
         created_at: now,
         updated_at: now,
       })
@@ -336,11 +339,12 @@ describe('notifications', () => {
     await until(() => smtp.mails.length === 1);
     const mail = smtp.mails[0]!;
     expect(mail.to).toEqual(['annex@demo.example']);
-    expect(mail.subject).toContain('[Robot Portal] [Emergency] Threshold breached');
-    expect(mail.subject).toContain('【ロボットポータル】[緊急] しきい値超過');
+    // An English target: the message in English only.
+    expect(mail.subject).toBe('[Robot Portal] [Emergency] Threshold breached');
     // 12:34:56 UTC is 08:34:56 in New York (summer time).
     expect(mail.text).toContain('2026-07-01 08:34:56 (America/New_York) / Harbor Annex Annex 3F');
-    expect(mail.text).toContain('2026/07/01 08:34:56 (America/New_York)');
+    expect(mail.text).not.toContain('2026/07/01');
+    expect(mail.text).not.toContain('しきい値超過');
     expect(mail.text).toContain('Boiler pressure / Gauge B-2 = 1.9 — Pressure gauge out of range');
     expect(mail.text).toContain('https://portal.example.com/threshold/log/1');
     const [d] = await deliveries();
@@ -353,6 +357,33 @@ describe('notifications', () => {
     expect(log.map((l) => [l.channel, l.recipient, l.status, l.purpose])).toEqual([
       ['email', 'annex@demo.example', 'sent', 'notification'],
     ]);
+  });
+
+  it("writes each message in its target's language only (Japanese or English)", async () => {
+    await addTarget({ type: 0, level: 0, buildingId, address: 'ja@demo.example', language: 'ja' });
+    await addTarget({ type: 0, level: 0, buildingId: null, address: 'en@demo.example', language: 'en' });
+    await notify({
+      kind: 'scheduleFailed',
+      organizationId: orgId,
+      buildingId,
+      details: { title: 'Night round', reason: 'MISSED' },
+      at: new Date('2026-07-01T12:34:56Z'),
+    });
+    await engine().tick();
+    await until(() => smtp.mails.length === 2);
+    const ja = smtp.mails.find((m) => m.to.includes('ja@demo.example'))!;
+    const en = smtp.mails.find((m) => m.to.includes('en@demo.example'))!;
+    expect(ja.subject).toBe('【ロボットポータル】[警告] スケジュール実行失敗');
+    expect(ja.text).toContain('2026/07/01 21:34:56 (Asia/Tokyo) / Demo Tower');
+    expect(ja.text).toContain('スケジュール「Night round」の実行が失敗しました（MISSED）');
+    expect(ja.text).toContain('ポータルで確認: https://portal.example.com/robot/control');
+    expect(ja.text).not.toContain('Robot Portal');
+    expect(ja.text).not.toContain('failed');
+    expect(en.subject).toBe('[Robot Portal] [Warning] Scheduled run failed');
+    expect(en.text).toContain('2026-07-01 21:34:56 (Asia/Tokyo) / Demo Tower');
+    expect(en.text).toContain('the scheduled run "Night round" failed (MISSED)');
+    expect(en.text).toContain('Open in the portal: https://portal.example.com/robot/control');
+    expect(en.text).not.toContain('スケジュール');
   });
 
   it('retries a failing HTTP target with exponential backoff, each attempt in the delivery log, then gives up', async () => {

@@ -432,6 +432,59 @@ describe('notification targets', () => {
     ).toBe(404);
   });
 
+  it("gives a new target its operator's language (else Japanese), takes an explicit one, keeps it on an update that omits it", async () => {
+    await t.db.kysely
+      .updateTable('operators')
+      .set({ language: 'en' })
+      .where('login_id', '=', 'operator@demo.example')
+      .execute();
+    try {
+      const create = async (body: Record<string, unknown>) => {
+        const res = await call('POST', base(), orgAdmin, { ...emailTarget, ...body });
+        expect(res.statusCode).toBe(201);
+        return notifTargetSchema.parse(res.json());
+      };
+      // The login of an operator of the organization (any case): that operator's language.
+      expect((await create({ address: 'Operator@demo.example' })).language).toBe('en');
+      // Anyone else, or another type: Japanese.
+      expect((await create({ address: 'alerts@demo.example' })).language).toBe('ja');
+      expect((await create({ ...slackTarget })).language).toBe('ja');
+      // An operator of another organization does not count.
+      expect((await create({ address: 'admin@other.example' })).language).toBe('ja');
+      // Given: taken as it is.
+      const ja = await create({ address: 'operator@demo.example', language: 'ja' });
+      expect(ja.language).toBe('ja');
+      const en = await create({ address: 'alerts@demo.example', language: 'en' });
+      expect(en.language).toBe('en');
+      const { id, createdAt: _c, organizationId: _o, botPassword: _p, updatedAt, ...rest } = en;
+      const kept = await call('PATCH', `${base()}/${id}`, orgAdmin, { ...rest, language: undefined, updatedAt });
+      expect(kept.statusCode).toBe(200);
+      expect(notifTargetSchema.parse(kept.json()).language).toBe('en');
+      const changed = await call('PATCH', `${base()}/${id}`, orgAdmin, {
+        ...rest,
+        language: 'ja',
+        updatedAt: notifTargetSchema.parse(kept.json()).updatedAt,
+      });
+      expect(notifTargetSchema.parse(changed.json()).language).toBe('ja');
+      // Anything else: 400 with the field, nothing stored.
+      const bad = await call('POST', base(), orgAdmin, { ...emailTarget, address: 'bad@demo.example', language: 'fr' });
+      expect(bad.statusCode).toBe(400);
+      expect(JSON.stringify(bad.json())).toContain('language');
+      const stored = await t.db.kysely
+        .selectFrom('notification_targets')
+        .select('id')
+        .where('address', '=', 'bad@demo.example')
+        .execute();
+      expect(stored).toHaveLength(0);
+    } finally {
+      await t.db.kysely
+        .updateTable('operators')
+        .set({ language: null })
+        .where('login_id', '=', 'operator@demo.example')
+        .execute();
+    }
+  });
+
   it('keeps a stored webhook URL when the update omits the address, but not across a change of type', async () => {
     const created = notifTargetSchema.parse((await call('POST', base(), orgAdmin, slackTarget)).json());
     const { address: _omit, ...withoutAddress } = slackTarget;
@@ -634,8 +687,9 @@ describe('test notification', () => {
     expect(connected.at(-1)).toEqual({ host: PUBLIC_IP, hostHeader: 'hooks.slack.com' });
     const text = slackBody.parse(hit.body).text;
     expect(text).toContain('Demo Tower');
+    // A target without a language of its own is Japanese.
     expect(text).toContain('テスト通知');
-    expect(text).toContain('Test notification');
+    expect(text).not.toContain('Test notification');
     const row = await t.db.kysely
       .selectFrom('outbox')
       .selectAll()
@@ -724,21 +778,40 @@ describe('test notification', () => {
     expect({ received: received.length, connected: connected.length }).toEqual(before);
   });
 
-  it('mails an email target through the outbox in Japanese and English', async () => {
-    const target = notifTargetSchema.parse(
-      (await call('POST', `/organizations/${demoOrgId}/notif-targets`, orgAdmin, emailTarget)).json(),
-    );
-    const res = await call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, orgAdmin);
-    const result = testNotificationResultSchema.parse(res.json());
-    expect(result.status).toBe('stored');
-    const row = await t.db.kysely
-      .selectFrom('outbox')
-      .selectAll()
-      .where('id', '=', result.deliveryId)
-      .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ channel: 'email', recipient: 'alerts@demo.example', purpose: 'test-notification' });
-    expect(row.body).toContain('テスト通知');
-    expect(row.body).toContain('This is a test notification');
+  it("mails an email target through the outbox in the target's language", async () => {
+    const sent = async (language: 'ja' | 'en') => {
+      const target = notifTargetSchema.parse(
+        (
+          await call('POST', `/organizations/${demoOrgId}/notif-targets`, orgAdmin, {
+            ...emailTarget,
+            address: `alerts-${language}@demo.example`,
+            language,
+          })
+        ).json(),
+      );
+      const res = await call('POST', `/organizations/${demoOrgId}/notif-targets/${target.id}/test`, orgAdmin);
+      const result = testNotificationResultSchema.parse(res.json());
+      expect(result.status).toBe('stored');
+      const row = await t.db.kysely
+        .selectFrom('outbox')
+        .selectAll()
+        .where('id', '=', result.deliveryId)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        channel: 'email',
+        recipient: `alerts-${language}@demo.example`,
+        purpose: 'test-notification',
+      });
+      return row;
+    };
+    const ja = await sent('ja');
+    expect(ja.subject).toBe('【ロボットポータル】テスト通知');
+    expect(ja.body).toContain('テスト通知');
+    expect(ja.body).not.toContain('This is a test notification');
+    const en = await sent('en');
+    expect(en.subject).toBe('[Robot Portal] Test notification');
+    expect(en.body).toContain('This is a test notification');
+    expect(en.body).not.toContain('テスト通知');
   });
 
   it('works with an injected outbound helper (the notifier on its own)', async () => {

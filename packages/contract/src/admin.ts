@@ -59,6 +59,10 @@ export type UpdateOrganizationBody = z.infer<typeof updateOrganizationBodySchema
 export const notifTargetTypeSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(6)]);
 export type NotifTargetType = z.infer<typeof notifTargetTypeSchema>;
 export const DISABLED_NOTIF_TARGET_TYPES: readonly NotifTargetType[] = [2, 3];
+/** The language a notification target's messages are written in. */
+export const NOTIF_TARGET_LANGUAGES = ['ja', 'en'] as const;
+export const notifTargetLanguageSchema = z.enum(NOTIF_TARGET_LANGUAGES, { error: 'validation.invalid' });
+export type NotifTargetLanguage = z.infer<typeof notifTargetLanguageSchema>;
 export const SLACK_WEBHOOK_PATTERN = /^https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+$/;
 
 const notifTargetFields = z.object({
@@ -73,6 +77,11 @@ const notifTargetFields = z.object({
   /** Write-only. Omitted or undefined on update: keep the stored one; '' clears it. */
   botPassword: z.string().max(200, 'validation.tooLong').optional(),
   spaceId: optText(100),
+  /**
+   * The language of its messages. Omitted on create: the language of the organization's operator
+   * whose login (or email) is the address, else `ja`; omitted on update: the stored one is kept.
+   */
+  language: notifTargetLanguageSchema.optional(),
 });
 
 function checkNotifTarget(
@@ -117,6 +126,7 @@ export const notifTargetSchema = z.object({
   /** Masked (`••••••abcd`) or null when none is stored. */
   botPassword: z.string().nullable(),
   spaceId: z.string(),
+  language: notifTargetLanguageSchema,
   createdAt: isoDate,
   updatedAt: isoDate,
 });

@@ -33,6 +33,7 @@ import * as m030 from './migrations/030-webhooks.ts';
 import * as m031 from './migrations/031-schedule-reference-grids.ts';
 import * as m033 from './migrations/033-webhook-notifications.ts';
 import * as m034 from './migrations/034-triggers.ts';
+import * as m035 from './migrations/035-notification-language-webhook-kinds.ts';
 import * as m036 from './migrations/036-command-mappings.ts';
 import * as m037 from './migrations/037-work-plans.ts';
 
@@ -78,6 +79,7 @@ const migrations: Migration[] = [
   { name: '031-schedule-reference-grids', up: m031.up },
   { name: '033-webhook-notifications', up: m033.up },
   { name: '034-triggers', up: m034.up },
+  { name: '035-notification-language-webhook-kinds', up: m035.up },
   { name: '036-command-mappings', up: m036.up },
   { name: '037-work-plans', up: m037.up },
 ];

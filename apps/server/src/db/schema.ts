@@ -278,6 +278,8 @@ export interface NotificationTargetTable {
   bot_login_id: string;
   bot_password: string | null;
   space_id: string;
+  /** `ja` or `en`: the language of its messages (migration 035). */
+  language: Generated<string>;
   created_at: string;
   updated_at: string;
 }

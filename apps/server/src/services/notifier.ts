@@ -28,15 +28,21 @@ export type Notifier = ReturnType<typeof createNotifier>;
 const jst = (d: Date) =>
   new Intl.DateTimeFormat('ja-JP', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'Asia/Tokyo' }).format(d);
 
-/** The test message, in Japanese and English (a target has no language of its own). */
-export function testNotificationText(source: string, at: Date) {
-  return {
-    subject: '【ロボットポータル】テスト通知 / [Robot Portal] Test notification',
+/** The test message in the target's language (both, Japanese first, when none is given). */
+export function testNotificationText(source: string, at: Date, lang?: 'ja' | 'en') {
+  const ja = {
+    subject: '【ロボットポータル】テスト通知',
+    body: `これは「${source}」からのテスト通知です（${jst(at)} JST）。この通知が届いていれば、設定は正しく動作しています。`,
+  };
+  const en = {
+    subject: '[Robot Portal] Test notification',
     body:
-      `これは「${source}」からのテスト通知です（${jst(at)} JST）。この通知が届いていれば、設定は正しく動作しています。\n\n` +
       `This is a test notification from "${source}" sent at ${at.toISOString()} (UTC). ` +
       `If you received it, this notification target works.`,
   };
+  if (lang === 'ja') return ja;
+  if (lang === 'en') return en;
+  return { subject: `${ja.subject} / ${en.subject}`, body: `${ja.body}\n\n${en.body}` };
 }
 
 /** What a failed HTTP delivery records and answers: never what the far end said or which host answered. */

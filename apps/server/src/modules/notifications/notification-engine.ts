@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/time.ts';
 import { createNotifier } from '../../services/notifier.ts';
 import { outboxRepo } from '../../services/outbox-repo.ts';
 import { createWebhookSender, webhookRepo, type WebhookEvent } from '../webhooks/index.ts';
+import { recordFirings } from '../triggers/trigger-firing.ts'; // triggers fired by the event
 import { notificationRepo, type DeliveryTo, type RoutedTarget } from './notification-repo.ts';
 import {
   DEFAULT_LEVEL,
@@ -60,6 +61,8 @@ export interface NotifyResult {
   targets: number[];
   /** The webhooks it was routed to (docs/notifications.md "Webhooks"). */
   webhooks: number[];
+  /** The trigger firings it made (docs/api-triggers.md "Firing"). */
+  firings: number[];
 }
 
 /**
@@ -112,6 +115,8 @@ export async function notifyEvent(deps: NotifyDeps, input: NotificationEventInpu
       created_at: now.toISOString(),
     });
     if (eventId === null) return null;
+    // The building's triggers the event fires: pending firings, written with the event (docs/api-triggers.md).
+    const firings = await recordFirings(trx, { ...input, eventId, organizationId, buildingId, level }, now);
     const only = input.targetIds ? new Set(input.targetIds) : null;
     const targets = route(await tx.targetsFor(organizationId, buildingId), level).filter(
       (t) => !only || only.has(t.id),
@@ -131,7 +136,7 @@ export async function notifyEvent(deps: NotifyDeps, input: NotificationEventInpu
       const due = new Date(Math.max(now.getTime(), next)).toISOString();
       await tx.insertDelivery({ to, groupKey, eventId, dueAt: due, now: now.toISOString() });
     }
-    return { eventId, targets: targets.map((t) => t.id), webhooks: webhooks.map((w) => w.id) };
+    return { eventId, targets: targets.map((t) => t.id), webhooks: webhooks.map((w) => w.id), firings };
   });
 }
 
@@ -213,6 +218,7 @@ export function createNotificationEngine(deps: EngineDeps) {
   const webhooks = createWebhookSender({ db, clock, config, outbound: deps.webhookOutbound });
   const webhookRows = webhookRepo(db);
   const beforeTick: Array<() => Promise<void>> = [];
+  const onFiringsListeners: Array<() => void> = []; // the trigger worker's kick
   let closed = false;
   let ticking: Promise<void> | null = null;
   let again = false;
@@ -356,7 +362,8 @@ export function createNotificationEngine(deps: EngineDeps) {
         result = { error: null };
       } else {
         try {
-          result = await attempt(id, target, notificationText(events, config.publicUrl));
+          const lang = target.language === 'en' ? 'en' : 'ja';
+          result = await attempt(id, target, notificationText(events, config.publicUrl, lang));
         } catch (err) {
           log.warn({ err, deliveryId: id }, 'notification attempt failed');
           result = { error: 'The attempt could not be made' };
@@ -456,11 +463,16 @@ export function createNotificationEngine(deps: EngineDeps) {
     async notifyEvent(input: NotificationEventInput): Promise<NotifyResult | null> {
       const r = await notifyEvent(notifyDeps, input);
       if (r && r.targets.length + r.webhooks.length > 0 && timer) void tick();
+      if (r && r.firings.length > 0) for (const kick of onFiringsListeners) kick(); // triggers fired
       return r;
     },
     tick,
     /** Retention now (the worker runs it hourly): answers the rows deleted. */
     prune,
+    /** Called after an event fired triggers (the trigger worker looks for its firings at once). */
+    onTriggerFirings(kick: () => void): void {
+      onFiringsListeners.push(kick);
+    },
     /** A check run at the start of every round (the robot watcher's offline check). */
     beforeEachTick(job: () => Promise<void>): void {
       beforeTick.push(job);

@@ -164,30 +164,57 @@ export function linkOf(events: TextEvent[], publicUrl: string | null): string | 
   return `${base}/robot/control`;
 }
 
-/**
- * The message of a delivery: the events of one cause for one recipient. Notification targets have
- * no language, so, like the test notification, the text is Japanese first, then English; times are
- * in each event's building's time zone.
- */
-export function notificationText(events: TextEvent[], publicUrl: string | null): { subject: string; body: string } {
+export type MessageLanguage = 'ja' | 'en';
+
+/** The subject and body of a delivery's events in one language. */
+function textIn(
+  events: TextEvent[],
+  publicUrl: string | null,
+  lang: MessageLanguage,
+): { subject: string; body: string } {
   const first = events[0]!;
   const level = Math.max(...events.map((e) => e.level));
-  const t = titleOf(first.kind);
-  const lv = levelLabel(level);
+  const t = titleOf(first.kind)[lang];
+  const lv = levelLabel(level)[lang];
   const robots = new Set(events.filter((e) => e.robotId !== null).map((e) => e.robotId)).size;
-  const countJa = events.length > 1 ? (robots > 1 ? `（${robots}台）` : `（${events.length}件）`) : '';
-  const countEn = events.length > 1 ? (robots > 1 ? ` (${robots} robots)` : ` (${events.length} events)`) : '';
-  const subject = `【ロボットポータル】[${lv.ja}] ${t.ja}${countJa} / [Robot Portal] [${lv.en}] ${t.en}${countEn}`;
+  const ja = lang === 'ja';
+  const count =
+    events.length > 1
+      ? robots > 1
+        ? ja
+          ? `（${robots}台）`
+          : ` (${robots} robots)`
+        : ja
+          ? `（${events.length}件）`
+          : ` (${events.length} events)`
+      : '';
+  const subject = ja ? `【ロボットポータル】[${lv}] ${t}${count}` : `[Robot Portal] [${lv}] ${t}${count}`;
   const link = linkOf(events, publicUrl);
-  const ja = [
-    `${t.ja}（${lv.ja}）`,
-    ...events.map((e) => line(e, 'ja')),
-    ...(link ? [`ポータルで確認: ${link}`] : []),
+  const body = [
+    ja ? `${t}（${lv}）` : `${t} (${lv})`,
+    ...events.map((e) => line(e, lang)),
+    ...(link ? [ja ? `ポータルで確認: ${link}` : `Open in the portal: ${link}`] : []),
   ].join('\n');
-  const en = [
-    `${t.en} (${lv.en})`,
-    ...events.map((e) => line(e, 'en')),
-    ...(link ? [`Open in the portal: ${link}`] : []),
-  ].join('\n');
-  return { subject: subject.length > 250 ? `${subject.slice(0, 249)}…` : subject, body: `${ja}\n\n----\n\n${en}\n` };
+  return { subject, body };
+}
+
+const capSubject = (subject: string) => (subject.length > 250 ? `${subject.slice(0, 249)}…` : subject);
+
+/**
+ * The message of a delivery: the events of one cause for one recipient, in the recipient's
+ * language (a notification target's `language`); times are in each event's building's time zone.
+ * Without a language (webhooks: their receivers have none) the text is Japanese first, then English.
+ */
+export function notificationText(
+  events: TextEvent[],
+  publicUrl: string | null,
+  lang?: MessageLanguage,
+): { subject: string; body: string } {
+  if (lang) {
+    const one = textIn(events, publicUrl, lang);
+    return { subject: capSubject(one.subject), body: `${one.body}\n` };
+  }
+  const ja = textIn(events, publicUrl, 'ja');
+  const en = textIn(events, publicUrl, 'en');
+  return { subject: capSubject(`${ja.subject} / ${en.subject}`), body: `${ja.body}\n\n----\n\n${en.body}\n` };
 }

@@ -59,6 +59,22 @@ export function notifTargetRepo(db: Kysely<Database>) {
         .executeTakeFirst());
     },
 
+    /**
+     * The language of the organization's operator whose login id (or email) is `address`
+     * (case-insensitive): the chosen one, else the one last used; undefined when there is none.
+     */
+    async operatorLanguage(organizationId: number, address: string): Promise<string | null | undefined> {
+      const a = address.trim().toLowerCase();
+      const row = await db
+        .selectFrom('operators')
+        .select(['language', 'last_language'])
+        .where('organization_id', '=', organizationId)
+        .where((eb) => eb.or([eb(eb.fn('lower', ['login_id']), '=', a), eb(eb.fn('lower', ['email']), '=', a)]))
+        .orderBy('id')
+        .executeTakeFirst();
+      return row ? (row.language ?? row.last_language) : undefined;
+    },
+
     async buildingName(buildingId: number) {
       const b = await db.selectFrom('buildings').select('name').where('id', '=', buildingId).executeTakeFirst();
       return b?.name ?? null;

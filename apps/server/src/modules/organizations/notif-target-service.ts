@@ -1,4 +1,4 @@
-import type { NotifTarget, NotifTargetInput, UpdateNotifTargetBody } from '@portal/contract';
+import type { NotifTarget, NotifTargetInput, NotifTargetLanguage, UpdateNotifTargetBody } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { mask, secretBox } from '../../lib/crypto.ts';
@@ -83,6 +83,7 @@ export function notifTargetService(ctx: Ctx, deps: { outbound?: Outbound } = {})
     botLoginId: r.bot_login_id,
     botPassword: r.bot_password === null ? null : masked(r.bot_password),
     spaceId: r.space_id,
+    language: r.language === 'en' ? 'en' : 'ja',
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   });
@@ -110,6 +111,16 @@ export function notifTargetService(ctx: Ctx, deps: { outbound?: Outbound } = {})
     ]);
   }
 
+  /**
+   * The language of a new target that names none: an email address that is the login (or email) of
+   * one of the organization's operators takes that operator's language; anything else is `ja`.
+   */
+  async function defaultLanguage(organizationId: number, type: number, address: string): Promise<NotifTargetLanguage> {
+    if (type !== 0) return 'ja';
+    const lang = await rows.operatorLanguage(organizationId, address);
+    return lang?.toLowerCase().startsWith('en') ? 'en' : 'ja';
+  }
+
   /** The organization must be the caller's (404 otherwise), and the target one of its own. */
   async function target(p: Principal, organizationId: number, id: number) {
     await scopedOrganization(organizations, p, organizationId);
@@ -129,6 +140,7 @@ export function notifTargetService(ctx: Ctx, deps: { outbound?: Outbound } = {})
     room: body.room,
     bot_login_id: body.botLoginId,
     space_id: body.spaceId,
+    ...(body.language === undefined ? {} : { language: body.language }),
   });
 
   const record = (
@@ -170,6 +182,7 @@ export function notifTargetService(ctx: Ctx, deps: { outbound?: Outbound } = {})
       const row = await rows.insert({
         organization_id: organizationId,
         ...columns(body),
+        language: body.language ?? (await defaultLanguage(organizationId, body.type, body.address)),
         ...sealedAddress(body.type, body.address),
         bot_password: body.botPassword ? box.seal(body.botPassword) : null,
         created_at: now,
@@ -178,6 +191,7 @@ export function notifTargetService(ctx: Ctx, deps: { outbound?: Outbound } = {})
       await record(p, organizationId, 'notif-target.create', row.id, ip, {
         type: row.type,
         buildingId: row.building_id,
+        language: row.language,
       });
       return toApi(row);
     },
@@ -264,7 +278,7 @@ export function notifTargetService(ctx: Ctx, deps: { outbound?: Outbound } = {})
           spaceId: row.space_id,
           organizationId,
         },
-        { ...testNotificationText(source, clock()), purpose: 'test-notification' },
+        { ...testNotificationText(source, clock(), row.language === 'en' ? 'en' : 'ja'), purpose: 'test-notification' },
       );
       await record(p, organizationId, 'notif-target.test', id, ip, {
         status: result.status,

@@ -27,6 +27,8 @@ export interface WebhookTable {
   status: number;
   /** The minimum notification level it receives (0, 5, 9; migration 033). */
   level: Generated<number>;
+  /** The notification kinds it receives, comma-separated; null: every kind (migration 035). */
+  event_kinds: string | null;
   consecutive_failures: Generated<number>;
   last_error: string | null;
   last_success_at: string | null;

@@ -6,8 +6,9 @@ import {
   testNotificationResultSchema,
   type NotifTarget,
 } from '@portal/contract';
-import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import i18n from 'i18next';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, on, reply } from '@/testing/mock-api';
@@ -30,6 +31,7 @@ const storedTarget = (fields: Partial<NotifTarget>): NotifTarget =>
     botLoginId: '',
     botPassword: null,
     spaceId: '',
+    language: 'ja',
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-02T00:00:00.000Z',
     ...fields,
@@ -43,6 +45,9 @@ const editRoutes = (stored: NotifTarget) => ({
 });
 
 describe('notification target form', () => {
+  afterEach(async () => {
+    await i18n.changeLanguage('en');
+  });
   it('changes the address rule, label and fields with the type', async () => {
     const { calls } = mockApi({
       ...signedInRoutes(),
@@ -90,6 +95,47 @@ describe('notification target form', () => {
       botLoginId: '',
       spaceId: '',
     });
+  }, 20_000);
+
+  it('chooses the message language: automatic by default on a new target, ja or en; an edit shows the stored one', async () => {
+    const { calls } = mockApi({
+      ...signedInRoutes(),
+      [on(buildingOps.listBuildings)]: buildings,
+      [on(organizationOps.createNotifTarget)]: () =>
+        reply(notifTargetSchema, storedTarget({ type: 0, address: 'ops@example.com', language: 'en' }), 201),
+    });
+    const app = renderApp('/organization/1/notif-target/create', { session: makeSession(2) });
+    const language = await screen.findByTestId('notif-language', {}, slow);
+    expect(screen.getByLabelText('Message language')).toBe(language);
+    expect(language).toHaveValue('');
+    expect(within(language).getByRole('option', { name: /^Automatic/ })).toBeInTheDocument();
+    expect(within(language).getByRole('option', { name: 'English' })).toBeInTheDocument();
+    await app.user.selectOptions(language, 'en');
+    await app.user.type(screen.getByTestId('notif-address'), 'ops@example.com');
+    await app.user.click(screen.getByTestId('notif-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      type: 0,
+      address: 'ops@example.com',
+      language: 'en',
+    });
+  }, 20_000);
+
+  it('shows the language choice in Japanese and keeps the stored language on an edit', async () => {
+    await i18n.changeLanguage('ja');
+    const stored = storedTarget({ type: 0, address: 'ops@example.com', language: 'en' });
+    const { calls } = mockApi(editRoutes(stored));
+    const app = renderApp('/organization/1/notif-target/5', { session: makeSession(9) });
+    const language = await screen.findByTestId('notif-language', {}, slow);
+    expect(screen.getByLabelText('通知の言語')).toBe(language);
+    expect(language).toHaveValue('en');
+    // A stored target has a language: no automatic choice.
+    expect(within(language).queryByRole('option', { name: /^自動/ })).not.toBeInTheDocument();
+    expect(within(language).getByRole('option', { name: '日本語' })).toBeInTheDocument();
+    await app.user.selectOptions(language, 'ja');
+    await app.user.click(screen.getByTestId('notif-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({ language: 'ja', address: 'ops@example.com' });
   }, 20_000);
 
   it('keeps, or clears on request, the stored bot password and shows a test result', async () => {

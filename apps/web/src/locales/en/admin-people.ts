@@ -79,6 +79,9 @@ export const adminPeople = {
     botPasswordClear: 'Clear the stored password',
     botPasswordCleared: 'The stored password will be removed when you save.',
     spaceId: 'Space ID',
+    language: 'Message language',
+    languageAuto: 'Automatic (the operator’s language for an operator’s login, else Japanese)',
+    languages: { ja: '日本語 (Japanese)', en: 'English' },
     test: 'Send test notification',
     testResult: {
       sent: 'Test notification sent',

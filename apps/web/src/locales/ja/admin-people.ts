@@ -82,6 +82,9 @@ export const adminPeople: Messages['people'] = {
     botPasswordClear: '保存済みのパスワードを削除',
     botPasswordCleared: '保存すると、保存済みのパスワードが削除されます。',
     spaceId: 'スペース ID',
+    language: '通知の言語',
+    languageAuto: '自動（オペレーターのログインIDならその言語、それ以外は日本語）',
+    languages: { ja: '日本語', en: 'English（英語）' },
     test: 'テスト通知を送信',
     testResult: {
       sent: 'テスト通知を送信しました',

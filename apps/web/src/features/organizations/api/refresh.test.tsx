@@ -34,6 +34,7 @@ const target = notifTargetSchema.parse({
   botLoginId: '',
   botPassword: null,
   spaceId: '',
+  language: 'ja',
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
 });

@@ -3,11 +3,14 @@ import { Button, Group, NativeSelect, PasswordInput, Text, TextInput } from '@ma
 import {
   DISABLED_NOTIF_TARGET_TYPES,
   levelSchema,
+  NOTIF_TARGET_LANGUAGES,
   notifTargetInputSchema,
+  notifTargetLanguageSchema,
   notifTargetTypeSchema,
   updateNotifTargetBodySchema,
   type NotifTarget,
   type NotifTargetInput,
+  type NotifTargetLanguage,
 } from '@portal/contract';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -18,9 +21,25 @@ import { useCreateNotifTarget } from '../api/create-notif-target';
 import { useOrganizationBuildings } from '../api/get-organization-buildings';
 import { useUpdateNotifTarget } from '../api/update-notif-target';
 
-/** The request's fields, and whether the stored bot password is to be cleared (the clear button). */
-type FormValues = Required<NotifTargetInput> & { botPasswordCleared: boolean };
-const FIELDS = ['type', 'level', 'buildingId', 'room', 'address', 'botLoginId', 'botPassword', 'spaceId'] as const;
+/**
+ * The request's fields, and whether the stored bot password is to be cleared (the clear button).
+ * `language` '' (a new target only): left to the server (the operator's language, else Japanese).
+ */
+type FormValues = Omit<Required<NotifTargetInput>, 'language'> & {
+  language: NotifTargetLanguage | '';
+  botPasswordCleared: boolean;
+};
+const FIELDS = [
+  'type',
+  'level',
+  'buildingId',
+  'room',
+  'address',
+  'botLoginId',
+  'botPassword',
+  'spaceId',
+  'language',
+] as const;
 /** Webhook and bot URLs are secrets: the server answers them masked and keeps them when an edit omits them. */
 const SEALED_TYPES: readonly number[] = [1, 6];
 const createResolver = zodResolver(notifTargetInputSchema);
@@ -42,6 +61,7 @@ const toValues = (n: NotifTarget | undefined): FormValues => ({
   botLoginId: n?.botLoginId ?? '',
   botPassword: '',
   spaceId: n?.spaceId ?? '',
+  language: n?.language ?? '',
 });
 
 interface NotifTargetFormProps {
@@ -60,8 +80,9 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
   const mutation = target ? update : create;
   // An edit is checked with the PATCH body's schema: an empty address there means "unchanged".
   // (Called on validation, once `kit` holds the stored target the values started from.)
-  const resolver: Resolver<FormValues> = (values, context, options) =>
-    keepsStoredAddress(kit.base, values.type)
+  const resolver: Resolver<FormValues> = (input, context, options) => {
+    const values = { ...input, language: input.language === '' ? undefined : input.language };
+    return keepsStoredAddress(kit.base, values.type)
       ? (updateResolver(
           {
             ...values,
@@ -72,6 +93,7 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
           options as never,
         ) as never)
       : (createResolver(values, context, options as never) as never);
+  };
   const form = useForm<FormValues>({ resolver, defaultValues: toValues(target) });
   const kit = useFormKit(form, {
     fields: FIELDS,
@@ -102,6 +124,8 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
       botLoginId: isBot ? values.botLoginId : '',
       spaceId: isBot ? values.spaceId : '',
       botPassword,
+      // Automatic (a new target): omitted, the server chooses.
+      language: values.language === '' ? undefined : values.language,
     };
     const done = kit.saved({
       successText: base ? undefined : t('people.created'),
@@ -258,6 +282,33 @@ export function NotifTargetForm({ organizationId, target, onReload }: NotifTarge
           />
         </>
       )}
+      <Controller
+        control={form.control}
+        name="language"
+        render={({ field }) => (
+          <NativeSelect
+            label={t('people.notif.language')}
+            value={field.value}
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              if (v === '') field.onChange('');
+              else {
+                const parsed = notifTargetLanguageSchema.safeParse(v);
+                if (parsed.success) field.onChange(parsed.data);
+              }
+            }}
+            onBlur={field.onBlur}
+            ref={field.ref}
+            error={err('language')}
+            data={[
+              // A new target may leave it to the server; a stored one has its language.
+              ...(base ? [] : [{ value: '', label: t('people.notif.languageAuto') }]),
+              ...NOTIF_TARGET_LANGUAGES.map((v) => ({ value: v, label: t(`people.notif.languages.${v}`) })),
+            ]}
+            data-testid="notif-language"
+          />
+        )}
+      />
       {!isBot && storedPassword !== null && (
         <Text size="xs" c="dimmed">
           {t('people.notif.botPasswordCleared')}
