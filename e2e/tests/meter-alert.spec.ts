@@ -307,7 +307,7 @@ test('a gauge set out of range and read by a flow run: the breach in the thresho
     await expect(line).toContainText(TEXT[lang].meterReading);
     await expect(line).toHaveAttribute('data-abnormal', 'true');
     await expect(page.getByTestId(`report-detail-result-${detail!.seq}`)).toContainText(TEXT[lang].abnormal);
-    await expect(page.getByTestId(`report-detail-values-${detail!.seq}`)).toContainText(String(value));
+    await expect(page.getByTestId(`report-detail-values-${detail!.seq}`)).toContainText(`${value} kPa`);
     await expect(page.getByTestId('report-photos').locator('img').first()).toHaveJSProperty('complete', true);
     await keepScreen(page, `meter-report-${lang}`);
   }

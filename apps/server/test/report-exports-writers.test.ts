@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { csvWriter } from '../src/modules/report-exports/csv-writer.ts';
+import { exportTexts, valuesInWords } from '../src/modules/report-exports/export-texts.ts';
 import type { Cell, ExportFileWriter } from '../src/modules/report-exports/file-writer.ts';
 import { readTemplate, TemplateProblem } from '../src/modules/report-exports/template-reader.ts';
 import { templateXlsxWriter, xlsxWriter } from '../src/modules/report-exports/xlsx-writer.ts';
@@ -172,6 +173,32 @@ describe('templates', () => {
   it('refuses a workbook without a raw data sheet', () => {
     expect(() => readTemplate(makeTemplate({ rawSheetName: 'Data' }))).toThrow(
       expect.objectContaining({ key: 'reportValidation.rawSheetMissing' }),
+    );
+  });
+});
+
+describe('values in words', () => {
+  it('writes a meter reading as the report screen does: item name, reading with its unit, QR code, log line', () => {
+    const meter = {
+      checkItemId: 7,
+      checkItemName: 'Boiler gauge',
+      value: 93.4,
+      unit: 'kPa',
+      qr: 'GAUGE-1',
+      result: 1,
+      errorCode: null,
+      breachLogId: 12,
+      camera: 'v1',
+    };
+    expect(valuesInWords(exportTexts('en'), meter)).toBe(
+      'Check item: Boiler gauge, Reading: 93.4 kPa, QR code: GAUGE-1, Threshold log: #12, Camera: Front',
+    );
+    expect(valuesInWords(exportTexts('ja'), meter)).toBe(
+      '点検項目: Boiler gauge, 読み取り値: 93.4 kPa, QRコード: GAUGE-1, しきい値ログ: #12, カメラ: 前方',
+    );
+    // Nothing read: no value, so the unit stands alone; the item's id when its name is missing.
+    expect(valuesInWords(exportTexts('en'), { checkItemId: 7, value: null, unit: 'kPa', result: 9 })).toBe(
+      'Check item: 7, unit: kPa',
     );
   });
 });

@@ -86,6 +86,10 @@ const ja: ExportTexts = {
       door: 'ドア',
       phase: 'フェーズ',
       resumed: '再開',
+      checkItem: '点検項目',
+      reading: '読み取り値',
+      qr: 'QRコード',
+      breachLog: 'しきい値ログ',
     },
     levels: { '0': '情報', '5': '警告', '9': '緊急' },
     cameras: { v1: '前方', v2: '後方', v3: '前方広角', s1: '側面', g1: 'ジンバル', thermal: 'サーマル' },
@@ -157,6 +161,10 @@ const en: ExportTexts = {
       door: 'Door',
       phase: 'Phase',
       resumed: 'Resumed',
+      checkItem: 'Check item',
+      reading: 'Reading',
+      qr: 'QR code',
+      breachLog: 'Threshold log',
     },
     levels: { '0': 'Information', '5': 'Warning', '9': 'Emergency' },
     cameras: { v1: 'Front', v2: 'Rear', v3: 'Front wide', s1: 'Side', g1: 'Gimbal', thermal: 'Thermal' },
@@ -169,9 +177,21 @@ const en: ExportTexts = {
 type Values = Record<string, string | number | boolean | null>;
 
 /**
+ * Keys a detail's other values already say: a name copied with the report stands for its id, a
+ * reading's unit is written after its value, and a meter check's own `result` is the detail's result.
+ */
+const shownElsewhere = (k: string, values: Values): boolean =>
+  (k === 'waypointId' && !!values.waypointName) ||
+  (k === 'floorId' && !!values.floorName) ||
+  (k === 'checkItemId' && !!values.checkItemName) ||
+  (k === 'unit' && values.value !== null && values.value !== undefined) ||
+  (k === 'result' && 'checkItemId' in values);
+
+/**
  * A detail's values in words, as the report screen shows them (apps/web/src/features/reports/words.tsx
- * `valueEntries`): a name written with the report stands for its id (`waypointName` for `waypointId`),
- * known keys get their label and value words, unknown keys stay as they are; null, empty and the
+ * `valueEntries`): a name written with the report stands for its id (`waypointName` for `waypointId`,
+ * `checkItemName` for `checkItemId`), known keys get their label and value words (a meter reading
+ * with its unit, the threshold log line's number), unknown keys stay as they are; null, empty and the
  * detail's message repeated are left out. "Waypoint: Entrance, Task: 夜間点検".
  */
 export function valuesInWords(texts: ExportTexts, values: Values, message?: string | null): string {
@@ -179,7 +199,7 @@ export function valuesInWords(texts: ExportTexts, values: Values, message?: stri
   const out: string[] = [];
   for (const [k, raw] of Object.entries(values)) {
     if (raw === null || raw === '' || raw === message) continue;
-    if ((k === 'waypointId' && values.waypointName) || (k === 'floorId' && values.floorName)) continue;
+    if (shownElsewhere(k, values)) continue;
     const label = VALUE_KEYS[k];
     if (!label) {
       out.push(`${k}: ${String(raw)}`);
@@ -188,6 +208,8 @@ export function valuesInWords(texts: ExportTexts, values: Values, message?: stri
     let word = typeof raw === 'boolean' ? (raw ? v.yes : v.no) : String(raw);
     if (k === 'level') word = v.levels[word] ?? word;
     if (k === 'camera') word = v.cameras[word] ?? word;
+    if (k === 'value' && typeof values.unit === 'string' && values.unit !== '') word = `${word} ${values.unit}`;
+    if (k === 'breachLogId') word = `#${word}`;
     out.push(`${v.labels[label] ?? label}: ${word}`);
   }
   return out.join(', ');
@@ -209,6 +231,11 @@ export const VALUE_KEYS: Record<string, string> = {
   door: 'door',
   phase: 'phase',
   resumed: 'resumed',
+  checkItemName: 'checkItem',
+  checkItemId: 'checkItem',
+  value: 'reading',
+  qr: 'qr',
+  breachLogId: 'breachLog',
 };
 
 export const exportTexts = (lang: Lang): ExportTexts => (lang === 'en' ? en : ja);

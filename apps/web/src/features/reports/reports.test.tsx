@@ -214,9 +214,19 @@ describe('report detail', () => {
 
   it('shows each step’s values in words: the names copied with the report, labels and value words', async () => {
     const view = reportView(2);
-    const values: Array<Record<string, string | number>> = [
+    const values: Array<Record<string, string | number | null>> = [
       { waypointId: 3, waypointName: 'Entrance' },
-      { camera: 'v1', actionCount: 2 },
+      {
+        checkItemId: 7,
+        checkItemName: 'Boiler gauge',
+        value: 93.4,
+        unit: 'kPa',
+        qr: 'GAUGE-1',
+        result: 1,
+        breachLogId: 12,
+        camera: 'v1',
+        actionCount: 2,
+      },
       { task: '夜間点検', level: 5 },
       { floorId: 2, floorName: '2F', waypointId: 1, waypointName: 'Hall', routeName: 'Night round' },
     ];
@@ -232,7 +242,7 @@ describe('report detail', () => {
     const app = renderApp('/report/2', { session: makeSession(0) });
     expect(await shown()).toEqual([
       'Waypoint: Entrance',
-      'Camera: Front, actionCount: 2',
+      'Check item: Boiler gauge, Reading: 93.4 kPa, QR code: GAUGE-1, Threshold log: #12, Camera: Front, actionCount: 2',
       'Task: 夜間点検, Level: Warning',
       'Floor: 2F, Waypoint: Hall, Route: Night round',
     ]);
@@ -243,7 +253,7 @@ describe('report detail', () => {
       renderApp('/report/2', { session: makeSession(0) });
       expect(await shown()).toEqual([
         '地点: Entrance',
-        'カメラ: 前方, actionCount: 2',
+        '点検項目: Boiler gauge, 読み取り値: 93.4 kPa, QRコード: GAUGE-1, しきい値ログ: #12, カメラ: 前方, actionCount: 2',
         'タスク: 夜間点検, レベル: 警告',
         'フロア: 2F, 地点: Hall, ルート: Night round',
       ]);

@@ -93,20 +93,37 @@ const VALUE_KEYS: Record<string, string> = {
   door: 'door',
   phase: 'phase',
   resumed: 'resumed',
+  checkItemName: 'checkItem',
+  checkItemId: 'checkItem',
+  value: 'reading',
+  qr: 'qr',
+  breachLogId: 'breachLog',
 };
+
+/**
+ * Keys a detail's other values already say: a name copied with the report stands for its id, a
+ * reading's unit is written after its value, and a meter check's own `result` is the detail's result.
+ */
+const shownElsewhere = (k: string, values: Values): boolean =>
+  (k === 'waypointId' && !!values.waypointName) ||
+  (k === 'floorId' && !!values.floorName) ||
+  (k === 'checkItemId' && !!values.checkItemName) ||
+  (k === 'unit' && values.value !== null && values.value !== undefined) ||
+  (k === 'result' && 'checkItemId' in values);
 
 /**
  * A detail's values as `label: value` pairs in words (the export writes the same: server
  * report-exports/export-texts.ts `valuesInWords`): a name copied with the report stands for its id
- * (`waypointName` for `waypointId`, `floorName` for `floorId`), a known key gets its label and its
- * value words (level, camera, yes/no, a door's or elevator's phase), an unknown key stays as it is;
+ * (`waypointName` for `waypointId`, `floorName` for `floorId`, `checkItemName` for `checkItemId`), a
+ * known key gets its label and its value words (level, camera, yes/no, a door's or elevator's phase,
+ * a meter reading with its unit, the threshold log line's number), an unknown key stays as it is;
  * null, empty and the message repeated are left out.
  */
 export function valueEntries(t: T, values: Values, message?: string | null): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const [k, raw] of Object.entries(values)) {
     if (raw === null || raw === '' || raw === message) continue;
-    if ((k === 'waypointId' && values.waypointName) || (k === 'floorId' && values.floorName)) continue;
+    if (shownElsewhere(k, values)) continue;
     const label = VALUE_KEYS[k];
     if (!label) {
       out.push([k, String(raw)]);
@@ -115,6 +132,8 @@ export function valueEntries(t: T, values: Values, message?: string | null): Arr
     let word = typeof raw === 'boolean' ? t(raw ? 'reports.valueWords.yes' : 'reports.valueWords.no') : String(raw);
     if (k === 'level') word = t(`reports.valueWords.levels.${word}`, { defaultValue: word });
     if (k === 'camera') word = t(`reports.valueWords.cameras.${word}`, { defaultValue: word });
+    if (k === 'value' && typeof values.unit === 'string' && values.unit !== '') word = `${word} ${values.unit}`;
+    if (k === 'breachLogId') word = `#${word}`;
     if (k === 'phase') {
       const kind = 'door' in values ? 'securityPhases' : 'elevatorPhases';
       const key = `robotCommon.buildingSystems.${kind}.${word}`;

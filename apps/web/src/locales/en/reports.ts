@@ -179,6 +179,10 @@ export const reportsEn = {
       door: 'Door',
       phase: 'Phase',
       resumed: 'Resumed',
+      checkItem: 'Check item',
+      reading: 'Reading',
+      qr: 'QR code',
+      breachLog: 'Threshold log',
     },
     valueWords: {
       levels: { 0: 'Information', 5: 'Warning', 9: 'Emergency' },

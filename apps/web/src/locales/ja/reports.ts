@@ -178,6 +178,10 @@ export const reportsJa: ReportsMessages = {
       door: 'ドア',
       phase: 'フェーズ',
       resumed: '再開',
+      checkItem: '点検項目',
+      reading: '読み取り値',
+      qr: 'QRコード',
+      breachLog: 'しきい値ログ',
     },
     valueWords: {
       levels: { 0: '情報', 5: '警告', 9: '緊急' },

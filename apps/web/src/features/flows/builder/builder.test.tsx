@@ -415,6 +415,8 @@ describe('flow builder meter check', () => {
     const labels = [...select.options].map((o) => o.textContent);
     expect(labels).toContain('Gauge on floor 2');
     expect(labels).not.toContain('Gauge on floor 1');
+    // The default camera, the front one, is shown as chosen (the step omits it).
+    expect(step.getByTestId('flow-field-camera')).toHaveValue('v1');
     await app.user.selectOptions(step.getByTestId('flow-field-camera'), 'g1');
     const def = await jsonOf(app);
     expect(def.steps).toEqual([{ kind: 'meterCheck', id: 'meterCheck-1', checkItemId: 42, camera: 'g1' }]);

@@ -319,8 +319,10 @@ export function StepFields({ step, onChange, data, floorId, fieldError, readOnly
         </Stack>
       );
       break;
-    case 'meterCheck':
-      // The building's check items on the floor the robot is on at this step.
+    case 'meterCheck': {
+      // The building's check items on the floor the robot is on at this step; the camera is the
+      // front one (v1) unless another is chosen, so the select shows it rather than "Choose".
+      const meterCamera = select('camera', b('fields.camera'), cameraOptions(str(s.camera) || 'v1'));
       fields = (
         <SimpleGrid cols={2}>
           {idSelect(
@@ -331,13 +333,16 @@ export function StepFields({ step, onChange, data, floorId, fieldError, readOnly
               .map((c) => ({ value: String(c.id), label: c.name })),
           )}
           <NativeSelect
-            {...select('camera', b('fields.camera'), cameraOptions(str(s.camera) || 'v1'))}
+            {...meterCamera}
+            value={meterCamera.value || 'v1'}
+            data={meterCamera.data.filter((o) => o.value !== '')}
             disabled={readOnly}
             onChange={(e) => set({ camera: e.currentTarget.value === 'v1' ? undefined : e.currentTarget.value })}
           />
         </SimpleGrid>
       );
       break;
+    }
     case 'recording':
       fields = (
         <SimpleGrid cols={2}>
