@@ -5,7 +5,6 @@ import { encodePng, FrameRenderer } from '@portal/robot-sim/video';
 import { capturePhoto } from '@portal/robot-sim';
 import {
   closeImageWorker,
-  compareStartPhotosOffThread,
   compareWithReferenceGridOffThread,
   imageWorkerJobs,
   startPositionGridOffThread,
@@ -205,15 +204,5 @@ describe('start-position comparison', () => {
     const before = imageWorkerJobs('startPositionGrid');
     expect(await compareWithReferenceGridOffThread(grid, current)).toEqual(compareWithReferenceGrid(grid, current));
     expect(imageWorkerJobs('startPositionGrid')).toBe(before + 1);
-  });
-
-  it('compares on the image worker with the same answer', async () => {
-    const a = view(START.x, START.y, START.deg);
-    const b = view(6, 3, 0);
-    const before = imageWorkerJobs('startPosition');
-    const off = await compareStartPhotosOffThread(a, b);
-    expect(off).toEqual(compareStartPhotos(a, b));
-    expect(off.pass).toBe(false);
-    expect(imageWorkerJobs('startPosition')).toBe(before + 1);
   });
 });

@@ -4,7 +4,6 @@ import { prepareMap, type PrepareMapJob, type PreparedMap } from '../modules/map
 import { occupancyGridPng, pngThumbnail } from './png.ts';
 import { readGaugePng, type GaugeImageResult, type GaugeScale } from '../modules/meter-reading/gauge-reader.ts';
 import {
-  compareStartPhotos,
   compareWithReferenceGrid,
   gridToBytes,
   pngToGrayGrid,
@@ -19,7 +18,6 @@ export type ImageJobBody =
   | { kind: 'occupancyPng'; width: number; height: number; cells: Uint8Array }
   | { kind: 'sha256'; bytes: Uint8Array }
   | ({ kind: 'prepareMap' } & PrepareMapJob)
-  | { kind: 'startPosition'; reference: Uint8Array; current: Uint8Array }
   | { kind: 'startPositionGrid'; grid: Uint8Array; current: Uint8Array }
   | { kind: 'grayGrid'; png: Uint8Array }
   | { kind: 'thumbnail'; png: Uint8Array; maxWidth: number }
@@ -50,11 +48,6 @@ parentPort?.on('message', (job: ImageJob) => {
         { id: job.id, thumbnail: { png: out, width: t.width, height: t.height } } satisfies ImageAnswer,
         [out.buffer],
       );
-    } else if (job.kind === 'startPosition') {
-      parentPort!.postMessage({
-        id: job.id,
-        start: compareStartPhotos(job.reference, job.current),
-      } satisfies ImageAnswer);
     } else if (job.kind === 'startPositionGrid') {
       parentPort!.postMessage({
         id: job.id,

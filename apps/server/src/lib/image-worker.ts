@@ -88,16 +88,6 @@ export async function prepareMapOffThread(job: PrepareMapJob): Promise<PreparedM
   return (await run({ kind: 'prepareMap', ...job }, own ? [t.buffer as ArrayBuffer] : [])).map!;
 }
 
-/** `compareStartPhotos` (modules/schedules/start-position.ts) on the worker thread; the bytes are copied. */
-export async function compareStartPhotosOffThread(
-  reference: Uint8Array,
-  current: Uint8Array,
-): Promise<NonNullable<ImageAnswer['start']>> {
-  const a = new Uint8Array(reference);
-  const b = new Uint8Array(current);
-  return (await run({ kind: 'startPosition', reference: a, current: b }, [a.buffer, b.buffer])).start!;
-}
-
 /**
  * The current photo against a reference's stored grid (`compareWithReferenceGrid`, schedules) on the
  * worker thread; the bytes are copied.
