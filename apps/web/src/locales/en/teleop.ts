@@ -234,6 +234,25 @@ export const teleopEn = {
       phrases: 'Phrases',
     },
   },
+  depthPress: {
+    title: 'Depth camera: {{serialNo}}',
+    hint: 'Click the button the {{arm}} arm should press.',
+    arms: { right: 'right', left: 'left' },
+    refresh: 'Refresh',
+    loading: 'Loading the depth image…',
+    noImage: 'No depth image',
+    imageAlt: 'Depth image of what the robot faces (near is bright)',
+    pressing: 'The {{arm}} arm is pressing…',
+    pressed: 'Pressed: {{target}}',
+    nothing: 'Nothing to press there',
+    outOfReach: 'Out of the arm’s reach: nothing pressed',
+    targets: {
+      hallUp: 'Elevator call (up)',
+      hallDown: 'Elevator call (down)',
+      car: 'Car button {{floor}}',
+      doorOpen: 'Door opener',
+    },
+  },
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -233,4 +233,23 @@ export const teleopJa: TeleopMessages = {
       phrases: '定型文',
     },
   },
+  depthPress: {
+    title: '深度カメラ: {{serialNo}}',
+    hint: '{{arm}}アームで押すボタンをクリックしてください。',
+    arms: { right: '右', left: '左' },
+    refresh: '更新',
+    loading: '深度画像を読み込んでいます…',
+    noImage: '深度画像がありません',
+    imageAlt: 'ロボット正面の深度画像（近いほど明るい）',
+    pressing: '{{arm}}アームで押しています…',
+    pressed: '押しました: {{target}}',
+    nothing: 'そこに押せるものはありません',
+    outOfReach: 'アームが届きません（押していません）',
+    targets: {
+      hallUp: 'エレベーター呼び出し（上）',
+      hallDown: 'エレベーター呼び出し（下）',
+      car: 'かご内ボタン {{floor}}',
+      doorOpen: '扉の開ボタン',
+    },
+  },
 };
