@@ -235,6 +235,9 @@ export const teleopEn = {
     },
   },
   depthPress: {
+    armLabel: 'Arm',
+    armChoice: { right: 'Right arm', left: 'Left arm' },
+    tab: 'Arm',
     title: 'Depth camera: {{serialNo}}',
     hint: 'Click the button the {{arm}} arm should press.',
     arms: { right: 'right', left: 'left' },

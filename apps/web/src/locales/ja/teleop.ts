@@ -234,6 +234,9 @@ export const teleopJa: TeleopMessages = {
     },
   },
   depthPress: {
+    armLabel: 'アーム',
+    armChoice: { right: '右アーム', left: '左アーム' },
+    tab: 'アーム',
     title: '深度カメラ: {{serialNo}}',
     hint: '{{arm}}アームで押すボタンをクリックしてください。',
     arms: { right: '右', left: '左' },

@@ -26,6 +26,7 @@ import { StateBadge } from './state-badge';
 import { ROOMY_QUERY, SIDE_BY_SIDE_QUERY } from './tablet-layout';
 import classes from './teleop.module.css';
 import { ThermalPresets } from './thermal-presets';
+import { ArmPanel } from './arm-panel';
 import { VideoStage } from './video-stage';
 
 export type TeleopMode = 'drive' | 'watch';
@@ -139,7 +140,8 @@ export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus }: Ope
   const drivePanel = <DrivePanel session={session} enabled={canDrive} />;
   // Stacked, the drive panel stands on its own (below the video): the tabs keep speech and devices.
   const withDriveTab = wide;
-  const hasTabs = withDriveTab || caps.speech || hasDevices;
+  const hasArm = caps.actions.includes('pressButton');
+  const hasTabs = withDriveTab || caps.speech || hasDevices || hasArm;
   const tabValue = !withDriveTab && tab === 'drive' ? (caps.speech ? 'speech' : 'robot') : tab;
   const tabsPanel = hasTabs && (
     <Paper withBorder p="sm">
@@ -148,6 +150,7 @@ export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus }: Ope
           {withDriveTab && <Tabs.Tab value="drive">{t('teleopScreen.tabs.drive')}</Tabs.Tab>}
           {caps.speech && <Tabs.Tab value="speech">{t('teleopScreen.tabs.speech')}</Tabs.Tab>}
           {hasDevices && <Tabs.Tab value="robot">{t('teleopScreen.tabs.robot')}</Tabs.Tab>}
+          {hasArm && <Tabs.Tab value="arm">{t('depthPress.tab')}</Tabs.Tab>}
         </Tabs.List>
         {withDriveTab && (
           <Tabs.Panel value="drive" pt="sm">
@@ -172,6 +175,11 @@ export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus }: Ope
                 />
               )}
             </Stack>
+          </Tabs.Panel>
+        )}
+        {hasArm && (
+          <Tabs.Panel value="arm" pt="sm">
+            <ArmPanel robotId={teleop.robotId} serialNo={teleop.serialNo} />
           </Tabs.Panel>
         )}
       </Tabs>
