@@ -191,6 +191,22 @@ export function createRoutes(): RouteObject[] {
               lazy: withTexts('poses', () => import('./routes/pose-network/detail')),
             },
             {
+              path: paths.workplan.settings.path,
+              lazy: withTexts('workPlans', () => import('./routes/workplan/settings')),
+            },
+            {
+              path: paths.workplan.create.path,
+              lazy: withTexts(['workPlans', 'flows'], () => import('./routes/workplan/create')),
+            },
+            {
+              path: paths.workplan.createTemplate.path,
+              lazy: withTexts(['workPlans', 'flows'], () => import('./routes/workplan/create-template')),
+            },
+            {
+              path: paths.workplan.detail.path,
+              lazy: withTexts(['workPlans', 'flows'], () => import('./routes/workplan/detail')),
+            },
+            {
               path: paths.checkItem.list.path,
               lazy: withTexts('checkItems', () => import('./routes/check-item/list')),
             },

@@ -44,7 +44,22 @@ export const paths = {
     create: { path: '/flow/create', getHref: () => '/flow/create' },
     detail: { path: '/flow/:id', getHref: (id: number) => `/flow/${id}` },
   },
-  workplan: { settings: { path: '/workplan/settings', getHref: () => '/workplan/settings' } },
+  workplan: {
+    settings: {
+      path: '/workplan/settings',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/workplan/settings', query),
+    },
+    create: {
+      path: '/workplan/create',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/workplan/create', query),
+    },
+    createTemplate: {
+      path: '/workplan/create-template',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) =>
+        withQuery('/workplan/create-template', query),
+    },
+    detail: { path: '/workplan/:id', getHref: (id: number) => `/workplan/${id}` },
+  },
   schedule: {
     root: { path: '/schedule', getHref: () => '/schedule' },
     calWeek: { path: '/schedule/cal/week', getHref: () => '/schedule/cal/week' },
@@ -273,8 +288,6 @@ export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   ...crud('/device', 'device'),
   { path: '/device/:id/data', section: 'device' },
   ...crud('/command-mapping', 'commandMapping'),
-  ...crud('/workplan', 'workplan', 'settings'),
-  { path: '/workplan/create-template', section: 'workplan' },
   { path: '/asilla/setting/list', section: 'asilla' },
   { path: '/asilla/setting/:id', section: 'asilla' },
   { path: '/system', section: 'system' },

@@ -18,6 +18,7 @@ import type { SchedulesMessages } from '@/locales/en/schedules';
 import type { ReportsMessages } from '@/locales/en/reports';
 import type { CheckItemsMessages } from '@/locales/en/check-items';
 import type { ThresholdsMessages } from '@/locales/en/thresholds';
+import type { WorkPlansMessages } from '@/locales/en/work-plans';
 import { isApiError } from './api-client';
 import { readItem, storageKeys, writeItem } from './storage';
 
@@ -90,7 +91,8 @@ export type SectionMessages = RobotsMessages &
   ThresholdsMessages &
   SchedulesMessages &
   ReportsMessages &
-  CheckItemsMessages;
+  CheckItemsMessages &
+  WorkPlansMessages;
 /** One flat type for the typed keys (an intersection makes key inference too deep for tsc). */
 export interface AllMessages
   extends
@@ -108,7 +110,8 @@ export interface AllMessages
     ThresholdsMessages,
     SchedulesMessages,
     ReportsMessages,
-    CheckItemsMessages {}
+    CheckItemsMessages,
+    WorkPlansMessages {}
 export type SectionName =
   | 'robots'
   | 'webhooks'
@@ -123,7 +126,8 @@ export type SectionName =
   | 'thresholds'
   | 'schedules'
   | 'reports'
-  | 'checkItems';
+  | 'checkItems'
+  | 'workPlans';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
   webhooks: webhooksSection,
   robots: {
@@ -177,6 +181,10 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   checkItems: {
     en: () => import('@/locales/en/check-items').then((m) => m.checkItemsEn),
     ja: () => import('@/locales/ja/check-items').then((m) => m.checkItemsJa),
+  },
+  workPlans: {
+    en: () => import('@/locales/en/work-plans').then((m) => m.workPlansEn),
+    ja: () => import('@/locales/ja/work-plans').then((m) => m.workPlansJa),
   },
 };
 const wantedSections = new Set<SectionName>();

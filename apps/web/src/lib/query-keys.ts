@@ -46,6 +46,8 @@ export const queryKeys = {
   thresholdRules: resourceKeys('threshold-rules'),
   thresholdLogs: resourceKeys('threshold-logs'),
   webhooks: resourceKeys('webhooks'),
+  workPlans: resourceKeys('work-plans'),
+  workPlanTemplates: resourceKeys('work-plan-templates'),
 } as const;
 
 export type Resource = keyof typeof queryKeys;

@@ -1,0 +1,11 @@
+import { TemplatePage } from '@/features/work-plans/components/work-plan-pages';
+
+import { WithFlowBlocks } from './blocks';
+
+export function Component() {
+  return (
+    <WithFlowBlocks>
+      <TemplatePage />
+    </WithFlowBlocks>
+  );
+}
