@@ -69,9 +69,10 @@ import { createNotificationEngine } from './modules/notifications/notification-e
 import { startRobotWatcher } from './modules/notifications/robot-watcher.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { thresholdRoutes } from './modules/thresholds/routes.ts';
+import { triggerRoutes } from './modules/triggers/routes.ts';
+import { createTriggerWorker } from './modules/triggers/trigger-worker.ts';
 import { repoRoot } from './lib/paths.ts';
 
-import { triggerRoutes } from './modules/triggers/routes.ts';
 export interface BuildOptions {
   ctx: Omit<AppContext, 'log' | 'operatorEvents'>;
   /** Whether `/api/health` answers 200; the server flips it once everything has started. */
@@ -252,6 +253,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     ...(config.scheduleStartCheck ? { startPosition } : {}),
   });
   app.decorate('scheduleDispatcher', dispatcher);
+  // Triggers (docs/api-triggers.md): the trigger worker carries out the firings events make, each once across servers.
+  const triggerWorker = createTriggerWorker({ db: ctx.db, clock: ctx.clock, log: app.log, config, runs, robotLink: ctx.robotLink, notify: (e) => notifications.notifyEvent(e) }); // prettier-ignore
+  notifications.onTriggerFirings(() => triggerWorker.kick()); // the trigger worker looks at once
+  app.decorate('triggerWorker', triggerWorker);
+  app.addHook('preClose', async () => triggerWorker.close()); // the trigger worker's round ends first
   app.addHook('preClose', async () => dispatcher.close());
   // Report exports: the worker writes the files of queued exports, each once across servers.
   const exportsDir = join(config.dataDir, 'exports');

@@ -470,9 +470,7 @@ export function createNotificationEngine(deps: EngineDeps) {
     /** Retention now (the worker runs it hourly): answers the rows deleted. */
     prune,
     /** Called after an event fired triggers (the trigger worker looks for its firings at once). */
-    onTriggerFirings(kick: () => void): void {
-      onFiringsListeners.push(kick);
-    },
+    onTriggerFirings: (kick: () => void): number => onFiringsListeners.push(kick),
     /** A check run at the start of every round (the robot watcher's offline check). */
     beforeEachTick(job: () => Promise<void>): void {
       beforeTick.push(job);
