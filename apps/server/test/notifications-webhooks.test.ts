@@ -205,6 +205,73 @@ describe('webhook level', () => {
   });
 });
 
+describe('webhook event kinds', () => {
+  it('are every kind (null) by default, chosen on create and update, kept when omitted, and validated', async () => {
+    const id = await createWebhook('/kinds-field');
+    const get = async () => webhookSchema.parse((await t.call('GET', `/webhooks/${id}`, sys)).json());
+    expect((await get()).eventKinds).toBeNull();
+    const { url: _masked, ...rest } = await get();
+    const body = {
+      name: rest.name,
+      type: rest.type,
+      authType: rest.authType,
+      authUsername: rest.authUsername,
+      customHeaderName: rest.customHeaderName,
+      status: rest.status,
+    };
+    let res = await t.call('PATCH', `/webhooks/${id}`, sys, {
+      ...body,
+      eventKinds: ['lowBattery', 'emergencyStop'],
+      updatedAt: rest.updatedAt,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // Answered in the engine's order of kinds.
+    expect((await get()).eventKinds).toEqual(['lowBattery', 'emergencyStop']);
+    res = await t.call('PATCH', `/webhooks/${id}`, sys, { ...body, updatedAt: (await get()).updatedAt });
+    expect((await get()).eventKinds).toEqual(['lowBattery', 'emergencyStop']);
+    for (const eventKinds of [[], ['fire'], ['lowBattery', 'lowBattery'], 'lowBattery', [5]]) {
+      const before = await get();
+      res = await t.call('PATCH', `/webhooks/${id}`, sys, { ...body, eventKinds, updatedAt: before.updatedAt });
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).details.some((d) => d.path.startsWith('eventKinds'))).toBe(true);
+      expect(await get()).toEqual(before);
+    }
+    res = await t.call('PATCH', `/webhooks/${id}`, sys, {
+      ...body,
+      eventKinds: null,
+      updatedAt: (await get()).updatedAt,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await get()).eventKinds).toBeNull();
+    const created = await createWebhook('/kinds-create', { eventKinds: ['thresholdBreach'] });
+    expect(webhookSchema.parse((await t.call('GET', `/webhooks/${created}`, sys)).json()).eventKinds).toEqual([
+      'thresholdBreach',
+    ]);
+  });
+
+  it('routes to a webhook only the kinds it chose; every kind reaches one without a choice', async () => {
+    const batteryOnly = await createWebhook('/kinds-battery', { eventKinds: ['lowBattery'] });
+    const all = await createWebhook('/kinds-all');
+    const stop = await notify({ kind: 'emergencyStop', organizationId: orgId, buildingId, groupKey: 'k-stop' });
+    const battery = await notify({
+      kind: 'lowBattery',
+      organizationId: orgId,
+      buildingId,
+      details: { percent: 12 },
+      groupKey: 'k-battery',
+    });
+    expect(stop?.webhooks).toEqual([all]);
+    expect(battery?.webhooks).toEqual([batteryOnly, all]);
+    await engine.tick();
+    expect(at('/kinds-battery').map((h) => h.body.event)).toEqual(['notification.lowBattery']);
+    expect(
+      at('/kinds-all')
+        .map((h) => h.body.event)
+        .sort(),
+    ).toEqual(['notification.emergencyStop', 'notification.lowBattery']);
+  });
+});
+
 describe('notifications to webhooks', () => {
   it('delivers an event to an enabled webhook once, signed, through the outbox and the delivery log', async () => {
     const id = await createWebhook('/once');

@@ -25,6 +25,30 @@ export const WEBHOOK_LEVELS = [0, 5, 9] as const;
 export type WebhookLevel = (typeof WEBHOOK_LEVELS)[number];
 export const webhookLevelSchema = z.union([z.literal(0), z.literal(5), z.literal(9)], { error: 'validation.invalid' });
 
+/**
+ * The kinds of notification the engine sends (docs/notifications.md "Events"); a webhook may choose
+ * which of them it receives.
+ */
+export const NOTIFICATION_EVENT_KINDS = [
+  'thresholdBreach',
+  'taskEvent',
+  'lowBattery',
+  'emergencyStop',
+  'hardwareError',
+  'flowRunFailed',
+  'scheduleFailed',
+  'robotOffline',
+] as const;
+export type NotificationEventKind = (typeof NOTIFICATION_EVENT_KINDS)[number];
+export const notificationEventKindSchema = z.enum(NOTIFICATION_EVENT_KINDS, { error: 'validation.invalid' });
+/** The kinds a webhook receives: null is every kind; else at least one, each once. */
+export const webhookEventKindsSchema = z
+  .array(notificationEventKindSchema, { error: 'validation.invalid' })
+  .min(1, 'validation.required')
+  .max(NOTIFICATION_EVENT_KINDS.length, 'validation.invalid')
+  .refine((v) => new Set(v).size === v.length, 'validation.invalid')
+  .nullable();
+
 /** none, password (HTTP Basic), token (Bearer), custom (a header of the administrator's choice). */
 export const webhookAuthTypeSchema = z.enum(['none', 'password', 'token', 'custom'], { error: 'validation.invalid' });
 export type WebhookAuthType = z.infer<typeof webhookAuthTypeSchema>;
@@ -94,6 +118,8 @@ const webhookFields = z.object({
   status: webhookStatusSchema,
   /** Minimum notification level; omitted: 0 on create, the stored one on update. */
   level: webhookLevelSchema.optional(),
+  /** The notification kinds it receives (null: every kind); omitted: null on create, the stored ones on update. */
+  eventKinds: webhookEventKindsSchema.optional(),
 });
 
 type WebhookFields = z.infer<typeof webhookFields>;
@@ -162,6 +188,8 @@ export const webhookSchema = z.object({
   signingSecret: z.string(),
   status: webhookStatusSchema,
   level: webhookLevelSchema,
+  /** The notification kinds it receives; null: every kind. */
+  eventKinds: z.array(notificationEventKindSchema).nullable(),
   consecutiveFailures: z.number().int(),
   /** A code: `http-<status>`, `timeout`, `network`, `refused-address`, `unresolvable`, ... or null. */
   lastError: z.string().nullable(),

@@ -122,8 +122,9 @@ export async function notifyEvent(deps: NotifyDeps, input: NotificationEventInpu
       (t) => !only || only.has(t.id),
     );
     // Webhooks are system-wide (set up by system administrators): every organization's events reach
-    // every enabled one whose level the event's level reaches, whatever `targetIds` names.
-    const webhooks = await tx.webhooksFor(level);
+    // every enabled one whose level the event's level reaches and that receives its kind, whatever
+    // `targetIds` names.
+    const webhooks = await tx.webhooksFor(level, input.kind);
     const windowMs = deps.config.notifyGroupWindowMs;
     const recipients: DeliveryTo[] = [
       ...targets.map((t) => ({ channel: 'target' as const, id: t.id, organizationId })),

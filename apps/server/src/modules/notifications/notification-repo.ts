@@ -73,15 +73,21 @@ export function notificationRepo(db: Kysely<Database>) {
         .execute();
     },
 
-    /** The enabled webhooks (system-wide) whose minimum level an event of `level` reaches. */
-    webhooksFor(level: number): Promise<Array<{ id: number }>> {
-      return db
+    /**
+     * The enabled webhooks (system-wide) whose minimum level an event of `level` reaches and that
+     * receive its kind (`event_kinds` null: every kind; else a comma-separated list).
+     */
+    async webhooksFor(level: number, kind: string): Promise<Array<{ id: number }>> {
+      const rows = await db
         .selectFrom('webhooks')
-        .select('id')
+        .select(['id', 'event_kinds'])
         .where('status', '=', 1)
         .where('level', '<=', level)
         .orderBy('id')
         .execute();
+      return rows
+        .filter((r) => r.event_kinds === null || r.event_kinds.split(',').includes(kind))
+        .map((r) => ({ id: r.id }));
     },
 
     target(id: number) {

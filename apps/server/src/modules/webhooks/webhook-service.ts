@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   isSystemAdmin,
+  NOTIFICATION_EVENT_KINDS,
+  type NotificationEventKind,
   type UpdateWebhookBody,
   type Webhook,
   type WebhookDeliveryResult,
@@ -23,6 +25,19 @@ export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString(
 
 const invalid = (path: string, message: string) =>
   new AppError('VALIDATION_FAILED', 'The webhook is not valid', [{ path, message }]);
+
+/** The stored kinds (comma-separated, in the contract's order) as answered; null: every kind. */
+export function eventKindsOf(stored: string | null): NotificationEventKind[] | null {
+  if (stored === null) return null;
+  const kinds = new Set(stored.split(','));
+  return NOTIFICATION_EVENT_KINDS.filter((k) => kinds.has(k));
+}
+
+/** Every kind chosen is the same as no choice (null): a kind added later then reaches it too. */
+const storedKinds = (kinds: readonly NotificationEventKind[] | null | undefined): string | null =>
+  !kinds || NOTIFICATION_EVENT_KINDS.every((k) => kinds.includes(k))
+    ? null
+    : NOTIFICATION_EVENT_KINDS.filter((k) => kinds.includes(k)).join(',');
 
 /** Webhooks (system administrators only): sealed secrets, masked answers, the test send. */
 export function webhookService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
@@ -57,6 +72,7 @@ export function webhookService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
       signingSecret: masked(r.signing_secret),
       status: r.status as Webhook['status'],
       level: r.level as Webhook['level'],
+      eventKinds: eventKindsOf(r.event_kinds),
       consecutiveFailures: r.consecutive_failures,
       lastError: r.last_error,
       lastSuccessAt: r.last_success_at,
@@ -136,6 +152,7 @@ export function webhookService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
         signing_secret: box.seal(signingSecret),
         status: body.status,
         level: body.level ?? 0,
+        event_kinds: storedKinds(body.eventKinds),
         last_error: null,
         last_success_at: null,
         last_failure_at: null,
@@ -146,6 +163,7 @@ export function webhookService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
         type: body.type,
         authType: body.authType,
         level: body.level ?? 0,
+        eventKinds: body.eventKinds ?? null,
       });
       return { webhook: toApi(await found(id)), signingSecret };
     },
@@ -171,6 +189,7 @@ export function webhookService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
         ...authSecret,
         status: body.status,
         ...(body.level === undefined ? {} : { level: body.level }),
+        ...(body.eventKinds === undefined ? {} : { event_kinds: storedKinds(body.eventKinds) }),
         // Enabled again after an error: the count starts from zero.
         ...(reenabled ? { consecutive_failures: 0 } : {}),
         updated_at: nextVersion(clock(), current.updated_at),
@@ -186,6 +205,7 @@ export function webhookService(ctx: Ctx, deps: { outbound?: Outbound } = {}) {
         authType: body.authType,
         status: body.status,
         level: body.level ?? current.level,
+        eventKinds: body.eventKinds === undefined ? eventKindsOf(current.event_kinds) : body.eventKinds,
         url: body.url === undefined ? 'kept' : 'replaced',
         authSecret: body.authType === 'none' ? 'none' : body.authSecret === undefined ? 'kept' : 'replaced',
       });

@@ -29,6 +29,7 @@ const stored = (fields: Partial<Webhook> = {}): Webhook =>
     signingSecret: '••••••wxyz',
     status: 1,
     level: 0,
+    eventKinds: null,
     consecutiveFailures: 0,
     lastError: null,
     lastSuccessAt: '2026-01-05T01:00:00.000Z',
@@ -111,6 +112,20 @@ describe('webhook screens', () => {
     expect(screen.getByTestId('webhook-level')).toHaveValue('0');
     expect(screen.getByLabelText('Minimum level')).toBeInTheDocument();
     await app.user.selectOptions(screen.getByTestId('webhook-level'), '9');
+    // Every kind ticked by default; untick all but two.
+    expect(screen.getByText('Notification kinds')).toBeInTheDocument();
+    for (const k of [
+      'thresholdBreach',
+      'taskEvent',
+      'hardwareError',
+      'flowRunFailed',
+      'scheduleFailed',
+      'robotOffline',
+    ]) {
+      expect(screen.getByTestId(`webhook-kind-${k}`)).toBeChecked();
+      await app.user.click(screen.getByTestId(`webhook-kind-${k}`));
+    }
+    expect(screen.getByLabelText('Low battery')).toBeChecked();
     await app.user.click(screen.getByTestId('webhook-save'));
 
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
@@ -124,6 +139,7 @@ describe('webhook screens', () => {
       customHeaderName: 'X-Api-Key',
       status: 1,
       level: 9,
+      eventKinds: ['lowBattery', 'emergencyStop'],
     });
     // The edit page opens with the signing secret shown this once.
     expect(await screen.findByTestId('webhook-signing-secret', {}, slow)).toHaveTextContent(
@@ -132,7 +148,13 @@ describe('webhook screens', () => {
   }, 40_000);
 
   it('keeps the stored URL and secret on an edit and shows why an errored webhook stopped', async () => {
-    const w = stored({ ...errored, authType: 'token', authSecret: '••••••9876', level: 5 });
+    const w = stored({
+      ...errored,
+      authType: 'token',
+      authSecret: '••••••9876',
+      level: 5,
+      eventKinds: ['emergencyStop'],
+    });
     const { calls } = mockApi({
       ...signedInRoutes(),
       [on(webhookOps.getWebhook, { id: 8 })]: () => reply(webhookSchema, w),
@@ -149,6 +171,8 @@ describe('webhook screens', () => {
     expect(screen.getByTestId('webhook-authSecret')).toHaveAttribute('placeholder', 'Unchanged');
     expect(screen.getByTestId('webhook-status')).toHaveValue('9');
     expect(screen.getByTestId('webhook-level')).toHaveValue('5');
+    expect(screen.getByTestId('webhook-kind-emergencyStop')).toBeChecked();
+    expect(screen.getByTestId('webhook-kind-lowBattery')).not.toBeChecked();
     await app.user.selectOptions(screen.getByTestId('webhook-status'), '1');
     await app.user.click(screen.getByTestId('webhook-save'));
     await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
@@ -160,6 +184,7 @@ describe('webhook screens', () => {
       customHeaderName: '',
       status: 1,
       level: 5,
+      eventKinds: ['emergencyStop'],
       updatedAt: w.updatedAt,
     });
   }, 30_000);

@@ -43,7 +43,20 @@ export const webhooksJa: WebhooksMessages = {
       status: '状態',
       level: '最低レベル',
       levelHint: 'このレベル以上の通知（すべての組織）をこのWebhookに送信します。',
+      eventKinds: '通知の種類',
+      eventKindsHint:
+        'チェックした種類の通知だけを送信します。すべてチェックすると、今後追加される種類も含めすべて送信します。',
       signingSecret: '署名シークレット',
+    },
+    eventKinds: {
+      thresholdBreach: 'しきい値超過',
+      taskEvent: 'タスクイベント',
+      lowBattery: 'バッテリー残量低下',
+      emergencyStop: '非常停止',
+      hardwareError: 'ハードウェアエラー',
+      flowRunFailed: 'フロー実行失敗',
+      scheduleFailed: 'スケジュール実行失敗',
+      robotOffline: 'ロボットオフライン',
     },
     types: { '0': '汎用', '1': 'Slack', '2': 'T-Spider' },
     typeHints: {

@@ -1,6 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Group, NativeSelect, PasswordInput, Text, TextInput } from '@mantine/core';
+import { Alert, Checkbox, Group, NativeSelect, PasswordInput, SimpleGrid, Text, TextInput } from '@mantine/core';
 import {
+  NOTIFICATION_EVENT_KINDS,
+  notificationEventKindSchema,
+  type NotificationEventKind,
   updateWebhookBodySchema,
   WEBHOOK_AUTH_TYPES,
   WEBHOOK_LEVELS,
@@ -37,6 +40,8 @@ interface FormValues {
   customHeaderName: string;
   status: WebhookStatus;
   level: WebhookLevel;
+  /** The kinds ticked; all of them is sent as null (every kind, also those added later). */
+  eventKinds: NotificationEventKind[];
 }
 const FIELDS = [
   'name',
@@ -48,6 +53,7 @@ const FIELDS = [
   'customHeaderName',
   'status',
   'level',
+  'eventKinds',
 ] as const;
 
 const toValues = (w: Webhook | undefined): FormValues => ({
@@ -61,6 +67,7 @@ const toValues = (w: Webhook | undefined): FormValues => ({
   customHeaderName: w?.customHeaderName ?? '',
   status: w?.status ?? 1,
   level: w?.level ?? 0,
+  eventKinds: w?.eventKinds ?? [...NOTIFICATION_EVENT_KINDS],
 });
 
 /** Whether an empty secret keeps the stored one: an edit of the same auth type that has one. */
@@ -80,6 +87,9 @@ function bodyFields(v: FormValues, base: Webhook | undefined) {
     customHeaderName: v.authType === 'custom' ? v.customHeaderName : '',
     status: v.status,
     level: v.level,
+    eventKinds: NOTIFICATION_EVENT_KINDS.every((k) => v.eventKinds.includes(k))
+      ? null
+      : NOTIFICATION_EVENT_KINDS.filter((k) => v.eventKinds.includes(k)),
     ...(authSecret === undefined ? {} : { authSecret }),
     url,
   };
@@ -221,6 +231,30 @@ export function WebhookForm({ webhook, onReload, onCreated }: WebhookFormProps) 
       <Text size="xs" c="dimmed" mt={-8}>
         {t('webhooks.fields.levelHint')}
       </Text>
+      <Controller
+        control={form.control}
+        name="eventKinds"
+        render={({ field }) => (
+          <Checkbox.Group
+            label={t('webhooks.fields.eventKinds')}
+            description={t('webhooks.fields.eventKindsHint')}
+            value={field.value}
+            onChange={(v) =>
+              field.onChange(
+                v.filter((k): k is NotificationEventKind => notificationEventKindSchema.safeParse(k).success),
+              )
+            }
+            error={err('eventKinds')}
+            data-testid="webhook-eventKinds"
+          >
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={6} mt={6}>
+              {NOTIFICATION_EVENT_KINDS.map((k) => (
+                <Checkbox key={k} value={k} label={t(`webhooks.eventKinds.${k}`)} data-testid={`webhook-kind-${k}`} />
+              ))}
+            </SimpleGrid>
+          </Checkbox.Group>
+        )}
+      />
       <TextInput
         label={t('webhooks.fields.url')}
         type="url"
