@@ -83,8 +83,16 @@ export function DepthPress({ robotId, serialNo, arm, onPressed }: DepthPressProp
     <Paper withBorder p="sm" data-testid="depth-press">
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap">
-          <Text fw={600}>{t('depthPress.title', { serialNo })}</Text>
-          <Button size="xs" variant="default" onClick={() => void refresh()} disabled={depth.isFetching}>
+          <Text fw={600} size="sm" style={{ flex: 1, minWidth: 0 }}>
+            {t('depthPress.title', { serialNo })}
+          </Text>
+          <Button
+            size="xs"
+            variant="default"
+            style={{ flexShrink: 0 }}
+            onClick={() => void refresh()}
+            disabled={depth.isFetching}
+          >
             {t('depthPress.refresh')}
           </Button>
         </Group>
