@@ -1,5 +1,5 @@
 /**
- * Screenshots of the arm's button press on the operator screen (docs/robot-sim.md "Button panels and
+ * Screenshots of the arm's button press on the operator screen (apps/robot-sim/README.md "Button panels and
  * the arm"): a server on free ports with an empty data directory, a simulated ugo Pro standing before
  * the demo world's elevator hall panel (tied to an in-process elevator bank), and Chromium pressing
  * on the depth image: before, after a hit and after a miss, in ja and en.

@@ -2,7 +2,7 @@ import type { ElevatorBank } from './building-systems/elevator.ts';
 import type { SecurityDoor } from './building-systems/security-door.ts';
 
 /**
- * Button panels of the simulated world (docs/robot-sim.md "Button panels and the arm"): an elevator
+ * Button panels of the simulated world (apps/robot-sim/README.md "Button panels and the arm"): an elevator
  * hall panel (call up, call down), a car panel (one button per floor) and a door opener, each a plate
  * on a wall with square buttons standing out of it. The depth camera (depth.ts) shows them; the arm
  * presses them (`pressButton`), and a pressed button lights and makes the building respond through

@@ -4,7 +4,7 @@ import { encodePng } from './video/png.ts';
 import type { World } from './world.ts';
 
 /**
- * The depth camera (docs/robot-sim.md "Button panels and the arm"): a pinhole camera at the robot's
+ * The depth camera (apps/robot-sim/README.md "Button panels and the arm"): a pinhole camera at the robot's
  * centre and eye height looking where the robot faces, DEPTH_WIDTH × DEPTH_HEIGHT pixels, focal
  * length DEPTH_FOCAL pixels, principal point at the image centre. The image is grey-scale, near =
  * bright (DEPTH_MIN_RANGE white, DEPTH_MAX_RANGE and beyond black), with what a person needs to aim

@@ -389,7 +389,7 @@ export const PHOTO_TOPIC = 'photo';
 /** Largest photo a robot may send over MQTT (decoded bytes). */
 export const PHOTO_MAX_BYTES = 4 * 1024 * 1024;
 /**
- * The camera name of a depth-camera still (the answer to a takeDepthImage action, docs/robot-sim.md
+ * The camera name of a depth-camera still (the answer to a takeDepthImage action, apps/robot-sim/README.md
  * "Button panels and the arm"): not one of CAMERA_IDS, never stored among the robot's photos.
  */
 export const DEPTH_CAMERA = 'depth';
