@@ -11,12 +11,22 @@ export interface SketchFrame {
   byId: ReadonlyMap<number, Waypoint>;
 }
 
-/** A numbered target drawn over its waypoint (a flow's move), `highlighted` in orange. */
+/** A point on the map in metres (a waypoint, or a place that is not one, like a check item's). */
+export interface SketchPoint {
+  x: number;
+  y: number;
+}
+
+/** A numbered target drawn over its waypoint or point (a flow's move), `highlighted` in orange. */
 export interface SketchTarget {
   key: string | number;
   number: number;
-  waypoint: Waypoint;
+  waypoint: SketchPoint;
   highlighted: boolean;
+  /** A name written beside the target. */
+  label?: string;
+  /** The direction faced there (radians, counter-clockwise from the map's x axis): a short tick. */
+  heading?: number;
   /** Size in units of `r` (default 1.6). */
   size?: number;
   title?: string;
@@ -62,7 +72,7 @@ export function FloorSketch({
   unit: number;
   maxHeight: number;
   label: string;
-  path: Waypoint[];
+  path: ReadonlyArray<SketchPoint>;
   pathColor: string;
   pathTestId?: string;
   targets: SketchTarget[];
@@ -194,6 +204,17 @@ export function FloorSketch({
           pointerEvents={x.title === undefined ? 'none' : undefined}
         >
           {x.title !== undefined && <title>{x.title}</title>}
+          {x.heading !== undefined && Number.isFinite(x.heading) && (
+            <line
+              x1={px(x.waypoint.x)}
+              y1={py(x.waypoint.y)}
+              x2={px(x.waypoint.x) + Math.cos(x.heading) * r * 3.2}
+              y2={py(x.waypoint.y) - Math.sin(x.heading) * r * 3.2}
+              stroke={x.highlighted ? 'var(--mantine-color-orange-8)' : 'var(--mantine-color-blue-8)'}
+              strokeWidth={r * 0.5}
+              strokeLinecap="round"
+            />
+          )}
           <circle
             cx={px(x.waypoint.x)}
             cy={py(x.waypoint.y)}
@@ -213,6 +234,19 @@ export function FloorSketch({
           >
             {x.number}
           </text>
+          {x.label !== undefined && (
+            <text
+              x={px(x.waypoint.x) + r * ((x.size ?? 1.6) + 0.6)}
+              y={py(x.waypoint.y) - r * ((x.size ?? 1.6) + 0.2)}
+              fontSize={r * 1.6}
+              fill="var(--mantine-color-dark-6)"
+              stroke="white"
+              strokeWidth={r * 0.35}
+              paintOrder="stroke"
+            >
+              {x.label}
+            </text>
+          )}
         </g>
       ))}
       {over?.(frame)}

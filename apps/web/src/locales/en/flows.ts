@@ -224,6 +224,8 @@ export const flowsEn = {
         title: 'Path preview',
         noMap: 'This floor has no map yet.',
         noMoves: 'No moves on this floor yet.',
+        checkItem: 'Meter check: {{name}}',
+        checkItemNotPlaced: 'Meter check: {{name}} has no place on the floor map yet.',
         pickHint: 'Click a waypoint to use it in the selected step.',
         waypointLabel: '{{name}}: use in the selected step',
       },

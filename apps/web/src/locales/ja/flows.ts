@@ -219,6 +219,8 @@ export const flowsJa: FlowsMessages = {
         title: '経路プレビュー',
         noMap: 'このフロアにはまだ地図がありません。',
         noMoves: 'このフロアでの移動はまだありません。',
+        checkItem: 'メーター点検: {{name}}',
+        checkItemNotPlaced: 'メーター点検: {{name}} はまだフロアマップ上に配置されていません。',
         pickHint: 'ウェイポイントをクリックすると、選択中のステップに設定します。',
         waypointLabel: '{{name}}: 選択中のステップに設定',
       },

@@ -12,8 +12,11 @@ import {
   type Flow,
 } from '@portal/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18n from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { flowsEn } from '@/locales/en/flows';
+import { flowsJa } from '@/locales/ja/flows';
 import { makeSession, signedInRoutes } from '@/testing/fixtures';
 import { mockApi, on, reply } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
@@ -54,6 +57,34 @@ const map = (floorId: number, waypoints: Array<[number, string, number, number]>
       partialMaps: [],
     },
   });
+
+const checkItem = (id: number, name: string, floorId: number) => ({
+  id,
+  organizationId: 1,
+  buildingId: 10,
+  buildingName: 'HQ',
+  floorId,
+  floorName: `F${floorId}`,
+  name,
+  type: 'meter' as const,
+  status: 1 as const,
+  meterType: 'analog' as const,
+  readingService: 'builtin' as const,
+  qrCodeNumber: `Q${id}`,
+  taskId: '',
+  deviceId: '',
+  alerting: false,
+  thresholdRuleId: null,
+  x: 1,
+  y: 2,
+  z: 1.2,
+  direction: 0,
+  markerType: 'qr' as const,
+  areaDetectionMarker: false,
+  definition: '{}',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
 
 function routes(steps: unknown[] = []) {
   return mockApi({
@@ -97,33 +128,7 @@ function routes(steps: unknown[] = []) {
             [41, 'Gauge on floor 1', 1],
             [42, 'Gauge on floor 2', 2],
           ] as const
-        ).map(([id, name, floorId]) => ({
-          id,
-          organizationId: 1,
-          buildingId: 10,
-          buildingName: 'HQ',
-          floorId,
-          floorName: `F${floorId}`,
-          name,
-          type: 'meter' as const,
-          status: 1 as const,
-          meterType: 'analog' as const,
-          readingService: 'builtin' as const,
-          qrCodeNumber: `Q${id}`,
-          taskId: '',
-          deviceId: '',
-          alerting: false,
-          thresholdRuleId: null,
-          x: 1,
-          y: 2,
-          z: 1.2,
-          direction: 0,
-          markerType: 'qr' as const,
-          areaDetectionMarker: false,
-          definition: '{}',
-          createdAt: '2026-01-01T00:00:00.000Z',
-          updatedAt: '2026-01-01T00:00:00.000Z',
-        })),
+        ).map(([id, name, floorId]) => checkItem(id, name, floorId)),
       ),
     [on(commandOps.listCommands)]: () =>
       reply(z.array(commandSchema), [
@@ -421,6 +426,39 @@ describe('flow builder meter check', () => {
     const def = await jsonOf(app);
     expect(def.steps).toEqual([{ kind: 'meterCheck', id: 'meterCheck-1', checkItemId: 42, camera: 'g1' }]);
   }, 60_000);
+
+  it("draws a meter check's drive to its check item in the path preview, in English and Japanese", async () => {
+    routes([{ kind: 'meterCheck', id: 'm', checkItemId: 42 }]);
+    const app = renderApp('/flow/5', { session: makeSession(2) });
+    const floor = await screen.findByTestId('flow-preview-floor-2', {}, slow);
+    // The only step is the meter check: a numbered target at the item's place with its name, no "no moves".
+    const target = await within(floor).findByTestId('flow-preview-target-1', {}, slow);
+    expect(target).toHaveTextContent('1');
+    expect(target).toHaveTextContent('Gauge on floor 2');
+    expect(target.querySelector('title')).toHaveTextContent('Meter check: Gauge on floor 2');
+    expect(floor).not.toHaveTextContent(flowsEn.flowEditor.builder.preview.noMoves);
+    // Drawn at the item's x, y (1, 2) on the floor's sketch (map x 0..10, y 0..8: px(1), py(2)).
+    const pad = 10 * 0.08;
+    const circle = target.querySelector('circle')!;
+    expect(Number(circle.getAttribute('cx'))).toBeCloseTo(1 + pad);
+    expect(Number(circle.getAttribute('cy'))).toBeCloseTo(8 - 2 + pad);
+
+    app.unmount();
+
+    await i18n.changeLanguage('ja');
+    try {
+      renderApp('/flow/5', { session: makeSession(2) });
+      const ja = await screen.findByTestId('flow-preview-floor-2', {}, slow);
+      const jaTarget = await within(ja).findByTestId('flow-preview-target-1', {}, slow);
+      expect(jaTarget.querySelector('title')).toHaveTextContent(
+        flowsJa.flowEditor.builder.preview.checkItem.replace('{{name}}', 'Gauge on floor 2'),
+      );
+      expect(jaTarget).toHaveTextContent('Gauge on floor 2');
+      expect(ja).not.toHaveTextContent(flowsJa.flowEditor.builder.preview.noMoves);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  }, 60_000);
 });
 
 describe('builder tree moves', () => {
@@ -500,5 +538,27 @@ describe('path preview', () => {
     expect(loopReturns(steps, targets).map((x) => [x.loopKey, x.from.number, x.to.number])).toEqual([
       ['steps.1', 3, 2],
     ]);
+  });
+  it("takes a meter check's drive to its check item on the robot's floor, not one of another floor", () => {
+    const steps = parseDefinitionText(
+      JSON.stringify({
+        version: 1,
+        steps: [
+          { kind: 'meterCheck', id: 'm', checkItemId: 42 },
+          { kind: 'meterCheck', id: 'n', checkItemId: 41 },
+          { kind: 'moveToWaypoint', id: 'a', waypointId: 21 },
+        ],
+      }),
+    )!;
+    const items = [
+      checkItemSchema.parse({ ...checkItem(42, 'Gauge on floor 2', 2), x: 3.5, y: -1, direction: 1.57 }),
+      checkItemSchema.parse(checkItem(41, 'Gauge on floor 1', 1)),
+    ];
+    const targets = moveTargets(steps, 2, new Map(), items);
+    expect(targets.map((x) => [x.number, x.floorId, x.waypointIds, x.checkItem?.name])).toEqual([
+      [1, 2, [], 'Gauge on floor 2'],
+      [2, 2, [21], undefined],
+    ]);
+    expect(targets[0]!.checkItem).toMatchObject({ x: 3.5, y: -1, direction: 1.57 });
   });
 });

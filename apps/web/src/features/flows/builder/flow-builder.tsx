@@ -485,6 +485,7 @@ export function FlowBuilder({
             steps={steps}
             startFloorId={startFloor}
             mapOf={data.mapOf}
+            checkItems={data.checkItems}
             floorName={floorName}
             selectedKey={selected}
             pickFloorId={pickFloorId}

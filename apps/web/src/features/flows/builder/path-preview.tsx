@@ -1,7 +1,7 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
-import { WaypointType, type FloorMap } from '@portal/contract';
+import { WaypointType, type CheckItem, type FloorMap } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
-import { canSketch, FloorSketch } from '@/components/floor-sketch';
+import { canSketch, FloorSketch, type SketchPoint } from '@/components/floor-sketch';
 import { eachStep, stepKey, type Step } from './tree';
 
 /** One numbered move target: a waypoint (or a route's waypoints) the robot drives to, on a floor. */
@@ -9,24 +9,37 @@ export interface MoveTarget {
   number: number;
   stepKey: string;
   floorId: number | null;
-  /** Waypoint ids in driving order (one for a waypoint, several for a route). */
+  /** Waypoint ids in driving order (one for a waypoint, several for a route; none for a meter check). */
   waypointIds: number[];
+  /**
+   * A meter check's item: the robot drives straight to its place (x, y) and turns to its direction
+   * (the runner's meterCheck). `x`/`y` null: the item has no place yet, nothing to draw.
+   */
+  checkItem?: { id: number; name: string; x: number | null; y: number | null; direction: number };
 }
 
 /**
  * The flow's moves in order with the floor each happens on (a loop's steps once), numbered from 1:
- * a waypoint, a route's waypoints, the waypoint reached after an elevator ride, and the floor's
- * first charging waypoint for "return to charger".
+ * a waypoint, a route's waypoints, the waypoint reached after an elevator ride, the floor's
+ * first charging waypoint for "return to charger", and a meter check's drive to its check item
+ * (when the item is on the floor the robot is on, as the runner requires).
  */
 export function moveTargets(
   steps: readonly Step[],
   startFloorId: number | null,
   mapOf: ReadonlyMap<number, FloorMap>,
+  checkItems: readonly CheckItem[] = [],
 ): MoveTarget[] {
   const out: MoveTarget[] = [];
   let floor = startFloorId;
-  const push = (key: string, ids: number[]) =>
-    out.push({ number: out.length + 1, stepKey: key, floorId: floor, waypointIds: ids });
+  const push = (key: string, ids: number[], checkItem?: MoveTarget['checkItem']) =>
+    out.push({
+      number: out.length + 1,
+      stepKey: key,
+      floorId: floor,
+      waypointIds: ids,
+      ...(checkItem ? { checkItem } : {}),
+    });
   for (const { step, path } of eachStep(steps)) {
     const key = stepKey(path);
     const map = floor === null ? undefined : mapOf.get(floor);
@@ -48,11 +61,24 @@ export function moveTargets(
         if (charger) push(key, [charger.id]);
         break;
       }
+      case 'meterCheck': {
+        const item = checkItems.find((c) => c.id === step.checkItemId);
+        if (item && floor !== null && item.floorId === floor)
+          push(key, [], { id: item.id, name: item.name, x: item.x, y: item.y, direction: item.direction });
+        break;
+      }
       default:
         break;
     }
   }
   return out;
+}
+
+/** A move's points on its floor in driving order: its waypoints, or its check item's place. */
+export function movePoints(target: MoveTarget, byId: ReadonlyMap<number, SketchPoint>): SketchPoint[] {
+  const c = target.checkItem;
+  if (c) return c.x !== null && c.y !== null ? [{ x: c.x, y: c.y }] : [];
+  return target.waypointIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }
 
 /**
@@ -80,6 +106,8 @@ interface PathPreviewProps {
   steps: readonly Step[];
   startFloorId: number | null;
   mapOf: ReadonlyMap<number, FloorMap>;
+  /** The building's check items (a meter check drives to its item). */
+  checkItems?: readonly CheckItem[];
   floorName: (floorId: number) => string;
   selectedKey: string | null;
   /** Set when the selected step takes a waypoint of this floor: clicking one sets it. */
@@ -96,13 +124,14 @@ export function PathPreview({
   steps,
   startFloorId,
   mapOf,
+  checkItems = [],
   floorName,
   selectedKey,
   pickFloorId,
   onPick,
 }: PathPreviewProps) {
   const { t } = useTranslation();
-  const targets = moveTargets(steps, startFloorId, mapOf);
+  const targets = moveTargets(steps, startFloorId, mapOf, checkItems);
   // One panel per floor, in order of first visit.
   const floors: number[] = [];
   if (startFloorId !== null) floors.push(startFloorId);
@@ -162,10 +191,13 @@ function FloorPanel({
       {name}
     </Text>
   );
-  const points = targets.flatMap((x) => x.waypointIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])));
-  const sketch = map && canSketch(map.document) && (
+  const points = targets.flatMap((x) => movePoints(x, byId));
+  const checkPoints = targets.flatMap((x) => (x.checkItem ? movePoints(x, byId) : []));
+  const unplaced = targets.flatMap((x) => (x.checkItem && x.checkItem.x === null ? [x.checkItem] : []));
+  const sketch = map && (canSketch(map.document) || checkPoints.length > 0) && (
     <FloorSketch
       document={map.document}
+      extent={checkPoints}
       unit={0.025}
       maxHeight={260}
       label={`${t('flowEditor.builder.preview.title')}: ${name}`}
@@ -180,23 +212,30 @@ function FloorPanel({
         testId: `flow-preview-waypoint-${w.id}`,
       })}
       targets={targets.flatMap((x) => {
-        const w = byId.get(x.waypointIds[x.waypointIds.length - 1] ?? -1);
-        return w
-          ? [
-              {
-                key: x.number,
-                number: x.number,
-                waypoint: w,
-                highlighted: x.stepKey === selectedKey,
-                testId: `flow-preview-target-${x.number}`,
-              },
-            ]
-          : [];
+        const w = movePoints(x, byId).at(-1);
+        if (!w) return [];
+        const item = x.checkItem;
+        return [
+          {
+            key: x.number,
+            number: x.number,
+            waypoint: w,
+            highlighted: x.stepKey === selectedKey,
+            testId: `flow-preview-target-${x.number}`,
+            ...(item
+              ? {
+                  label: item.name,
+                  heading: item.direction,
+                  title: t('flowEditor.builder.preview.checkItem', { name: item.name }),
+                }
+              : {}),
+          },
+        ];
       })}
       under={({ px, py, r }) =>
         returns.map((x) => {
-          const a = byId.get(x.from.waypointIds[x.from.waypointIds.length - 1] ?? -1);
-          const c = byId.get(x.to.waypointIds[0] ?? -1);
+          const a = movePoints(x.from, byId).at(-1);
+          const c = movePoints(x.to, byId)[0];
           if (!a || !c) return null;
           return (
             <line
@@ -215,6 +254,11 @@ function FloorPanel({
       }
     />
   );
+  const notPlaced = unplaced.map((c) => (
+    <Text key={c.id} size="xs" c="dimmed" data-testid={`flow-preview-unplaced-${c.id}`}>
+      {t('flowEditor.builder.preview.checkItemNotPlaced', { name: c.name })}
+    </Text>
+  ));
   if (!sketch)
     return (
       <div data-testid={`flow-preview-floor-${floorId}`}>
@@ -222,6 +266,7 @@ function FloorPanel({
         <Text size="xs" c="dimmed">
           {t('flowEditor.builder.preview.noMap')}
         </Text>
+        {notPlaced}
       </div>
     );
   return (
@@ -233,6 +278,7 @@ function FloorPanel({
           {t('flowEditor.builder.preview.noMoves')}
         </Text>
       )}
+      {notPlaced}
     </div>
   );
 }
