@@ -207,6 +207,18 @@ export function createRoutes(): RouteObject[] {
               lazy: withTexts(['workPlans', 'flows'], () => import('./routes/workplan/detail')),
             },
             {
+              path: paths.commandMapping.list.path,
+              lazy: withTexts(['commandMappings', 'teleop'], () => import('./routes/command-mapping/list')),
+            },
+            {
+              path: paths.commandMapping.create.path,
+              lazy: withTexts(['commandMappings', 'teleop'], () => import('./routes/command-mapping/create')),
+            },
+            {
+              path: paths.commandMapping.detail.path,
+              lazy: withTexts(['commandMappings', 'teleop'], () => import('./routes/command-mapping/detail')),
+            },
+            {
               path: paths.checkItem.list.path,
               lazy: withTexts('checkItems', () => import('./routes/check-item/list')),
             },
@@ -265,8 +277,14 @@ export function createRoutes(): RouteObject[] {
               path: paths.flow.detail.path,
               lazy: withTexts(['flows', 'robots'], () => import('./routes/flow/detail')),
             },
-            { path: paths.app.basic.path, lazy: withTexts('teleop', () => import('./routes/app/basic')) },
-            { path: paths.app.teleOpe.path, lazy: withTexts('teleop', () => import('./routes/app/tele-ope')) },
+            {
+              path: paths.app.basic.path,
+              lazy: withTexts(['teleop', 'commandMappings'], () => import('./routes/app/basic')),
+            },
+            {
+              path: paths.app.teleOpe.path,
+              lazy: withTexts(['teleop', 'commandMappings'], () => import('./routes/app/tele-ope')),
+            },
             { path: paths.console.path, lazy: withTexts('console', () => import('./routes/console')) },
             ...laterRoutes.map((r): RouteObject => ({
               path: r.path,

@@ -100,6 +100,19 @@ export const paths = {
     create: { path: '/check-item/create', getHref: () => '/check-item/create' },
     detail: { path: '/check-item/:id', getHref: (id: number) => `/check-item/${id}` },
   },
+  commandMapping: {
+    list: {
+      path: '/command-mapping/list',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) =>
+        withQuery('/command-mapping/list', query),
+    },
+    create: {
+      path: '/command-mapping/create',
+      getHref: (query: Record<string, string | number | null | undefined> = {}) =>
+        withQuery('/command-mapping/create', query),
+    },
+    detail: { path: '/command-mapping/:id', getHref: (id: number) => `/command-mapping/${id}` },
+  },
   device: { list: { path: '/device/list', getHref: () => '/device/list' } },
   organization: {
     list: {
@@ -287,7 +300,6 @@ const crud = (base: string, section: Section, list = 'list') =>
 export const laterRoutes: ReadonlyArray<{ path: string; section: Section }> = [
   ...crud('/device', 'device'),
   { path: '/device/:id/data', section: 'device' },
-  ...crud('/command-mapping', 'commandMapping'),
   { path: '/asilla/setting/list', section: 'asilla' },
   { path: '/asilla/setting/:id', section: 'asilla' },
   { path: '/system', section: 'system' },

@@ -17,6 +17,7 @@ import type { AccountMessages } from '@/locales/en/account';
 import type { SchedulesMessages } from '@/locales/en/schedules';
 import type { ReportsMessages } from '@/locales/en/reports';
 import type { CheckItemsMessages } from '@/locales/en/check-items';
+import type { CommandMappingsMessages } from '@/locales/en/command-mappings';
 import type { ThresholdsMessages } from '@/locales/en/thresholds';
 import type { WorkPlansMessages } from '@/locales/en/work-plans';
 import { isApiError } from './api-client';
@@ -92,7 +93,8 @@ export type SectionMessages = RobotsMessages &
   SchedulesMessages &
   ReportsMessages &
   CheckItemsMessages &
-  WorkPlansMessages;
+  WorkPlansMessages &
+  CommandMappingsMessages;
 /** One flat type for the typed keys (an intersection makes key inference too deep for tsc). */
 export interface AllMessages
   extends
@@ -111,7 +113,8 @@ export interface AllMessages
     SchedulesMessages,
     ReportsMessages,
     CheckItemsMessages,
-    WorkPlansMessages {}
+    WorkPlansMessages,
+    CommandMappingsMessages {}
 export type SectionName =
   | 'robots'
   | 'webhooks'
@@ -127,7 +130,8 @@ export type SectionName =
   | 'schedules'
   | 'reports'
   | 'checkItems'
-  | 'workPlans';
+  | 'workPlans'
+  | 'commandMappings';
 const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>>> = {
   webhooks: webhooksSection,
   robots: {
@@ -181,6 +185,10 @@ const sectionLoaders: Record<SectionName, Record<Language, () => Promise<object>
   checkItems: {
     en: () => import('@/locales/en/check-items').then((m) => m.checkItemsEn),
     ja: () => import('@/locales/ja/check-items').then((m) => m.checkItemsJa),
+  },
+  commandMappings: {
+    en: () => import('@/locales/en/command-mappings').then((m) => m.commandMappingsEn),
+    ja: () => import('@/locales/ja/command-mappings').then((m) => m.commandMappingsJa),
   },
   workPlans: {
     en: () => import('@/locales/en/work-plans').then((m) => m.workPlansEn),

@@ -20,6 +20,7 @@ export const queryKeys = {
   auditLogs: resourceKeys('audit-logs'),
   buildings: resourceKeys('buildings'),
   checkItems: resourceKeys('check-items'),
+  commandMappings: resourceKeys('command-mappings'),
   commands: resourceKeys('commands'),
   console: resourceKeys('console'),
   contract: resourceKeys('contract'),

@@ -120,6 +120,7 @@ export const en = {
     reports: 'Reports',
     archive: 'Archive',
     checkItems: 'Check items',
+    commandMappings: 'Command mappings',
     devices: 'IoT devices',
     organizations: 'Organizations',
     operators: 'Operators',

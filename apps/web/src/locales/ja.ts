@@ -122,6 +122,7 @@ export const ja: Messages = {
     reports: 'レポート',
     archive: 'アーカイブ',
     checkItems: '点検項目',
+    commandMappings: 'コマンドマッピング',
     devices: 'IoTデバイス',
     organizations: '組織',
     operators: 'オペレーター',

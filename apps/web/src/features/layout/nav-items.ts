@@ -27,6 +27,7 @@ const operations: NavItem[] = [
   { key: 'reports', href: paths.report.list.getHref() },
   { key: 'archive', href: paths.archive.list.getHref() },
   { key: 'checkItems', href: paths.checkItem.list.getHref() },
+  { key: 'commandMappings', href: paths.commandMapping.list.getHref() },
   { key: 'devices', href: paths.device.list.getHref() },
   { key: 'commands', href: paths.command.readOnly.getHref(), generalOnly: true },
 ];

@@ -14,6 +14,7 @@ import { CallBanner } from './call-banner';
 import { ControlsLock } from './controls-lock';
 import { SpeedToggle, StopButton } from './drive-panel';
 import { Joystick } from './joystick';
+import { MappedCommands } from './mapped-commands';
 import { RobotOverlay, VideoTopRow } from './link-overlay';
 import { RobotAlerts } from './robot-alerts';
 import { SessionPlaceholder } from './session-placeholder';
@@ -131,6 +132,7 @@ export function BasicController({
               </Stack>
             </Paper>
           )}
+          <MappedCommands robotId={teleop.robotId} actions={actions} enabled={canAct} size="lg" />
         </div>
       </div>
     </Stack>

@@ -18,6 +18,7 @@ import { CameraControls } from './camera-controls';
 import { ControlsLock } from './controls-lock';
 import { DeviceControls } from './device-controls';
 import { DrivePanel } from './drive-panel';
+import { MappedCommands } from './mapped-commands';
 import { QualityOverlay, RobotOverlay, VideoTopRow } from './link-overlay';
 import { RobotAlerts } from './robot-alerts';
 import { SessionPlaceholder } from './session-placeholder';
@@ -133,9 +134,12 @@ export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus }: Ope
   );
 
   const cameraPanel = (
-    <Paper withBorder p="sm">
-      <CameraControls session={session} cameras={cameras} status={status} enabled={canDrive} />
-    </Paper>
+    <>
+      <Paper withBorder p="sm">
+        <CameraControls session={session} cameras={cameras} status={status} enabled={canDrive} />
+      </Paper>
+      <MappedCommands robotId={teleop.robotId} actions={actions} enabled={canAct} />
+    </>
   );
   const drivePanel = <DrivePanel session={session} enabled={canDrive} />;
   // Stacked, the drive panel stands on its own (below the video): the tabs keep speech and devices.

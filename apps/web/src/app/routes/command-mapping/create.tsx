@@ -1,0 +1,5 @@
+import { CommandMappingCreatePage } from '@/features/command-mappings/components/command-mapping-page';
+
+export function Component() {
+  return <CommandMappingCreatePage />;
+}

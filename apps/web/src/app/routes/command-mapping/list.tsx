@@ -1,0 +1,5 @@
+import { CommandMappingList } from '@/features/command-mappings/components/command-mapping-list';
+
+export function Component() {
+  return <CommandMappingList />;
+}
