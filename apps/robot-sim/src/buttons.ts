@@ -117,16 +117,26 @@ export function panelViewpoint(
   return { x: p.x + Math.cos(p.facing) * distance, y: p.y + Math.sin(p.facing) * distance, theta };
 }
 
-/** The building a robot's presses reach: a `SimBuildingSystems` (or its banks and doors) fits. */
-export interface ButtonBuilding {
-  banks: ReadonlyMap<string, ElevatorBank>;
-  doors: ReadonlyMap<string, SecurityDoor>;
+/** Which bank, door and floor a robot's panels belong to. */
+interface BuildingPlace {
   /** The bank the elevator panels belong to (default 'A'), the door of the opener (default 'door-1'). */
   bank?: string;
   door?: string;
   /** The floor index the robot is on (default 1: 1F). */
   floor?: number;
 }
+
+/**
+ * The building a robot's presses reach: in the same process (a `SimBuildingSystems`, or its banks
+ * and doors), or over the building-systems HTTP API (`url`, docs/building-systems.md: a robot in
+ * another process than `building-systems/cli.ts`, e.g. `--credentials` entries with `building`).
+ */
+export type ButtonBuilding =
+  | (BuildingPlace & { banks: ReadonlyMap<string, ElevatorBank>; doors: ReadonlyMap<string, SecurityDoor> })
+  | (BuildingPlace & { url: string; token?: string });
+
+/** How often a lit button of a remote building asks whether its ride or passage moved on (simulated s). */
+export const REMOTE_POLL_SECONDS = 1;
 
 /** A button without a building stays lit this long after a press (simulated seconds). */
 export const BUTTON_LIGHT_SECONDS = 10;
@@ -148,6 +158,10 @@ export class ButtonBoard {
     let still: (() => boolean) | null = null;
     let response: string | null = null;
     const b = this.building;
+    if (b && 'url' in b) {
+      this.lit.set(target, { left: Infinity, still: this.pressRemote(b, target, rider) });
+      return null;
+    }
     if (b) {
       const floor = b.floor ?? 1;
       if (target === 'door-open') {
@@ -175,6 +189,70 @@ export class ButtonBoard {
     return response;
   }
 
+  /**
+   * Sends the press to the building-systems HTTP API; the light stays on while the answer is pending
+   * and then while the ride or passage is still on its way (polled in `step`); a failed request
+   * leaves the light on BUTTON_LIGHT_SECONDS.
+   */
+  private pressRemote(b: BuildingPlace & { url: string; token?: string }, target: ButtonTarget, rider: string) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (b.token) headers.authorization = `Bearer ${b.token}`;
+    const floor = b.floor ?? 1;
+    const bankId = b.bank ?? 'A';
+    const state: { path: string | null; phase: string | null; failed: boolean; left: number } = {
+      path: null,
+      phase: null,
+      failed: false,
+      left: BUTTON_LIGHT_SECONDS,
+    };
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${b.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${path}: ${res.status}`);
+      return (await res.json()) as { id: string; phase: string };
+    };
+    const run = async () => {
+      if (target === 'door-open') {
+        const pass = await post('/door-passes', { door: b.door ?? 'door-1', rider });
+        state.path = `/door-passes/${encodeURIComponent(pass.id)}`;
+        state.phase = pass.phase;
+        return;
+      }
+      let to: number | undefined;
+      if (target.startsWith('hall')) {
+        const health = (await (await fetch(`${b.url}/health`, { headers })).json()) as {
+          banks: Array<{ id: string; floors: number[] }>;
+        };
+        const floors = health.banks.find((x) => x.id === bankId)?.floors ?? [];
+        to =
+          target === 'hall-up'
+            ? floors.filter((f) => f > floor).sort((x, y) => x - y)[0]
+            : floors.filter((f) => f < floor).sort((x, y) => y - x)[0];
+      } else to = Number(target.slice(4));
+      const ride = await post('/elevator-calls', { bank: bankId, from: floor, to: to ?? floor, rider });
+      state.path = `/elevator-calls/${encodeURIComponent(ride.id)}`;
+      state.phase = ride.phase;
+    };
+    run().catch(() => (state.failed = true));
+    const waiting =
+      target === 'door-open'
+        ? ['waiting']
+        : target.startsWith('hall')
+          ? ['call']
+          : ['call', 'boarding', 'movement', 'emergency'];
+    this.remote.set(target, { state, headers, url: b.url, nextPoll: REMOTE_POLL_SECONDS });
+    return () => (state.failed ? state.left > 0 : state.phase === null || waiting.includes(state.phase));
+  }
+
+  private readonly remote = new Map<
+    ButtonTarget,
+    {
+      state: { path: string | null; phase: string | null; failed: boolean; left: number };
+      headers: Record<string, string>;
+      url: string;
+      nextPoll: number;
+    }
+  >();
+
   isLit(target: ButtonTarget): boolean {
     const l = this.lit.get(target);
     if (!l) return false;
@@ -190,6 +268,23 @@ export class ButtonBoard {
     for (const [t, l] of this.lit) {
       l.left -= dt;
       if (l.left <= 0) this.lit.delete(t);
+    }
+    for (const [t, r] of this.remote) {
+      if (!this.lit.has(t)) {
+        this.remote.delete(t);
+        continue;
+      }
+      if (r.state.failed) r.state.left -= dt;
+      r.nextPoll -= dt;
+      if (r.nextPoll > 0 || !r.state.path) continue;
+      r.nextPoll = REMOTE_POLL_SECONDS;
+      const path = r.state.path;
+      fetch(`${r.url}${path}`, { headers: r.headers })
+        .then(async (res) => (res.ok ? ((await res.json()) as { phase: string }) : null))
+        .then((s) => {
+          if (s && r.state.path === path) r.state.phase = s.phase;
+        })
+        .catch(() => undefined);
     }
   }
 }

@@ -31,7 +31,9 @@ Options
   --gauge MAP:ID=VALUE set a simulated gauge's needle, e.g. floor-1:G1=85 (repeatable; floor-1 has
                        G1..G3, docs/meter-reading.md); at run time, type the same on stdin
   --credentials FILE   JSON array of { brokerUrl, username, password, manufacturer, serialNumber, model,
-                       mapId, version?, start?, battery?, chargers? }: no portal registration at all
+                       mapId, version?, start?, battery?, chargers?, building? }: no portal registration
+                       at all; building { url, token?, bank?, door?, floor? }: the building-systems API
+                       the arm's button presses reach (README "Button panels and the arm")
   --help               this text
 
 Existing robots (same serial number) keep their floor; their credentials are rotated.

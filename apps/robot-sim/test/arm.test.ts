@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { robotPhotoMessageSchema, type ActionState } from '@portal/contract';
 import {
   ARM_PRESS_SECONDS,
@@ -7,6 +7,8 @@ import {
   demoButtonPanels,
   depthAt,
   ElevatorBank,
+  ManualClock,
+  startBuildingSystems,
   panelViewpoint,
   buttonPixel,
   renderDepthRgba,
@@ -172,6 +174,35 @@ describe('button panels, the depth camera and the arm', () => {
     expect(door.open).toBe(false);
     door.tick(10_000);
     expect(door.open).toBe(true);
+  });
+
+  it('reaches a building over its HTTP API (a robot in another process than the building systems)', async () => {
+    const clock = new ManualClock();
+    const systems = await startBuildingSystems({
+      banks: [{ id: 'A', floors: [0, 1, 2, 3], cars: 1 }],
+      doors: ['door-1'],
+      clock,
+    });
+    try {
+      const r = robot(panelViewpoint(panel('hall')), { url: systems.url, floor: 1 });
+      const up = pixelOf(r.core.depthView(), 'hall-up');
+      expect(press(r, up)).toMatchObject({ resultDescription: 'pressed hall-up' });
+      const bank = systems.banks.get('A')!;
+      await vi.waitFor(() => expect(bank.status('A-ride-1')).toMatchObject({ phase: 'call' }));
+      expect(isAmber(renderDepthRgba(r.core.depthView()), up)).toBe(true);
+      // The car opens on 1F: the robot's next poll sees the ride past its call, the light goes out.
+      clock.advance(10_000);
+      expect(bank.status('A-ride-1')?.phase).toBe('boarding');
+      await vi.waitFor(
+        () => {
+          r.tick(2);
+          expect(r.core.buttons.isLit('hall-up')).toBe(false);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+    } finally {
+      await systems.close();
+    }
   });
 
   it('a button beyond the arm’s reach is not pressed; a bad pixel or arm FAILS', () => {
