@@ -33,6 +33,12 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().default('Robot Portal <no-reply@localhost>'),
+  /**
+   * The demo's own mail server (docs/deployment.md "Mail in the demo"): set by `npm start`; without
+   * SMTP_URL it starts an SMTP receiver on 127.0.0.1:DEMO_SMTP_PORT (another free port when that one is taken).
+   */
+  DEMO_SMTP: boolish.default(false),
+  DEMO_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_EMAIL: z.email('must be an email address').optional(),
@@ -145,6 +151,8 @@ export interface Config {
     | { kind: 'external'; url: string };
   smtpUrl: string | null;
   mailFrom: string;
+  /** Run the demo's SMTP receiver when there is no SMTP_URL (`npm start` only), on this port. */
+  demoSmtp: { port: number } | null;
   secretKey: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   admin: { email: string; password: string } | null;
@@ -257,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         },
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
+    demoSmtp: e.DEMO_SMTP && !e.SMTP_URL ? { port: e.DEMO_SMTP_PORT } : null,
     secretKey: e.SECRET_KEY ?? readOrCreateSecret(dataDir),
     logLevel: e.LOG_LEVEL,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,

@@ -1,5 +1,16 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startServer } from './server.ts';
+import { startDemoSmtp, type DemoSmtp } from './services/demo-smtp.ts';
+
+/**
+ * `npm start` (DEMO_SMTP=1) without SMTP_URL: the demo's own SMTP receiver on 127.0.0.1, at
+ * DEMO_SMTP_PORT or, when that one is taken, any free port; the mailer is pointed at it.
+ */
+async function demoSmtp(config: Config): Promise<DemoSmtp | null> {
+  if (!config.demoSmtp) return null;
+  const log = (line: string) => process.stdout.write(`[demo mail] ${line}\n`);
+  return startDemoSmtp({ dataDir: config.dataDir, port: config.demoSmtp.port, log });
+}
 
 /** `npm start` / `npm run serve`: read the environment, start, stop cleanly on SIGTERM or SIGINT. */
 async function main(): Promise<void> {
@@ -13,6 +24,13 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  const mail = await demoSmtp(config);
+  if (mail) {
+    config = { ...config, smtpUrl: mail.url };
+    process.stdout.write(
+      `[demo mail] SMTP server on ${mail.url}: every mail sent is written to ${mail.dir} (no SMTP_URL set)\n`,
+    );
+  }
   const server = await startServer(config);
   let stopping = false;
   const stop = (signal: string) => {
@@ -24,13 +42,16 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 20_000);
     timer.unref();
-    server.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        server.app.log.error({ err }, 'error while stopping');
-        process.exit(1);
-      },
-    );
+    server
+      .stop()
+      .then(() => mail?.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          server.app.log.error({ err }, 'error while stopping');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

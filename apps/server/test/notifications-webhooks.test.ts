@@ -233,7 +233,7 @@ describe('webhook event kinds', () => {
       const before = await get();
       res = await t.call('PATCH', `/webhooks/${id}`, sys, { ...body, eventKinds, updatedAt: before.updatedAt });
       expect(res.statusCode).toBe(400);
-      expect(errorOf(res).details.some((d) => d.path.startsWith('eventKinds'))).toBe(true);
+      expect((errorOf(res).details ?? []).some((d) => d.path.startsWith('eventKinds'))).toBe(true);
       expect(await get()).toEqual(before);
     }
     res = await t.call('PATCH', `/webhooks/${id}`, sys, {
