@@ -10,7 +10,7 @@ import {
   type WorkPlanTemplate,
 } from '@portal/contract';
 import { demoMapDocument } from '../src/seed.ts';
-import { createTestApp, errorOf, type TestApp } from './helpers.ts';
+import { createTestApp, errorOf, registerDemoRobot, type TestApp } from './helpers.ts';
 
 /**
  * Work plans and templates: the shipped templates, CRUD with audit entries, the rules (name,
@@ -355,5 +355,61 @@ describe('work plans', () => {
     const list = await call('GET', '/work-plans', auth.otherAdmin);
     expect(list.json<WorkPlan[]>().map((p) => p.id)).not.toContain(plan.id);
     expect(Number(list.headers['x-total-count'])).toBe(list.json<WorkPlan[]>().length);
+  });
+});
+
+describe('work plan runs', () => {
+  let robotId = 0;
+  async function robotOfDemoTower(): Promise<number> {
+    if (robotId === 0)
+      robotId = (await registerDemoRobot(t, { serialNo: 'WP-RUN-1', name: 'WP robot', model: 'pro' })).created.robot.id;
+    return robotId;
+  }
+
+  it('starts a run, checks the confirmed steps, keeps it after a reload and closes it', async () => {
+    const plan = await create();
+    const robotId = await robotOfDemoTower();
+    const started = await call('POST', '/work-plan-runs', auth.general, { workPlanId: plan.id, robotId });
+    expect(started.statusCode, started.body).toBe(201);
+    const run = started.json<{ id: number; status: string; currentStep: number; doneSteps: string[] }>();
+    expect(run).toMatchObject({ status: 'open', currentStep: 0, doneSteps: [] });
+    // One open run per robot.
+    expect((await call('POST', '/work-plan-runs', auth.orgAdmin, { workPlanId: plan.id, robotId })).statusCode).toBe(
+      409,
+    );
+    const step1 = await call('POST', `/work-plan-runs/${run.id}/steps`, auth.general, { stepId: 'go' });
+    expect(step1.json()).toMatchObject({ currentStep: 1, doneSteps: ['go'] });
+    expect((await call('POST', `/work-plan-runs/${run.id}/steps`, auth.general, { stepId: 'nope' })).statusCode).toBe(
+      400,
+    );
+    // Durable: read back from the database by another operator of the organization.
+    const again = await call('GET', `/work-plan-runs/${run.id}`, auth.manager);
+    expect(again.json()).toMatchObject({ status: 'open', currentStep: 1, doneSteps: ['go'] });
+    const open = await call(
+      'GET',
+      `/work-plan-runs?filter=${encodeURIComponent(JSON.stringify({ where: { robotId, status: 'open' } }))}`,
+      auth.general,
+    );
+    expect(open.json<Array<{ id: number }>>().map((r) => r.id)).toEqual([run.id]);
+    await call('POST', `/work-plan-runs/${run.id}/steps`, auth.general, { stepId: 'press' });
+    const closed = await call('POST', `/work-plan-runs/${run.id}/close`, auth.general);
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(closed.json()).toMatchObject({ status: 'closed', currentStep: 2, doneSteps: ['go', 'press'] });
+    expect((await call('POST', `/work-plan-runs/${run.id}/steps`, auth.general, { stepId: 'go' })).statusCode).toBe(
+      409,
+    );
+    expect((await call('GET', `/work-plan-runs/${run.id}`, auth.otherAdmin)).statusCode).toBe(404);
+  });
+
+  it('refuses a disabled plan, a robot of another building and another tenant’s robot', async () => {
+    const robotId = await robotOfDemoTower();
+    const disabled = await create({ status: 0 });
+    expect(await refused('POST', '/work-plan-runs', { workPlanId: disabled.id, robotId })).toEqual([
+      'workPlanId:workPlanValidation.disabled',
+    ]);
+    const plan = await create();
+    expect(await refused('POST', '/work-plan-runs', { workPlanId: plan.id, robotId }, auth.otherAdmin)).toEqual([
+      'robotId:validation.notFound',
+    ]);
   });
 });

@@ -378,3 +378,35 @@ export const BUILTIN_WORK_PLAN_TEMPLATES: ReadonlyArray<{
     },
   },
 ];
+
+// ---------------------------------------------------------------- runs
+
+/**
+ * A work plan being walked through on a robot (docs/api-work-plans.md "Runs"): opened from the
+ * operator screen (or by a flow), the operator confirms each step, then closes it. Durable: the
+ * operator screen finds a robot's open run again after a reload.
+ */
+export const WORK_PLAN_RUN_STATUSES = ['open', 'closed'] as const;
+export const startWorkPlanRunBodySchema = z.object({ workPlanId: id, robotId: id });
+export type StartWorkPlanRunBody = z.infer<typeof startWorkPlanRunBodySchema>;
+export const confirmWorkPlanStepBodySchema = z.object({ stepId: stepIdSchema });
+export type ConfirmWorkPlanStepBody = z.infer<typeof confirmWorkPlanStepBodySchema>;
+
+export const workPlanRunSchema = z.object({
+  id: z.number().int(),
+  workPlanId: z.number().int(),
+  workPlanName: z.string(),
+  robotId: z.number().int(),
+  /** The flow run that launched it and waits for it to close, or null. */
+  flowRunId: z.number().int().nullable(),
+  status: z.enum(WORK_PLAN_RUN_STATUSES),
+  /** Index of the first step not yet confirmed (the number of steps once all are). */
+  currentStep: z.number().int(),
+  doneSteps: z.array(z.string()),
+  /** The plan's steps as they were when the run started. */
+  definition: z.custom<WorkPlanDefinition>(),
+  startedAt: z.string(),
+  closedAt: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type WorkPlanRun = z.infer<typeof workPlanRunSchema>;

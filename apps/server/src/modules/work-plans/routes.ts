@@ -1,13 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { workPlanOps } from '@portal/contract';
+import { workPlanOps, workPlanRunOps } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { routes } from '../../lib/route.ts';
+import { workPlanRunService } from './run-service.ts';
 import { workPlanService } from './work-plan-service.ts';
 
 /** Work plans and their templates (docs/api-work-plans.md). */
 export const workPlanRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   const plans = workPlanService(ctx);
+  const runs = workPlanRunService(ctx);
 
   routes(app, workPlanOps, {
     listWorkPlans: async (req) => plans.list(principalOf(req), req.query.filter),
@@ -20,5 +22,13 @@ export const workPlanRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
     getWorkPlanTemplate: async (req) => plans.getTemplate(principalOf(req), req.params.id),
     updateWorkPlanTemplate: async (req) => plans.updateTemplate(principalOf(req), req.params.id, req.body, req.ip),
     deleteWorkPlanTemplate: async (req) => plans.removeTemplate(principalOf(req), req.params.id, req.ip),
+  });
+
+  routes(app, workPlanRunOps, {
+    listWorkPlanRuns: async (req) => runs.list(principalOf(req), req.query.filter),
+    startWorkPlanRun: async (req) => runs.start(principalOf(req), req.body),
+    getWorkPlanRun: async (req) => runs.get(principalOf(req), req.params.id),
+    confirmWorkPlanStep: async (req) => runs.confirm(principalOf(req), req.params.id, req.body.stepId),
+    closeWorkPlanRun: async (req) => runs.close(principalOf(req), req.params.id),
   });
 };

@@ -128,6 +128,8 @@ export const workPlansEn = {
     },
   },
   workPlanValidation: {
+    otherBuilding: 'The work plan is not of the robot’s building.',
+    disabled: 'The work plan is disabled.',
     version: 'Unknown definition version.',
     tooManySteps: 'Too many steps (at most 100).',
     auxiliaryKind: 'Choose speech, photo, lights or pose.',

@@ -123,6 +123,8 @@ export const workPlansJa: WorkPlansMessages = {
     },
   },
   workPlanValidation: {
+    otherBuilding: 'ロボットのビルの作業計画ではありません。',
+    disabled: 'この作業計画は無効です。',
     version: '定義のバージョンが不明です。',
     tooManySteps: 'ステップが多すぎます（最大 100）。',
     auxiliaryKind: '発話・写真・ライト・ポーズから選んでください。',

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import {
+  confirmWorkPlanStepBodySchema,
+  startWorkPlanRunBodySchema,
   updateWorkPlanBodySchema,
   updateWorkPlanTemplateBodySchema,
   workPlanInputSchema,
+  workPlanRunSchema,
   workPlanSchema,
   workPlanTemplateInputSchema,
   workPlanTemplateSchema,
@@ -82,5 +85,49 @@ export const workPlanOps = defineOperations('work-plans', {
     access: 'user',
     params: idParams,
     responses: noContent,
+  },
+});
+
+/**
+ * Work plan runs (docs/api-work-plans.md "Runs"): any operator who may see the robot and the plan
+ * starts one (one open run per robot), confirms its steps and closes it.
+ */
+export const workPlanRunOps = defineOperations('work-plan-runs', {
+  listWorkPlanRuns: {
+    method: 'GET',
+    path: '/work-plan-runs',
+    access: 'user',
+    query: listQuery,
+    list: true,
+    responses: { 200: z.array(workPlanRunSchema) },
+  },
+  startWorkPlanRun: {
+    method: 'POST',
+    path: '/work-plan-runs',
+    access: 'user',
+    body: startWorkPlanRunBodySchema,
+    responses: { 201: workPlanRunSchema },
+  },
+  getWorkPlanRun: {
+    method: 'GET',
+    path: '/work-plan-runs/:id',
+    access: 'user',
+    params: idParams,
+    responses: { 200: workPlanRunSchema },
+  },
+  confirmWorkPlanStep: {
+    method: 'POST',
+    path: '/work-plan-runs/:id/steps',
+    access: 'user',
+    params: idParams,
+    body: confirmWorkPlanStepBodySchema,
+    responses: { 200: workPlanRunSchema },
+  },
+  closeWorkPlanRun: {
+    method: 'POST',
+    path: '/work-plan-runs/:id/close',
+    access: 'user',
+    params: idParams,
+    responses: { 200: workPlanRunSchema },
   },
 });

@@ -1,0 +1,107 @@
+import type { StartWorkPlanRunBody, WorkPlanDefinition, WorkPlanRun } from '@portal/contract';
+import type { AppContext, Principal } from '../../context.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { parseFilter } from '../../lib/filter.ts';
+import { refuseFields } from '../../lib/list-answer.ts';
+import { robotInScope } from '../../lib/scope.ts';
+import { workPlanRepo } from './work-plan-repo.ts';
+import { toWorkPlanRun, workPlanRunFilter, workPlanRunRepo } from './run-repo.ts';
+
+type Ctx = Pick<AppContext, 'db' | 'clock'>;
+
+const invalid = (path: string, message: string) =>
+  new AppError('VALIDATION_FAILED', `Invalid ${path}`, [{ path, message }]);
+
+/**
+ * Work plan runs (docs/api-work-plans.md "Runs"). Anyone who may see the robot and the work plan
+ * runs it (operating is not managing). Starting: the plan is enabled and of the robot's building,
+ * and the robot has no other open run (409 CONFLICT). Confirming a step: a step of the plan, while
+ * the run is open (a closed run is 409). Another tenant's run or robot is 404.
+ */
+export function workPlanRunService({ db, clock }: Ctx) {
+  const runs = workPlanRunRepo(db);
+  const plans = workPlanRepo(db);
+
+  async function load(p: Principal, id: number) {
+    const row = await runs.byId(p, id);
+    if (!row) throw notFound('Work plan run');
+    return row;
+  }
+  const closedConflict = () => new AppError('CONFLICT', 'The work plan run is closed');
+
+  return {
+    async list(p: Principal, rawFilter: string | undefined): Promise<{ items: WorkPlanRun[]; total: number }> {
+      const f = parseFilter(rawFilter, workPlanRunFilter);
+      refuseFields(f);
+      const { rows, total } = await runs.page(p, f);
+      return { items: rows.map(toWorkPlanRun), total };
+    },
+
+    async get(p: Principal, id: number): Promise<WorkPlanRun> {
+      return toWorkPlanRun(await load(p, id));
+    },
+
+    async start(p: Principal, body: StartWorkPlanRunBody, flowRunId: number | null = null): Promise<WorkPlanRun> {
+      const robot = await runs.robot(body.robotId);
+      if (!robot || !robotInScope(p, { organizationId: robot.organization_id, buildingId: robot.building_id }))
+        throw invalid('robotId', 'validation.notFound');
+      const plan = await plans.byId(p, body.workPlanId);
+      if (!plan) throw invalid('workPlanId', 'validation.notFound');
+      if (plan.building_id !== robot.building_id) throw invalid('workPlanId', 'workPlanValidation.otherBuilding');
+      if (plan.status !== 1) throw invalid('workPlanId', 'workPlanValidation.disabled');
+      const now = clock().toISOString();
+      const id = await db.transaction().execute(async (trx) => {
+        if (await runs.openOfRobot(robot.id, trx))
+          throw new AppError('CONFLICT', 'The robot already has an open work plan');
+        return runs.insert(
+          {
+            organization_id: robot.organization_id,
+            work_plan_id: plan.id,
+            robot_id: robot.id,
+            flow_run_id: flowRunId,
+            status: 'open',
+            current_step: 0,
+            done_steps: '[]',
+            started_by: p.operatorId,
+            started_at: now,
+            updated_at: now,
+          },
+          trx,
+        );
+      });
+      return toWorkPlanRun(await load(p, id));
+    },
+
+    /** The operator confirms a step: it is checked, and the current step is the first one not yet confirmed. */
+    async confirm(p: Principal, id: number, stepId: string): Promise<WorkPlanRun> {
+      const row = await load(p, id);
+      if (row.status !== 'open') throw closedConflict();
+      const def = JSON.parse(row.definition) as WorkPlanDefinition;
+      if (!def.steps.some((s) => s.id === stepId)) throw invalid('stepId', 'validation.notFound');
+      const done = new Set(JSON.parse(row.done_steps) as string[]);
+      done.add(stepId);
+      const next = def.steps.findIndex((s) => !done.has(s.id));
+      const ok = await db.transaction().execute((trx) =>
+        runs.progress(
+          id,
+          {
+            current_step: next === -1 ? def.steps.length : next,
+            done_steps: JSON.stringify(def.steps.map((s) => s.id).filter((s) => done.has(s))),
+            updated_at: clock().toISOString(),
+          },
+          trx,
+        ),
+      );
+      if (!ok) throw closedConflict();
+      return toWorkPlanRun(await load(p, id));
+    },
+
+    async close(p: Principal, id: number): Promise<WorkPlanRun> {
+      const row = await load(p, id);
+      if (row.status !== 'open') throw closedConflict();
+      const ok = await db.transaction().execute((trx) => runs.close(id, clock().toISOString(), trx));
+      if (!ok) throw closedConflict();
+      return toWorkPlanRun(await load(p, id));
+    },
+  };
+}
