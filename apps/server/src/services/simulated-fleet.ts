@@ -13,7 +13,12 @@ import type { RobotLink } from '../modules/robot-link/types.ts';
 import { orderLabels } from '../modules/robot-link/fleet-state.ts';
 import { mapRepo } from '../modules/maps/map-repo.ts';
 import { simulatedFleetRepo } from './simulated-fleet-repo.ts';
-import { startSimulatedBuilding, type SimulatedBuilding } from './simulated-building.ts';
+import {
+  DEMO_ELEVATOR_BANK,
+  DEMO_SECURITY_DOORS,
+  startSimulatedBuilding,
+  type SimulatedBuilding,
+} from './simulated-building.ts';
 
 /** The demo building the simulated robots live in (seed.ts). */
 const DEMO_BUILDING = 'Demo Tower';
@@ -110,6 +115,21 @@ export async function startSimulatedFleet(opts: {
     }
     return documents.get(floorId)!;
   };
+  // Started before the robots: the arm's button presses of a robot reach them (building.url below).
+  let systems: SimulatedBuilding | null = null;
+  if (opts.buildingSystems) {
+    systems = await startSimulatedBuilding({
+      db: opts.db,
+      log,
+      clock: opts.clock,
+      building,
+      floorIndexes: floors.map((f) => f.index),
+      admit: opts.buildingSystems.admit,
+    }).catch((err: unknown) => {
+      log.warn({ err }, 'simulated building systems did not start');
+      return null;
+    });
+  }
   const onFloor = new Map<number, number>();
 
   const robots: Array<{ id: number; index: number; plan: PatrolPlan; entry: Record<string, unknown> }> = [];
@@ -165,6 +185,16 @@ export async function startSimulatedFleet(opts: {
         mapId: floorMapId(floorId),
         start,
         chargers: [{ x: start.x, y: start.y }],
+        ...(systems
+          ? {
+              building: {
+                url: systems.url,
+                bank: DEMO_ELEVATOR_BANK,
+                door: DEMO_SECURITY_DOORS[0],
+                floor: floors.find((f) => f.id === floorId)?.index ?? 1,
+              },
+            }
+          : {}),
       },
     });
   }
@@ -182,21 +212,6 @@ export async function startSimulatedFleet(opts: {
     if (!stopping) log.warn({ code, signal }, 'the simulated robots stopped');
   });
   let stopping = false;
-
-  let systems: SimulatedBuilding | null = null;
-  if (opts.buildingSystems) {
-    systems = await startSimulatedBuilding({
-      db: opts.db,
-      log,
-      clock: opts.clock,
-      building,
-      floorIndexes: floors.map((f) => f.index),
-      admit: opts.buildingSystems.admit,
-    }).catch((err: unknown) => {
-      log.warn({ err }, 'simulated building systems did not start');
-      return null;
-    });
-  }
 
   // Idle robots go on patrol; a robot low on battery goes home to charge. A robot running a flow
   // (idle between its steps, or waiting) is left to it.
