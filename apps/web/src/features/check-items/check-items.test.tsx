@@ -11,9 +11,9 @@ import {
   type CheckItem,
   type CheckItemInput,
 } from '@portal/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
 import { checkItemsEn } from '@/locales/en/check-items';
 import { checkItemsJa } from '@/locales/ja/check-items';
@@ -189,6 +189,78 @@ describe('check item form', () => {
     const dialog = await screen.findByRole('dialog', {}, slow);
     expect(within(dialog).getByTestId('check-item-qr')).toHaveValue('QR-1');
     expect(within(dialog).getByTestId('check-item-qr')).toBeDisabled();
+  }, 30_000);
+
+  it('places the item with a click on the floor map, points it with a drag, and keeps map and fields in step', async () => {
+    // jsdom lays nothing out: the sketch's screen matrix is the identity (client = SVG user units).
+    class Point {
+      constructor(
+        public x = 0,
+        public y = 0,
+      ) {}
+      matrixTransform() {
+        return new Point(this.x, this.y);
+      }
+    }
+    vi.stubGlobal('DOMPoint', Point);
+    Object.defineProperty(SVGSVGElement.prototype, 'getScreenCTM', {
+      configurable: true,
+      value: () => ({ inverse: () => ({}) }),
+    });
+    onTestFinished(() => {
+      delete (SVGSVGElement.prototype as { getScreenCTM?: unknown }).getScreenCTM;
+    });
+    const { calls } = mockApi({
+      ...routes(),
+      [on(checkItemOps.getCheckItem, { id: 5 })]: () => reply(checkItemSchema, item(5)),
+      [on(checkItemOps.updateCheckItem, { id: 5 })]: (c) =>
+        reply(checkItemSchema, { ...item(5), ...(c.body as CheckItemInput) }),
+    });
+    const app = renderApp('/check-item/5', { session: makeSession(2) });
+    const map = await screen.findByTestId('check-item-map', {}, slow);
+    // No floor map: a grid 10 m around the origin, padded by 8 % of 20 m; map (x, y) is at (x + 11.6, 11.6 - y).
+    const at = (x: number, y: number) => ({ clientX: x + 11.6, clientY: 11.6 - y });
+    const marker = () => {
+      const c = screen.getByTestId('check-item-marker').querySelector('circle')!;
+      return [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))];
+    };
+    // The stored place (1, 2) is drawn.
+    expect(marker()[0]).toBeCloseTo(at(1, 2).clientX);
+    expect(marker()[1]).toBeCloseTo(at(1, 2).clientY);
+
+    // A click places it: the fields follow, the direction stays.
+    fireEvent.pointerDown(map, { ...at(3, 4), buttons: 1, pointerId: 1 });
+    fireEvent.pointerUp(map, { ...at(3, 4), pointerId: 1 });
+    await waitFor(() => expect(screen.getByTestId('check-item-x')).toHaveValue('3'));
+    expect(screen.getByTestId('check-item-y')).toHaveValue('4');
+    expect(screen.getByTestId('check-item-direction')).toHaveValue('0');
+    expect(marker()[0]).toBeCloseTo(at(3, 4).clientX);
+    expect(marker()[1]).toBeCloseTo(at(3, 4).clientY);
+
+    // A press and drag places it and points it along the drag (here up the map: 90°).
+    fireEvent.pointerDown(map, { ...at(-2, 1), buttons: 1, pointerId: 2 });
+    fireEvent.pointerMove(map, { ...at(-2, 2), buttons: 1, pointerId: 2 });
+    fireEvent.pointerUp(map, { ...at(-2, 3), pointerId: 2 });
+    await waitFor(() => expect(screen.getByTestId('check-item-direction')).toHaveValue('90'));
+    expect(screen.getByTestId('check-item-x')).toHaveValue('-2');
+    expect(screen.getByTestId('check-item-y')).toHaveValue('1');
+    // A move without a pressed button changes nothing.
+    fireEvent.pointerMove(map, { ...at(5, 5), buttons: 0, pointerId: 3 });
+    expect(screen.getByTestId('check-item-x')).toHaveValue('-2');
+
+    // Typed values move the marker.
+    await app.user.clear(screen.getByTestId('check-item-x'));
+    await app.user.type(screen.getByTestId('check-item-x'), '6.5');
+    await app.user.clear(screen.getByTestId('check-item-y'));
+    await app.user.type(screen.getByTestId('check-item-y'), '-3');
+    await waitFor(() => expect(marker()[0]).toBeCloseTo(at(6.5, -3).clientX));
+    expect(marker()[1]).toBeCloseTo(at(6.5, -3).clientY);
+
+    await app.user.click(screen.getByTestId('check-item-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT' || c.method === 'PATCH')).toBe(true), slow);
+    const body = calls.find((c) => c.method === 'PUT' || c.method === 'PATCH')!.body as CheckItemInput;
+    expect(body).toMatchObject({ x: 6.5, y: -3 });
+    expect(body.direction).toBeCloseTo(Math.PI / 2);
   }, 30_000);
 });
 

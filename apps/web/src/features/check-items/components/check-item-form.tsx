@@ -215,6 +215,8 @@ export function CheckItemForm({ item, initial, readOnly, onReload, onCreated, st
     control: form.control,
     name: ['buildingId', 'floorId', 'type', 'alerting', 'meterType', 'readingService', 'markerType'],
   });
+  // The place as typed or picked: the map's marker follows the fields, and the fields the map.
+  const [placeX, placeY, placeDirection] = useWatch({ control: form.control, name: ['x', 'y', 'direction'] });
   const buildings = useQuery(buildingFilterOptions());
   const floors = useFloorOptions(buildingId);
   const rules = useThresholdRuleOptions();
@@ -426,22 +428,17 @@ export function CheckItemForm({ item, initial, readOnly, onReload, onCreated, st
               </Text>
             )}
             {floorId !== undefined && (
-              <Controller
-                control={form.control}
-                name="direction"
-                render={({ field: direction }) => (
-                  <LocationPicker
-                    floorId={floorId}
-                    floorName={floorName}
-                    disabled={readOnly}
-                    value={{ x: form.getValues('x'), y: form.getValues('y'), direction: direction.value }}
-                    onChange={(p) => {
-                      form.setValue('x', p.x, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
-                      form.setValue('y', p.y, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
-                      direction.onChange(p.direction);
-                    }}
-                  />
-                )}
+              <LocationPicker
+                floorId={floorId}
+                floorName={floorName}
+                disabled={readOnly}
+                value={{ x: placeX, y: placeY, direction: placeDirection }}
+                onChange={(p) => {
+                  const opts = { shouldDirty: true, shouldValidate: form.formState.isSubmitted };
+                  form.setValue('x', p.x, opts);
+                  form.setValue('y', p.y, opts);
+                  form.setValue('direction', p.direction, opts);
+                }}
               />
             )}
             <Group grow align="flex-start">
