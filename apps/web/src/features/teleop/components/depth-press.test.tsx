@@ -7,6 +7,7 @@ import { i18n } from '@/lib/i18n';
 import { teleopEn } from '@/locales/en/teleop';
 import { teleopJa } from '@/locales/ja/teleop';
 import { mockApi, on, reply, replyError } from '@/testing/mock-api';
+import { ArmPanel } from './arm-panel';
 import { DepthPress } from './depth-press';
 
 const slow = { timeout: 10_000 };
@@ -114,5 +115,19 @@ describe('DepthPress', () => {
     await clickAt(50, 50);
     expect(await screen.findByRole('alert')).toBeInTheDocument();
     expect(screen.queryByText(/Pressed:/)).not.toBeInTheDocument();
+  });
+  it('the operator screen’s arm panel presses with the arm chosen', slow, async () => {
+    const { calls } = api(() => reply(armPressResultSchema, { hit: true, target: 'door-open' }));
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+    render(
+      <AppProvider queryClient={queryClient} env="test">
+        <ArmPanel robotId={7} serialNo="UGO-7" />
+      </AppProvider>,
+    );
+    fireEvent.click(await screen.findByText('Left arm'));
+    expect(await screen.findByText('Click the button the left arm should press.')).toBeInTheDocument();
+    await clickAt(160, 120);
+    expect(await screen.findByText('Pressed: Door opener')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ arm: 'left', u: 320, v: 240 });
   });
 });
