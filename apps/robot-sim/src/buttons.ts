@@ -253,6 +253,11 @@ export class ButtonBoard {
     }
   >();
 
+  /** The buttons lit now (the colour cameras draw them amber). */
+  litTargets(): ButtonTarget[] {
+    return [...this.lit.keys()].filter((t) => this.isLit(t));
+  }
+
   isLit(target: ButtonTarget): boolean {
     const l = this.lit.get(target);
     if (!l) return false;

@@ -174,6 +174,7 @@ export class RobotCore {
               robotName: opts.serialNumber,
               now: Date.now(),
               ...this.features.view(),
+              litButtons: this.buttons.litTargets(),
             },
             width,
           ),
@@ -544,6 +545,7 @@ export class RobotCore {
       world: this.worldOf(this.kin.mapId),
       robotName,
       ...this.features.view(),
+      litButtons: this.buttons.litTargets(),
     };
   }
 

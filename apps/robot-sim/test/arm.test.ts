@@ -20,6 +20,7 @@ import {
   type DepthView,
 } from '../src/index.ts';
 import { BUTTON_DEPTH, PLATE_DEPTH } from '../src/buttons.ts';
+import { FrameRenderer } from '../src/video/index.ts';
 
 const MAP = 'floor-1';
 const panels = demoButtonPanels(MAP);
@@ -126,6 +127,28 @@ describe('button panels, the depth camera and the arm', () => {
       const at = pixelOf(carView, t);
       expect(depthAt(carView, at.u, at.v)?.button?.target).toBe(t);
     }
+  });
+
+  it('the colour cameras show the panels, a lit button amber', () => {
+    const renderer = new FrameRenderer(320, 180);
+    const amber = (litButtons: string[]) => {
+      const rgba = renderer.renderRgba({
+        camera: 'v1',
+        pose: panelViewpoint(panel('hall'), 1.2),
+        world: worldFor(MAP),
+        gimbal: { pan: 0, tilt: 0 },
+        eyeHeight: 1.2,
+        thermal: { colorMap: 'normal', rangeMin: 15, rangeMax: 40 },
+        robotName: 'ARM',
+        now: 0,
+        litButtons,
+      });
+      let n = 0;
+      for (let p = 0; p < rgba.length; p += 4) if (rgba[p]! > 200 && rgba[p + 2]! < 90 && rgba[p + 1]! > 120) n++;
+      return n;
+    };
+    expect(amber([])).toBe(0);
+    expect(amber(['hall-up'])).toBeGreaterThan(10);
   });
 
   it('sends the depth image on the photo topic as camera depth (640x480 PNG)', () => {

@@ -35,6 +35,8 @@ export interface CameraView {
   now: number;
   /** Small extra text (e.g. camera id and video mode). */
   label?: string;
+  /** The button panels' lit buttons (buttons.ts targets): drawn amber. */
+  litButtons?: readonly string[];
 }
 
 export interface CameraSpec {
@@ -700,6 +702,75 @@ export class FrameRenderer {
 
     if (!thermal && view.world.gauges?.length) {
       this.gauges(view.world, { px, py, eye, fx, fy, rx, ry, k, focal, horizon });
+    }
+    if (!thermal && view.world.panels?.length) {
+      this.panels(view.world, { px, py, eye, fx, fy, rx, ry, k, focal, horizon }, view.litButtons ?? []);
+    }
+  }
+
+  /**
+   * Draws the world's button panels (buttons.ts) over the scene like the gauges: a grey plate with
+   * white buttons, lit ones amber, where the column's ray meets the plate before its wall.
+   */
+  private panels(
+    world: World,
+    cam: {
+      px: number;
+      py: number;
+      eye: number;
+      fx: number;
+      fy: number;
+      rx: number;
+      ry: number;
+      k: Float64Array;
+      focal: number;
+      horizon: number;
+    },
+    lit: readonly string[],
+  ): void {
+    const W = this.width;
+    const H = this.height;
+    const Y = this.yPlane;
+    const U = this.uPlane;
+    const V = this.vPlane;
+    const cw = W >> 1;
+    const { px, py, eye, fx, fy, rx, ry, k, focal, horizon } = cam;
+    const amber = { y: rgbToY(255, 176, 0), u: rgbToU(255, 176, 0), v: rgbToV(255, 176, 0) };
+    for (const panel of world.panels ?? []) {
+      const nx = Math.cos(panel.facing);
+      const ny = Math.sin(panel.facing);
+      const front = nx * (px - panel.x) + ny * (py - panel.y);
+      if (front <= 0.01 || Math.hypot(px - panel.x, py - panel.y) > MAX_VIEW_DISTANCE) continue;
+      const ax = -ny;
+      const ay = nx;
+      const num = nx * (panel.x - px) + ny * (panel.y - py);
+      for (let c = 0; c < W; c++) {
+        const dx = fx + k[c]! * rx;
+        const dy = fy + k[c]! * ry;
+        const den = nx * dx + ny * dy;
+        if (den >= -1e-9) continue;
+        const p = num / den;
+        if (p <= 0.02 || p > this.depth[c]! + 0.05) continue;
+        const u = ax * (px + p * dx - panel.x) + ay * (py + p * dy - panel.y);
+        if (Math.abs(u) > panel.width / 2) continue;
+        const scale = focal / p;
+        const r0 = Math.max(0, Math.floor(horizon - (panel.z + panel.height / 2 - eye) * scale));
+        const r1 = Math.min(H - 1, Math.ceil(horizon - (panel.z - panel.height / 2 - eye) * scale));
+        const light = lightOf(p * Math.hypot(dx, dy));
+        for (let r = r0; r <= r1; r++) {
+          const z = eye - ((r + 0.5 - horizon) * p) / focal;
+          if (Math.abs(z - panel.z) > panel.height / 2) continue;
+          const b = panel.buttons.find((x) => Math.abs(u - x.s) <= x.size / 2 && Math.abs(z - x.z) <= x.size / 2);
+          const on = b !== undefined && lit.includes(b.target);
+          const l = b ? 235 : 120;
+          Y[r * W + c] = on ? amber.y : rgbToY(l * light, l * light, l * light);
+          if (!(r & 1) && !(c & 1)) {
+            const o = (r >> 1) * cw + (c >> 1);
+            U[o] = on ? amber.u : 128;
+            V[o] = on ? amber.v : 128;
+          }
+        }
+      }
     }
   }
 
