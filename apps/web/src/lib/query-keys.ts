@@ -49,6 +49,7 @@ export const queryKeys = {
   webhooks: resourceKeys('webhooks'),
   workPlans: resourceKeys('work-plans'),
   workPlanTemplates: resourceKeys('work-plan-templates'),
+  workPlanRuns: resourceKeys('work-plan-runs'),
 } as const;
 
 export type Resource = keyof typeof queryKeys;

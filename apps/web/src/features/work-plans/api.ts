@@ -1,7 +1,10 @@
 import {
   floorOps,
   mapOps,
+  robotOps,
   workPlanOps,
+  workPlanRunOps,
+  type WorkPlanRun,
   type Filter,
   type UpdateWorkPlanBody,
   type UpdateWorkPlanTemplateBody,
@@ -132,3 +135,41 @@ export function useFloorWaypoints(floorId: number | null): Array<{ id: number; n
   });
   return floorId === null ? [] : (map.data?.document.waypoints ?? []).map((w) => ({ id: w.id, name: w.name }));
 }
+
+// ---------------------------------------------------------------- runs (the operator screen)
+
+const rkeys = queryKeys.workPlanRuns;
+
+/** The robot's floor (the chooser offers that floor's enabled work plans). */
+export const useRobotFloor = (robotId: number) =>
+  useQuery({
+    ...opQuery(robotOps.getRobot, queryKeys.robots.detail(robotId), { params: { id: robotId } }),
+    select: (r) => r.floorId,
+  });
+
+/** The robot's open run, if any (it survives a reload of the operator screen). */
+export const useOpenRun = (robotId: number) => {
+  const filter: Filter = { where: { robotId, status: 'open' }, limit: 1 };
+  return useQuery({
+    ...opPageQuery(workPlanRunOps.listWorkPlanRuns, rkeys.list(filter), { query: { filter } }),
+    select: (page) => (page.items[0] as WorkPlanRun | undefined) ?? null,
+  });
+};
+
+export const useStartRun = () =>
+  useOpMutation(workPlanRunOps.startWorkPlanRun, {
+    args: (body: { workPlanId: number; robotId: number }) => ({ body }),
+    invalidates: ['workPlanRuns'],
+  });
+
+export const useConfirmStep = () =>
+  useOpMutation(workPlanRunOps.confirmWorkPlanStep, {
+    args: ({ id, stepId }: { id: number; stepId: string }) => ({ params: { id }, body: { stepId } }),
+    invalidates: ['workPlanRuns'],
+  });
+
+export const useCloseRun = () =>
+  useOpMutation(workPlanRunOps.closeWorkPlanRun, {
+    args: (id: number) => ({ params: { id } }),
+    invalidates: ['workPlanRuns'],
+  });

@@ -2,7 +2,9 @@ import { Navigate, useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { RunningFlowLine } from '@/features/flow-runs/components/running-flow';
 import { OperatorScreen } from '@/features/teleop/components/operator-screen';
+import { DepthPress } from '@/features/teleop/components/depth-press';
 import { RobotGate } from '@/features/teleop/components/robot-gate';
+import { WorkPlanAction } from '@/features/work-plans/components/work-plan-run';
 import { loadSection } from '@/lib/i18n';
 
 /**
@@ -10,7 +12,7 @@ import { loadSection } from '@/lib/i18n';
  * section; the running flow's step kinds in the flows section.
  */
 export async function loader() {
-  await Promise.all([loadSection('robots'), loadSection('flows')]);
+  await Promise.all([loadSection('robots'), loadSection('flows'), loadSection('workPlans')]);
   return null;
 }
 
@@ -27,6 +29,21 @@ export function Component() {
           teleop={teleop}
           mode={mode}
           flowStatus={<RunningFlowLine robotId={teleop.robotId} />}
+          workPlanAction={(enabled) => (
+            <WorkPlanAction
+              robotId={teleop.robotId}
+              buildingId={teleop.buildingId}
+              enabled={enabled}
+              renderPress={(arm, onPressed) => (
+                <DepthPress
+                  robotId={String(teleop.robotId)}
+                  serialNo={teleop.serialNo}
+                  arm={arm}
+                  onPressed={onPressed}
+                />
+              )}
+            />
+          )}
         />
       )}
     </RobotGate>

@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { RECORDING_ACTIVE_STATES, type CameraId, type RecordingState, type RobotCapabilities } from '@portal/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -29,10 +29,21 @@ interface ActionBarProps {
   camera: CameraId | null;
   actions: ReturnType<typeof useRobotActions>;
   enabled: boolean;
+  /** The work plan action (chooser and step panel, composed by the route); else a link to the work plans. */
+  workPlan?: ReactNode;
 }
 
 /** The action menu of the operator screen: photo (and the latest photos), long-term recording, work plan. */
-export function ActionBar({ robotId, buildingId, capabilities, recording, camera, actions, enabled }: ActionBarProps) {
+export function ActionBar({
+  robotId,
+  buildingId,
+  capabilities,
+  recording,
+  camera,
+  actions,
+  enabled,
+  workPlan,
+}: ActionBarProps) {
   const { t } = useTranslation();
   const [photosOpen, setPhotosOpen] = useState(false);
   const [waitingPhoto, setWaitingPhoto] = useState(false);
@@ -128,7 +139,9 @@ export function ActionBar({ robotId, buildingId, capabilities, recording, camera
           )}
         </Group>
       )}
-      {capabilities.workPlan ? (
+      {capabilities.workPlan && workPlan ? (
+        workPlan
+      ) : capabilities.workPlan ? (
         <Button
           size="xs"
           variant="default"

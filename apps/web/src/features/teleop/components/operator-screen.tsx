@@ -40,6 +40,8 @@ interface OperatorScreenProps {
   sessionOptions?: UseTeleopSessionOptions;
   /** The running flow's name and step (composed by the route), under the title. */
   flowStatus?: ReactNode;
+  /** The "work plan" action (composed by the route): given whether the operator may act now. */
+  workPlanAction?: (enabled: boolean) => ReactNode;
 }
 
 /** Fills the window below the header (AppShell header 56 px and the main area's padding). */
@@ -54,7 +56,7 @@ const FULL_HEIGHT = 'calc(100dvh - 56px - 2 * var(--mantine-spacing-md))';
  * so they are in view without scrolling. On a tablet every control is a 44 px touch target
  * (teleop.module.css).
  */
-export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus }: OperatorScreenProps) {
+export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus, workPlanAction }: OperatorScreenProps) {
   const { t } = useTranslation();
   const wide = useMediaQuery(SIDE_BY_SIDE_QUERY) ?? false;
   // Side by side on a tablet in landscape the video column is narrow: the alerts stand above the
@@ -200,6 +202,7 @@ export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus }: Ope
       camera={status?.camera ?? null}
       actions={actions}
       enabled={canAct}
+      workPlan={workPlanAction?.(canAct)}
     />
   );
 

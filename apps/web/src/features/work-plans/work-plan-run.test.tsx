@@ -1,0 +1,164 @@
+import {
+  robotOps,
+  robotSchema,
+  workPlanOps,
+  workPlanRunOps,
+  workPlanRunSchema,
+  workPlanSchema,
+  type WorkPlanRun,
+} from '@portal/contract';
+import { QueryClient } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppProvider } from '@/app/provider';
+import { i18n, loadSection } from '@/lib/i18n';
+import { workPlansEn } from '@/locales/en/work-plans';
+import { mockApi, on, reply } from '@/testing/mock-api';
+import { WorkPlanAction } from './components/work-plan-run';
+
+const slow = { timeout: 15_000 };
+const at = '2026-01-01T00:00:00.000Z';
+
+const definition = {
+  version: 1 as const,
+  steps: [
+    {
+      id: 'go',
+      title: 'Go to the hall',
+      type: 'move' as const,
+      main: { kind: 'moveToWaypoint' as const, waypointId: 3 },
+      auxiliary: [],
+      before: { pose: null },
+      after: { waitSeconds: 0 },
+    },
+    {
+      id: 'press',
+      title: 'Press the call button',
+      type: 'pressRight' as const,
+      main: { kind: 'pressButton' as const, target: 'call' },
+      auxiliary: [],
+      before: { pose: null },
+      after: { waitSeconds: 5 },
+    },
+  ],
+};
+
+const plan = workPlanSchema.parse({
+  id: 4,
+  organizationId: 1,
+  buildingId: 10,
+  buildingName: 'Demo Tower',
+  floorId: 20,
+  floorName: '1F',
+  name: 'Lift to 3F',
+  description: '',
+  icon: 'elevator',
+  type: 0,
+  status: 1,
+  definition,
+  templateId: null,
+  createdAt: at,
+  updatedAt: at,
+});
+
+const robot = robotSchema.parse({
+  id: 7,
+  serialNo: 'UGO-7',
+  name: 'ugo',
+  model: 'pro',
+  version: '',
+  hardwareRevision: '',
+  organizationId: 1,
+  buildingId: 10,
+  buildingName: 'Demo Tower',
+  floorId: 20,
+  floorName: '1F',
+  groupId: null,
+  groupName: null,
+  status: 1,
+  longTermRecordingAutoStart: false,
+  videoMode: 'high',
+  notes: '',
+  mqttUsername: 'robot-UGO-7',
+  manufacturer: 'ugo',
+  lastCommunicationAt: null,
+  createdAt: at,
+  updatedAt: at,
+});
+
+beforeEach(async () => {
+  await i18n.changeLanguage('en');
+  await loadSection('workPlans');
+});
+
+describe('work plan on the operator screen', () => {
+  it('starts the only plan of the floor without a chooser, checks the confirmed steps and closes', async () => {
+    let run: WorkPlanRun | null = null;
+    const { calls } = mockApi({
+      [on(robotOps.getRobot, { id: 7 })]: () => reply(robotSchema, robot),
+      [on(workPlanOps.listWorkPlans)]: () => reply(z.array(workPlanSchema), [plan]),
+      [on(workPlanRunOps.listWorkPlanRuns)]: () => reply(z.array(workPlanRunSchema), run ? [run] : []),
+      [on(workPlanRunOps.startWorkPlanRun)]: () => {
+        run = workPlanRunSchema.parse({
+          id: 1,
+          workPlanId: 4,
+          workPlanName: 'Lift to 3F',
+          robotId: 7,
+          flowRunId: null,
+          status: 'open',
+          currentStep: 0,
+          doneSteps: [],
+          definition,
+          startedAt: at,
+          closedAt: null,
+          updatedAt: at,
+        });
+        return reply(workPlanRunSchema, run, 201);
+      },
+      [on(workPlanRunOps.confirmWorkPlanStep, { id: 1 })]: (c) => {
+        const stepId = (c.body as { stepId: string }).stepId;
+        run = { ...run!, doneSteps: [...run!.doneSteps, stepId], currentStep: run!.currentStep + 1 };
+        return reply(workPlanRunSchema, run);
+      },
+      [on(workPlanRunOps.closeWorkPlanRun, { id: 1 })]: () => {
+        run = { ...run!, status: 'closed' };
+        const closed = run;
+        run = null;
+        return reply(workPlanRunSchema, closed);
+      },
+    });
+    const user = userEvent.setup();
+    render(
+      <AppProvider queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })} env="test">
+        <WorkPlanAction
+          robotId={7}
+          buildingId={10}
+          enabled
+          renderPress={(arm) => <div data-testid="press-slot">{arm}</div>}
+        />
+      </AppProvider>,
+    );
+    const action = await screen.findByTestId('teleop-workplan', {}, slow);
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/work-plans')).toBe(true), slow);
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/robots/7')).toBe(true), slow);
+    await new Promise((r) => setTimeout(r, 50));
+    await user.click(action);
+    const panel = await screen.findByTestId('wp-run-panel', {}, slow);
+    expect(calls.filter((c) => c.method === 'POST' && c.path === '/api/work-plan-runs')).toHaveLength(1);
+    expect(screen.queryByTestId('wp-run-chooser')).not.toBeInTheDocument();
+    expect(within(panel).getByTestId('wp-run-step-0')).toHaveAttribute('data-done', 'false');
+    await user.click(within(panel).getByTestId('wp-run-confirm'));
+    await waitFor(() => expect(screen.getByTestId('wp-run-step-0')).toHaveAttribute('data-done', 'true'), slow);
+    // The button step shows the depth image press with the step's arm.
+    expect(screen.getByTestId('press-slot')).toHaveTextContent('right');
+    await user.click(screen.getByTestId('wp-run-confirm'));
+    expect(await screen.findByText(workPlansEn.workPlans.run.allDone, {}, slow)).toBeInTheDocument();
+    await user.click(screen.getByTestId('wp-run-close'));
+    await waitFor(
+      () => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/work-plan-runs/1/close')).toBe(true),
+      slow,
+    );
+  }, 30_000);
+});
