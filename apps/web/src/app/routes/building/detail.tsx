@@ -1,6 +1,8 @@
+import { isSystemAdmin } from '@portal/contract';
 import { useParams } from 'react-router';
 import { BuildingPage } from '@/features/buildings/components/building-page';
 import { FloorTable } from '@/features/floors/components/floor-table';
+import { TriggerSection } from '@/features/triggers/components/trigger-section';
 import { useSession } from '@/lib/session';
 import { idParam, InvalidId } from '../shared/invalid-id';
 
@@ -14,6 +16,14 @@ export function Component() {
       id={id}
       sessionType={session?.type ?? 0}
       floors={(b) => <FloorTable buildingId={b.id} canManage={b.canManage} />}
+      triggers={(b) => (
+        <TriggerSection
+          buildingId={b.id}
+          organizationId={b.organizationId}
+          canManage={b.canManage}
+          systemAdmin={isSystemAdmin(session?.type ?? 0)}
+        />
+      )}
     />
   );
 }

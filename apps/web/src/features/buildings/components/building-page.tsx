@@ -20,6 +20,7 @@ export const buildingTabs = [
   'robotGroups',
   'flowGroups',
   'speechTexts',
+  'triggers',
   'security',
   'links',
 ] as const;
@@ -31,10 +32,12 @@ interface BuildingPageProps {
   sessionType: number;
   /** The floors section (another feature), composed by the route. */
   floors: (building: { id: number; name: string; canManage: boolean }) => ReactNode;
+  /** The triggers section (another feature), composed by the route. */
+  triggers: (building: { id: number; organizationId: number; canManage: boolean }) => ReactNode;
 }
 
 /** /building/:id: the building and its sections as tabs; the tab is in the URL (?tab=). */
-export function BuildingPage({ id, sessionType, floors }: BuildingPageProps) {
+export function BuildingPage({ id, sessionType, floors, triggers }: BuildingPageProps) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const building = useBuilding(id);
@@ -110,6 +113,9 @@ export function BuildingPage({ id, sessionType, floors }: BuildingPageProps) {
         </Tabs.Panel>
         <Tabs.Panel value="speechTexts" pt="md">
           <SpeechTexts buildingId={b.id} canManage={canManage} />
+        </Tabs.Panel>
+        <Tabs.Panel value="triggers" pt="md">
+          {triggers({ id: b.id, organizationId: b.organizationId, canManage })}
         </Tabs.Panel>
         <Tabs.Panel value="security" pt="md">
           <IpRestriction buildingId={b.id} canManage={canManage} exempt={isSystemAdmin(sessionType)} />
