@@ -2,7 +2,8 @@
  * Screenshots of the work plan screens (docs/api-work-plans.md): a server on free ports with an
  * empty data directory and the web build of WEB_DIST; an organization administrator's work plan
  * made from the shipped elevator template; Chromium on the settings list, the template form and the
- * work plan editor, in ja and en.
+ * work plan editor, and the operator screen's work plan panel of a simulated robot (a run open with
+ * its first step confirmed), in ja and en.
  *
  *   WEB_DIST=... node --import tsx e2e/support/workplan-shots.ts OUT_DIR   (after a web build)
  */
@@ -12,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { startRobot } from '@portal/robot-sim';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const out = path.resolve(process.argv[2] ?? '/work/notes/screens');
@@ -93,6 +95,42 @@ try {
     definition,
   });
 
+  const created = await call<{ robot: { id: number; serialNo: string }; credentials: Record<string, string> }>(
+    'POST',
+    '/robots',
+    token,
+    {
+      serialNo: 'WP-DEMO-1',
+      name: 'Work plan demo',
+      model: 'pro',
+      version: '',
+      hardwareRevision: '',
+      buildingId: building.id,
+      floorId: floor.id,
+      groupId: null,
+      status: 1,
+      longTermRecordingAutoStart: false,
+      videoMode: 'medium',
+      notes: '',
+    },
+  );
+  const c = created.credentials;
+  const sim = await startRobot({
+    brokerUrl: c.mqttUrl!,
+    username: c.username!,
+    password: c.password!,
+    manufacturer: c.manufacturer!,
+    serialNumber: c.serialNumber!,
+    model: 'pro',
+    mapId: `floor-${floor.id}`,
+    start: { x: 0, y: 0, theta: 0 },
+  });
+  const run = await call<{ id: number }>('POST', '/work-plan-runs', token, {
+    workPlanId: plan.id,
+    robotId: created.robot.id,
+  });
+  await call('POST', `/work-plan-runs/${run.id}/steps`, token, { stepId: 'toHall' });
+
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu'],
@@ -139,10 +177,15 @@ try {
       await page.goto(`/workplan/${plan.id}`);
       await page.getByTestId('wp-step-1-target').waitFor({ timeout: 60_000 });
       await shot('editor');
+      await page.goto(`/app/tele-ope/watch/${created.robot.serialNo}`);
+      await page.getByTestId('teleop-workplan').click({ timeout: 60_000 });
+      await page.getByTestId('wp-run-panel').waitFor({ timeout: 60_000 });
+      await shot('operator-panel');
       await page.close();
     }
   } finally {
     await browser.close();
+    await sim.stop();
   }
 } finally {
   server.kill('SIGTERM');

@@ -328,7 +328,7 @@ describe('capabilities and teleop facts', () => {
       speech: true,
       callService: true,
       osUpdate: true,
-      workPlan: false,
+      workPlan: true,
     });
 
     const bareTeleop = robotTeleopSchema.parse(

@@ -71,7 +71,7 @@ export function capabilitiesOf(factsheet: VdaFactsheet | null): RobotCapabilitie
     speech: has('speak'),
     callService: has('answerCall'),
     osUpdate: has(OS_UPDATE_ACTION),
-    // No work plans yet (spec "workplan" screens come later).
-    workPlan: false,
+    // Work plans are operator-paced (issue 14): any robot that has reported can run one.
+    workPlan: factsheet !== null,
   };
 }
