@@ -193,11 +193,21 @@ function FloorPanel({
   );
   const points = targets.flatMap((x) => movePoints(x, byId));
   const checkPoints = targets.flatMap((x) => (x.checkItem ? movePoints(x, byId) : []));
+  // The view holds each item's place and a metre ahead of it, where its direction tick points.
+  const checkExtent = targets.flatMap((x) => {
+    const c = x.checkItem;
+    if (!c || c.x === null || c.y === null) return [];
+    const ahead = Number.isFinite(c.direction) ? c.direction : 0;
+    return [
+      { x: c.x, y: c.y },
+      { x: c.x + Math.cos(ahead), y: c.y + Math.sin(ahead) },
+    ];
+  });
   const unplaced = targets.flatMap((x) => (x.checkItem && x.checkItem.x === null ? [x.checkItem] : []));
   const sketch = map && (canSketch(map.document) || checkPoints.length > 0) && (
     <FloorSketch
       document={map.document}
-      extent={checkPoints}
+      extent={checkExtent}
       unit={0.025}
       maxHeight={260}
       label={`${t('flowEditor.builder.preview.title')}: ${name}`}
