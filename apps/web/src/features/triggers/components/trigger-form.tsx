@@ -289,7 +289,7 @@ export function TriggerForm({
             )}
           />
           {targetType === 0 && (
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
               {idSelect(
                 'target.flowId',
                 t('buildings.triggers.fields.flow'),

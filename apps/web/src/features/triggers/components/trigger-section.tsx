@@ -41,7 +41,11 @@ export function TriggerSection({ buildingId, organizationId, canManage, systemAd
       id: 'status',
       header: t('buildings.triggers.columns.status'),
       cell: ({ row: { original: r } }) => (
-        <Badge color={r.status === 1 ? 'green' : 'gray'} variant="light">
+        <Badge
+          color={r.status === 1 ? 'green' : 'gray'}
+          variant="light"
+          styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+        >
           {t(r.status === 1 ? 'buildings.triggers.statuses.1' : 'buildings.triggers.statuses.0')}
         </Badge>
       ),
