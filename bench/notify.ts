@@ -84,6 +84,8 @@ const TITLE_KIND: Record<string, Kind> = {
 /** Arrivals: key `${recipient}|${kind}|${serial}` → arrival times (ms since epoch). */
 const arrivals = new Map<string, number[]>();
 const webhookIds = new Map<string, number>();
+/** Webhook events: `${kind}|${serial}` → when the server recorded the event (its occurredAt) and when it arrived. */
+const recorded = new Map<string, { recordedAt: number; arrivedAt: number }>();
 let mailsReceived = 0;
 let webhookRequests = 0;
 
@@ -162,8 +164,14 @@ async function startWebhookReceiver(): Promise<{ url: string; close(): Promise<v
       const id = String(req.headers['x-portal-event-id'] ?? '');
       webhookIds.set(id, (webhookIds.get(id) ?? 0) + 1);
       try {
-        const body = JSON.parse(raw) as { data?: { events?: Array<{ kind: string; serialNo?: string | null }> } };
-        for (const e of body.data?.events ?? []) arrive('webhook', e.kind, e.serialNo ?? '', at);
+        const body = JSON.parse(raw) as {
+          data?: { events?: Array<{ kind: string; serialNo?: string | null; occurredAt: string }> };
+        };
+        for (const e of body.data?.events ?? []) {
+          arrive('webhook', e.kind, e.serialNo ?? '', at);
+          const key = `${e.kind}|${e.serialNo ?? ''}`;
+          if (!recorded.has(key)) recorded.set(key, { recordedAt: Date.parse(e.occurredAt), arrivedAt: at });
+        }
       } catch {
         // not JSON: counted as a request only
       }
@@ -442,6 +450,18 @@ async function main(): Promise<void> {
           .map((e) => Math.min(...arrivals.get(e.key)!) - e.c.at);
   const outage = during(killedAt, restartedAt).sort((a, b) => a - b);
   const peakRss = memory.length ? Math.max(...memory) : NaN;
+  // Where the time goes (webhook pairs): state message → event recorded by the server (robot link,
+  // watcher), and event recorded → delivered (outbox, grouping, worker, sending).
+  const ingest: number[] = [];
+  const outboxPart: number[] = [];
+  for (const c of caused) {
+    const r = recorded.get(`${c.kind}|${c.serial}`);
+    if (!r) continue;
+    ingest.push(r.recordedAt - c.at);
+    outboxPart.push(r.arrivedAt - r.recordedAt);
+  }
+  ingest.sort((a, b) => a - b);
+  outboxPart.sort((a, b) => a - b);
 
   const figures: Figure[] = [
     { name: 'robots', value: fleet.robots.length, unit: 'robots' },
@@ -458,6 +478,10 @@ async function main(): Promise<void> {
       met: percentile(latencies, 99) < 2000,
     },
     { name: 'event → delivered max', value: latencies.at(-1) ?? NaN, unit: 'ms' },
+    { name: 'webhook: state message → event recorded p50', value: percentile(ingest, 50), unit: 'ms' },
+    { name: 'webhook: state message → event recorded p99', value: percentile(ingest, 99), unit: 'ms' },
+    { name: 'webhook: event recorded → delivered p50', value: percentile(outboxPart, 50), unit: 'ms' },
+    { name: 'webhook: event recorded → delivered p99', value: percentile(outboxPart, 99), unit: 'ms' },
     { name: 'deliveries lost', value: lost, unit: 'pairs', goal: '0', met: lost === 0 },
     {
       name: 'duplicates (same event twice at a recipient)',
