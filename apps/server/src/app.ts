@@ -42,6 +42,7 @@ import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { checkItemRoutes } from './modules/check-items/routes.ts';
 import { commandMappingRoutes } from './modules/command-mappings/routes.ts';
 import { workPlanRoutes } from './modules/work-plans/routes.ts';
+import { workPlanLauncher } from './modules/work-plans/run-service.ts';
 import { createDispatcher } from './modules/schedules/dispatcher.ts';
 import { startPositionService } from './modules/schedules/start-position-service.ts';
 import { createRunner } from './modules/flow-runs/runner.ts';
@@ -227,6 +228,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     notify: (e) => notifications.notifyEvent(e),
     meterCheck: (input) => meterCheck({ ctx, readerFor, notify: (e) => notifications.notifyEvent(e) }, input),
     readFile: (key) => ctx.fileStore.read(key),
+    workPlans: workPlanLauncher(ctx),
     ...(opts.buildingPollMs ? { buildingPollMs: opts.buildingPollMs } : {}),
   });
   runs = flowRunService(ctx, runner, teleop);

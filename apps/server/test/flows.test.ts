@@ -314,8 +314,9 @@ describe('flows', () => {
       'definition.steps.1.saveAsTaskImage:flowValidation.outsideTask',
       'definition.steps.3.detectPerson.distanceM:flowValidation.detectionDistance',
       'definition.steps.3.detectPerson.camera:flowValidation.detectionCamera',
-      'definition.steps.4:flowValidation.workPlansUnavailable',
       'definition.steps.2:flowValidation.taskNotClosed',
+      // Work plan 1 is not one of the building's (modules/work-plans).
+      'definition.steps.4.workPlanId:validation.notFound',
     ]);
     expect(await flowCount()).toBe(before);
   });

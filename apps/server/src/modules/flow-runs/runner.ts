@@ -127,6 +127,16 @@ export interface RunnerDeps {
   readFile?: (key: string) => Promise<Uint8Array | null>;
   /** How long a meterCheck step waits for its photo to be stored after the action finished (default 15 s). */
   photoWaitMs?: number;
+  /**
+   * Work plans (modules/work-plans): a `launchWorkPlan` step opens the plan on the robot (once per
+   * flow run and step) and the run waits until the operator closes it. Without them the step fails.
+   */
+  workPlans?: {
+    launch(robotId: number, workPlanId: number, flowRunId: number): Promise<number>;
+    isClosed(workPlanRunId: number): Promise<boolean>;
+  };
+  /** How often a waiting `launchWorkPlan` step looks whether the work plan is closed (default 1 s). */
+  workPlanPollMs?: number;
 }
 
 /** How long a meterCheck step waits for the robot's photo to be stored, and how often it looks. */
@@ -739,8 +749,19 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         return { level: step.level, message: step.message, targets: (step.targetIds ?? []).join(',') };
       case 'meterCheck':
         return checkItem(ex, step);
-      case 'launchWorkPlan':
-        throw new StepFailure('RUN_NOT_AVAILABLE', 'Work plans cannot be launched from a flow yet');
+      case 'launchWorkPlan': {
+        const plans = deps.workPlans;
+        if (!plans) throw new StepFailure('RUN_NOT_AVAILABLE', 'Work plans are not set up');
+        let planRun: number;
+        try {
+          planRun = await plans.launch(ex.robotId, step.workPlanId, ex.run.id);
+        } catch (err) {
+          throw new StepFailure('RUN_NOT_AVAILABLE', err instanceof Error ? err.message : 'Work plan not launched');
+        }
+        // The flow waits here (the operator walks through the plan) and goes on once it is closed.
+        while (!(await plans.isClosed(planRun))) await sleep(ex, deps.workPlanPollMs ?? 1000);
+        return { workPlanId: step.workPlanId, workPlanRunId: planRun };
+      }
       case 'command':
         throw new StepFailure('RUN_NOT_AVAILABLE', `Command ${step.commandId} no longer exists`);
       default:

@@ -22,6 +22,7 @@ import { parseFilter } from '../../lib/filter.ts';
 import { cachedLists, refuseFields, rowsInOrder, type ListAnswer } from '../../lib/list-answer.ts';
 import { canSeeBuilding } from '../../lib/scope.ts';
 import { expectVersioned, nextVersion } from '../../lib/versioned.ts';
+import { workPlanRepo } from '../work-plans/work-plan-repo.ts';
 import { commandRepo } from './command-repo.ts';
 import { invalid } from './command-service.ts';
 import { flowFilter, flowRepo, toFlow, type FlowColumns, type FlowRow } from './flow-repo.ts';
@@ -113,11 +114,13 @@ export function flowService({ db, clock, audit, caches }: Ctx) {
     let usesSpeech = false;
     let usesPoses = false;
     let usesCheckItems = false;
+    let launchesWorkPlans = false;
     for (const { step: s } of walkSteps(def.steps)) {
       if (s.kind === 'moveToFloor' && where.floorIds.has(s.floorId)) floorsNamed.add(s.floorId);
       else if (s.kind === 'speak') usesSpeech = true;
       else if (s.kind === 'pose') usesPoses = true;
       else if (s.kind === 'meterCheck') usesCheckItems = true;
+      else if (s.kind === 'launchWorkPlan') launchesWorkPlans = true;
     }
     const [maps, speechTextIds, poseDefIds, usable, checkItems] = await Promise.all([
       repo.mapIdsOf([...floorsNamed]),
@@ -136,7 +139,9 @@ export function flowService({ db, clock, audit, caches }: Ctx) {
         },
       ]),
     );
+    const planIds = launchesWorkPlans ? await workPlanRepo(db).idsOfBuilding(where.buildingId) : new Set<number>();
     const issues = validateFlowDefinition(def, {
+      workPlans: true,
       commands: commandRefs,
       building: {
         startFloorId: where.floorId,
@@ -148,6 +153,10 @@ export function flowService({ db, clock, audit, caches }: Ctx) {
         checkItems,
       },
     });
+    // A work plan a step launches is one of the building's (modules/work-plans).
+    for (const { step: s, path } of walkSteps(def.steps))
+      if (s.kind === 'launchWorkPlan' && !planIds.has(s.workPlanId))
+        issues.push({ path: [...path, 'workPlanId'].join('.'), stepId: s.id, message: 'validation.notFound' });
     if (issues.length > 0) throw invalid(issues.map((i) => ({ path: `definition.${i.path}`, message: i.message })));
     return usedCommands;
   }

@@ -62,6 +62,19 @@ export function workPlanRunRepo(db: Kysely<Database>) {
         .where('robot_id', '=', robotId)
         .where('status', '=', 'open')
         .executeTakeFirst(),
+    /** The run a flow run opened for a work plan (its last). */
+    ofFlowRun: (flowRunId: number, workPlanId: number) =>
+      db
+        .selectFrom('work_plan_runs')
+        .select(['id', 'status'])
+        .where('flow_run_id', '=', flowRunId)
+        .where('work_plan_id', '=', workPlanId)
+        .orderBy('id', 'desc')
+        .executeTakeFirst(),
+    statusOf: async (id: number): Promise<string | undefined> =>
+      (await db.selectFrom('work_plan_runs').select('status').where('id', '=', id).executeTakeFirst())?.status,
+    plan: (id: number) =>
+      db.selectFrom('work_plans').select(['id', 'building_id', 'status']).where('id', '=', id).executeTakeFirst(),
     robot: (id: number) =>
       db
         .selectFrom('robots')

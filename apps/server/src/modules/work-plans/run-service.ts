@@ -105,3 +105,44 @@ export function workPlanRunService({ db, clock }: Ctx) {
     },
   };
 }
+
+/**
+ * The flow runner's side (a `launchWorkPlan` step): opens the plan on the robot for a flow run, or
+ * answers the run already opened for it (a runner resuming after a restart opens no second one);
+ * and whether a run is closed. The plan must be enabled and of the robot's building, and the robot
+ * free of another open run.
+ */
+export function workPlanLauncher({ db, clock }: Ctx) {
+  const runs = workPlanRunRepo(db);
+  return {
+    async launch(robotId: number, workPlanId: number, flowRunId: number): Promise<number> {
+      const existing = await runs.ofFlowRun(flowRunId, workPlanId);
+      if (existing?.status === 'open') return existing.id;
+      const robot = await runs.robot(robotId);
+      const plan = await runs.plan(workPlanId);
+      if (!robot || !plan || plan.building_id !== robot.building_id)
+        throw new Error('The work plan is not of the robot’s building');
+      if (plan.status !== 1) throw new Error('The work plan is disabled');
+      const now = clock().toISOString();
+      return db.transaction().execute(async (trx) => {
+        if (await runs.openOfRobot(robotId, trx)) throw new Error('The robot already has an open work plan');
+        return runs.insert(
+          {
+            organization_id: robot.organization_id,
+            work_plan_id: plan.id,
+            robot_id: robotId,
+            flow_run_id: flowRunId,
+            status: 'open',
+            current_step: 0,
+            done_steps: '[]',
+            started_by: null,
+            started_at: now,
+            updated_at: now,
+          },
+          trx,
+        );
+      });
+    },
+    isClosed: async (id: number): Promise<boolean> => (await runs.statusOf(id)) !== 'open',
+  };
+}

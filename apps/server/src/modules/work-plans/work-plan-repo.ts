@@ -159,6 +159,13 @@ export function workPlanRepo(db: Kysely<Database>) {
     floor: (id: number) =>
       db.selectFrom('floors').select(['id', 'building_id']).where('id', '=', id).executeTakeFirst(),
     organizationExists: (id: number) => rowExists(db, 'organizations', id),
+    /** The work plans of a building (what a flow's `launchWorkPlan` step may name). */
+    idsOfBuilding: async (buildingId: number): Promise<Set<number>> =>
+      new Set(
+        (await db.selectFrom('work_plans').select('id').where('building_id', '=', buildingId).execute()).map(
+          (r) => r.id,
+        ),
+      ),
   };
 }
 export type WorkPlanRepo = ReturnType<typeof workPlanRepo>;
