@@ -72,7 +72,7 @@ export function CommandSettings({
             onChange={(e) => set({ ...a, text: e.currentTarget.value })}
             error={error}
             disabled={disabled}
-            miw={160}
+            miw={120}
             data-testid={`${id}-text`}
           />
           <NativeSelect
@@ -81,6 +81,7 @@ export function CommandSettings({
             onChange={(e) => set({ ...a, language: VOICE_LANGUAGES.find((l) => l === e.currentTarget.value) ?? 'ja' })}
             data={VOICE_LANGUAGES.map((l) => ({ value: l, label: t(`teleopScreen.speech.languages.${l}`) }))}
             disabled={disabled}
+            miw={110}
           />
         </Group>
       );

@@ -105,7 +105,7 @@ export function DefinitionEditor({
         ) : (
           <>
             <ScrollArea type="auto">
-              <Table miw={980} verticalSpacing="xs" data-testid="cm-rows">
+              <Table miw={840} verticalSpacing="xs" data-testid="cm-rows">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t('commandMappings.editor.label')}</Table.Th>
@@ -113,7 +113,6 @@ export function DefinitionEditor({
                     <Table.Th>{t('commandMappings.editor.key')}</Table.Th>
                     <Table.Th>{t('commandMappings.editor.gamepad')}</Table.Th>
                     <Table.Th>{t('commandMappings.editor.command')}</Table.Th>
-                    <Table.Th>{t('commandMappings.editor.settings')}</Table.Th>
                     <Table.Th />
                   </Table.Tr>
                 </Table.Thead>
@@ -131,7 +130,7 @@ export function DefinitionEditor({
                               onChange={(e) => field.onChange(e.currentTarget.value)}
                               onBlur={field.onBlur}
                               error={rowError(i, 'label')}
-                              miw={120}
+                              miw={110}
                               data-testid={`cm-row-${i}-label`}
                             />
                           )}
@@ -169,6 +168,7 @@ export function DefinitionEditor({
                                 ...MAPPABLE_KEYS.map((k) => ({ value: k, label: keyName(k) })),
                               ]}
                               error={rowError(i, 'key')}
+                              miw={72}
                               data-testid={`cm-row-${i}-key`}
                             />
                           )}
@@ -193,6 +193,7 @@ export function DefinitionEditor({
                                 })),
                               ]}
                               error={rowError(i, 'gamepadButton')}
+                              miw={112}
                               data-testid={`cm-row-${i}-gamepad`}
                             />
                           )}
@@ -202,8 +203,8 @@ export function DefinitionEditor({
                         control={control}
                         name={`definition.entries.${i}.command`}
                         render={({ field }) => (
-                          <>
-                            <Table.Td>
+                          <Table.Td>
+                            <Stack gap={6}>
                               <NativeSelect
                                 aria-label={`${t('commandMappings.editor.row', { row: i + 1 })} ${t('commandMappings.editor.command')}`}
                                 value={commandKey(field.value)}
@@ -219,16 +220,14 @@ export function DefinitionEditor({
                                 miw={170}
                                 data-testid={`cm-row-${i}-command`}
                               />
-                            </Table.Td>
-                            <Table.Td>
                               <CommandSettings
                                 value={field.value}
                                 onChange={field.onChange}
                                 row={i}
                                 disabled={readOnly}
                               />
-                            </Table.Td>
-                          </>
+                            </Stack>
+                          </Table.Td>
                         )}
                       />
                       <Table.Td>
