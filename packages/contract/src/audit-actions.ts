@@ -117,10 +117,6 @@ export const AUDIT_ACTIONS = [
   'checkItem.create',
   'checkItem.update',
   'checkItem.delete',
-  // Reports: exports (data leaving the portal) and export templates
-  'reportExport.create',
-  'exportTemplate.create',
-  'exportTemplate.delete',
   // Work plans and their templates
   'workPlan.create',
   'workPlan.update',
@@ -128,10 +124,18 @@ export const AUDIT_ACTIONS = [
   'workPlanTemplate.create',
   'workPlanTemplate.update',
   'workPlanTemplate.delete',
+  // Reports: exports (data leaving the portal) and export templates
+  'reportExport.create',
+  'exportTemplate.create',
+  'exportTemplate.delete',
   // Threshold rules
   'threshold.create',
   'threshold.update',
   'threshold.delete',
+  // Triggers
+  'trigger.create',
+  'trigger.update',
+  'trigger.delete',
   // Webhooks (system administrators)
   'webhook.create',
   'webhook.update',
@@ -143,10 +147,6 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Every target type of the audit log (`targetType`), each with a label in both languages. */
 export const AUDIT_TARGET_TYPES = [
-  // Triggers
-  'trigger.create',
-  'trigger.update',
-  'trigger.delete',
   'organization',
   'notif-target',
   'operator',
@@ -169,12 +169,12 @@ export const AUDIT_TARGET_TYPES = [
   'schedule',
   'check-item',
   'command-mapping',
+  'work-plan',
+  'work-plan-template',
   'report-export',
   'export-template',
   'threshold-rule',
   'webhook',
-  'work-plan',
-  'work-plan-template',
+  'trigger',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
-  'trigger',

@@ -27,5 +27,5 @@ export * from './ops/reports.ts';
 export * from './ops/check-items.ts';
 export * from './ops/thresholds.ts';
 export * from './ops/webhooks.ts';
-export * from './ops/triggers.ts';
 export * from './ops/work-plans.ts';
+export * from './ops/triggers.ts';
