@@ -47,7 +47,8 @@ export const paths = {
   workplan: {
     settings: {
       path: '/workplan/settings',
-      getHref: (query: Record<string, string | number | null | undefined> = {}) => withQuery('/workplan/settings', query),
+      getHref: (query: Record<string, string | number | null | undefined> = {}) =>
+        withQuery('/workplan/settings', query),
     },
     create: {
       path: '/workplan/create',

@@ -12,7 +12,21 @@ describe('navigation menu', () => {
 
   it('shows a general operator the built operation screens only (commands: the read-only view)', () => {
     expect(keys(OperatorType.general)).toEqual([
-      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'workplans', 'schedule', 'reports', 'checkItems', 'commandMappings', 'commands']],
+      [
+        'operations',
+        [
+          'robotControl',
+          'dashboard',
+          'robots',
+          'flows',
+          'workplans',
+          'schedule',
+          'reports',
+          'checkItems',
+          'commandMappings',
+          'commands',
+        ],
+      ],
     ]);
     const commands = navGroupsFor(OperatorType.general)[0]?.items.find((i) => i.key === 'commands');
     expect(commands?.href).toBe('/command/list/read-only');
@@ -20,7 +34,20 @@ describe('navigation menu', () => {
 
   it('shows a system administrator the built administration and system screens', () => {
     expect(keys(OperatorType.systemAdmin)).toEqual([
-      ['operations', ['robotControl', 'dashboard', 'robots', 'flows', 'workplans', 'schedule', 'reports', 'checkItems', 'commandMappings']],
+      [
+        'operations',
+        [
+          'robotControl',
+          'dashboard',
+          'robots',
+          'flows',
+          'workplans',
+          'schedule',
+          'reports',
+          'checkItems',
+          'commandMappings',
+        ],
+      ],
       ['administration', ['organizations', 'operators', 'auditLog', 'buildings', 'poses', 'commands', 'thresholds']],
       ['system', ['deliveries', 'termTexts', 'webhooks']],
     ]);
