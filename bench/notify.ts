@@ -449,6 +449,14 @@ async function main(): Promise<void> {
           .filter((e) => e.c.at >= from && e.c.at <= to && arrivals.has(e.key))
           .map((e) => Math.min(...arrivals.get(e.key)!) - e.c.at);
   const outage = during(killedAt, restartedAt).sort((a, b) => a - b);
+  // The events a robot caused while a server was there to hear them (all of them without the kill).
+  const up =
+    killedAt === null || restartedAt === null
+      ? latencies
+      : expected
+          .filter((e) => (e.c.at < killedAt || e.c.at > restartedAt) && arrivals.has(e.key))
+          .map((e) => Math.min(...arrivals.get(e.key)!) - e.c.at)
+          .sort((a, b) => a - b);
   const peakRss = memory.length ? Math.max(...memory) : NaN;
   // Where the time goes (webhook pairs): state message → event recorded by the server (robot link,
   // watcher), and event recorded → delivered (outbox, grouping, worker, sending).
@@ -495,7 +503,11 @@ async function main(): Promise<void> {
     ...(killedAt !== null && restartedAt !== null
       ? [
           { name: 'kill -9 → healthy again', value: restartedAt - killedAt, unit: 'ms' },
+          { name: 'events caused while up: delivered p50', value: percentile(up, 50), unit: 'ms' },
+          { name: 'events caused while up: delivered p99', value: percentile(up, 99), unit: 'ms' },
+          { name: 'events caused while up: count delivered', value: up.length, unit: 'pairs' },
           { name: 'events caused while down: delivered p50', value: percentile(outage, 50), unit: 'ms' },
+          { name: 'events caused while down: delivered p99', value: percentile(outage, 99), unit: 'ms' },
           { name: 'events caused while down: count delivered', value: outage.length, unit: 'pairs' },
         ]
       : []),

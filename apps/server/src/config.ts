@@ -86,7 +86,7 @@ const envSchema = z.object({
   /** How often (ms) the notification worker looks for due deliveries (docs/notifications.md); 0 turns its timer off (tests). */
   NOTIFY_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Events of one cause reaching one recipient within this window (ms) are sent as one message (docs/notifications.md). */
-  NOTIFY_GROUP_WINDOW_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  NOTIFY_GROUP_WINDOW_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
   /** A robot offline longer than this (minutes) is notified (docs/notifications.md). */
   NOTIFY_OFFLINE_MINUTES: z.coerce.number().min(0.1).max(1440).default(5),
   /** Attempts of a delivery before it is failed, and the first retry's delay (ms; doubled at each retry). */

@@ -568,6 +568,37 @@ describe('notifications', () => {
     await t.db.kysely.deleteFrom('robots').where('id', 'in', robotIds).execute();
   });
 
+  it('sends a grouped delivery when its window ends, without waiting for the next tick', async () => {
+    await addTarget({ type: 1, level: 0, buildingId, address: http.url('/hooks/window') });
+    // A worker whose tick is an hour away: only the wake-up at the window's end can send the second.
+    const worker = createNotificationEngine({
+      db: t.db.kysely,
+      clock,
+      log: silent,
+      config: { ...t.config, notifyTickMs: 3_600_000, notifyGroupWindowMs: 300 },
+      outbound,
+    });
+    try {
+      const cause = {
+        kind: 'thresholdBreach',
+        organizationId: orgId,
+        buildingId,
+        level: 5,
+        groupKey: 'rule:window',
+      } as const;
+      await worker.notifyEvent(cause);
+      await until(() => http.received.length === 1);
+      await worker.notifyEvent(cause);
+      // Held for the window after the first message, then sent by the wake-up.
+      expect((await deliveries()).filter((d) => d.status === 'pending')).toHaveLength(1);
+      await until(() => http.received.length === 2);
+      await until(async () => (await deliveries()).every((d) => d.status === 'sent'));
+      expect(await deliveries()).toHaveLength(2);
+    } finally {
+      await worker.close();
+    }
+  });
+
   describe('robot events (simulated robot over MQTT)', () => {
     let sim: SimRobot;
     let robotId: number;

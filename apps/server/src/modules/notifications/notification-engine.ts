@@ -456,6 +456,29 @@ export function createNotificationEngine(deps: EngineDeps) {
   const timer = config.notifyTickMs > 0 ? setInterval(() => void tick(), config.notifyTickMs) : null;
   timer?.unref();
 
+  /**
+   * A round when the grouping window of an event just recorded ends: the deliveries it joined or
+   * opened are due by then at the latest, so they go out on time instead of at the next tick. One
+   * wake-up at a time (the earliest asked for); the tick still covers everything else.
+   */
+  let wake: { at: number; timer: NodeJS.Timeout } | null = null;
+  function wakeAt(at: number): void {
+    if (!timer || closed || (wake && wake.at <= at)) return;
+    if (wake) clearTimeout(wake.timer);
+    const w = {
+      at,
+      timer: setTimeout(
+        () => {
+          if (wake === w) wake = null;
+          void tick();
+        },
+        Math.max(0, at - Date.now()),
+      ),
+    };
+    w.timer.unref();
+    wake = w;
+  }
+
   const notifyDeps: NotifyDeps = { db, clock, config };
 
   return {
@@ -463,7 +486,10 @@ export function createNotificationEngine(deps: EngineDeps) {
     /** Records and routes an event (see notifyEvent), then looks for due deliveries at once. */
     async notifyEvent(input: NotificationEventInput): Promise<NotifyResult | null> {
       const r = await notifyEvent(notifyDeps, input);
-      if (r && r.targets.length + r.webhooks.length > 0 && timer) void tick();
+      if (r && r.targets.length + r.webhooks.length > 0 && timer) {
+        void tick();
+        if (config.notifyGroupWindowMs > 0) wakeAt(Date.now() + config.notifyGroupWindowMs + 5);
+      }
       if (r && r.firings.length > 0) for (const kick of onFiringsListeners) kick(); // triggers fired
       return r;
     },
@@ -479,6 +505,7 @@ export function createNotificationEngine(deps: EngineDeps) {
     async close(): Promise<void> {
       closed = true;
       if (timer) clearInterval(timer);
+      if (wake) clearTimeout(wake.timer);
       await ticking;
       transport?.close();
     },
