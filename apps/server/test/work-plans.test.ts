@@ -164,6 +164,17 @@ describe('work plan templates', () => {
       for (const b of BUILTIN_WORK_PLAN_TEMPLATES) expect(keys).toContain(b.key);
     }
     const all = (await call('GET', '/work-plan-templates', auth.sysAdmin)).json<WorkPlanTemplate[]>();
+    // The migration stores a frozen copy of the contract's shipped templates: a change of one in the
+    // contract needs a migration of its own, and this says so.
+    for (const b of BUILTIN_WORK_PLAN_TEMPLATES) {
+      const stored = all.find((x) => x.builtinKey === b.key)!;
+      expect({
+        name: stored.name,
+        description: stored.description,
+        type: stored.type,
+        definition: stored.definition,
+      }).toEqual({ name: b.name, description: b.description, type: b.type, definition: b.definition });
+    }
     const elevator = all.find((x) => x.builtinKey === 'elevatorRide')!;
     expect(elevator.type).toBe(0);
     expect(elevator.definition.steps.map((s) => s.type)).toContain('pressRight');

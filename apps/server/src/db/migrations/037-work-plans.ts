@@ -1,4 +1,3 @@
-import { BUILTIN_WORK_PLAN_TEMPLATES } from '@portal/contract';
 import type { Kysely } from 'kysely';
 import { idColumn, type Dialect } from '../dialect.ts';
 
@@ -94,7 +93,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       updated_at: string;
     };
   }>;
-  for (const t of BUILTIN_WORK_PLAN_TEMPLATES)
+  for (const t of SHIPPED_TEMPLATES)
     await templates
       .insertInto('work_plan_templates')
       .values({
@@ -103,9 +102,47 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
         name: t.name,
         description: t.description,
         type: t.type,
-        definition: JSON.stringify(t.definition),
+        definition: t.definition,
         created_at: now,
         updated_at: now,
       })
       .execute();
 }
+
+/**
+ * The templates shipped with this migration, as they were when it was written (a migration stays as
+ * it was run: it does not read the contract's BUILTIN_WORK_PLAN_TEMPLATES, which may change later;
+ * a later change of a shipped template needs a migration of its own). `definition` is the JSON text.
+ */
+const SHIPPED_TEMPLATES: ReadonlyArray<{
+  key: string;
+  name: string;
+  description: string;
+  type: number;
+  definition: string;
+}> = [
+  {
+    key: 'elevatorRide',
+    name: 'Elevator ride with button press',
+    description: 'Go to the elevator hall, call the car with the right arm, ride and press the floor button.',
+    type: 0,
+    definition:
+      '{"version":1,"steps":[{"id":"toHall","title":"Go to the elevator hall","type":"move","main":{"kind":"moveToWaypoint","waypointId":null},"auxiliary":[],"before":{"pose":null},"after":{"waitSeconds":0}},{"id":"pressCall","title":"Press the call button","type":"pressRight","main":{"kind":"pressButton","target":"call"},"auxiliary":[{"kind":"speak","id":"sayRide","text":"I am going to ride the elevator.","language":"en"}],"before":{"pose":{"kind":"pose","id":"poseCall","target":"gimbal","pan":0,"tilt":-20}},"after":{"waitSeconds":5}},{"id":"board","title":"Board the car","type":"manual","main":{"kind":"manualCheck","instruction":"Check the door is open and the car is empty enough, then drive in."},"auxiliary":[],"before":{"pose":null},"after":{"waitSeconds":0}},{"id":"pressFloor","title":"Press the floor button","type":"pressRight","main":{"kind":"pressButton","target":"floor"},"auxiliary":[],"before":{"pose":{"kind":"pose","id":"poseFloor","target":"gimbal","pan":0,"tilt":-20}},"after":{"waitSeconds":10}},{"id":"alight","title":"Get off at the floor","type":"manual","main":{"kind":"manualCheck","instruction":"Check the car stopped at the floor and drive out."},"auxiliary":[],"before":{"pose":null},"after":{"waitSeconds":0}}]}',
+  },
+  {
+    key: 'doorPass',
+    name: 'Door pass',
+    description: 'Go to the door, press the door opener with the left arm and pass when it is open.',
+    type: 1,
+    definition:
+      '{"version":1,"steps":[{"id":"toDoor","title":"Go to the door","type":"move","main":{"kind":"moveToWaypoint","waypointId":null},"auxiliary":[],"before":{"pose":null},"after":{"waitSeconds":0}},{"id":"pressOpener","title":"Press the door opener","type":"pressLeft","main":{"kind":"pressButton","target":"door"},"auxiliary":[{"kind":"lights","id":"lamp","patrolLamp":true}],"before":{"pose":null},"after":{"waitSeconds":3}},{"id":"pass","title":"Pass the door","type":"manual","main":{"kind":"manualCheck","instruction":"Check the door is open and drive through."},"auxiliary":[],"before":{"pose":null},"after":{"waitSeconds":0}}]}',
+  },
+  {
+    key: 'meterByHand',
+    name: 'Meter check by hand',
+    description: 'Go to the meter, take a photo and read the value by eye.',
+    type: 1,
+    definition:
+      '{"version":1,"steps":[{"id":"toMeter","title":"Go to the meter","type":"move","main":{"kind":"moveToWaypoint","waypointId":null},"auxiliary":[],"before":{"pose":null},"after":{"waitSeconds":0}},{"id":"read","title":"Read the meter","type":"manual","main":{"kind":"manualCheck","instruction":"Read the value on the meter and note anything unusual."},"auxiliary":[{"kind":"takePhoto","id":"photo","camera":"v1","resolution":"1080p","saveAsTaskImage":false}],"before":{"pose":{"kind":"pose","id":"poseMeter","target":"gimbal","pan":0,"tilt":-20}},"after":{"waitSeconds":0}}]}',
+  },
+];
