@@ -450,11 +450,12 @@ async function main(): Promise<void> {
           .map((e) => Math.min(...arrivals.get(e.key)!) - e.c.at);
   const outage = during(killedAt, restartedAt).sort((a, b) => a - b);
   // The events a robot caused while a server was there to hear them (all of them without the kill).
+  const [downFrom, downTo] = [killedAt, restartedAt];
   const up =
-    killedAt === null || restartedAt === null
+    downFrom === null || downTo === null
       ? latencies
       : expected
-          .filter((e) => (e.c.at < killedAt || e.c.at > restartedAt) && arrivals.has(e.key))
+          .filter((e) => (e.c.at < downFrom || e.c.at > downTo) && arrivals.has(e.key))
           .map((e) => Math.min(...arrivals.get(e.key)!) - e.c.at)
           .sort((a, b) => a - b);
   const peakRss = memory.length ? Math.max(...memory) : NaN;
