@@ -136,13 +136,12 @@ export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus, workP
   );
 
   const cameraPanel = (
-    <>
-      <Paper withBorder p="sm">
-        <CameraControls session={session} cameras={cameras} status={status} enabled={canDrive} />
-      </Paper>
-      <MappedCommands robotId={teleop.robotId} actions={actions} enabled={canAct} />
-    </>
+    <Paper withBorder p="sm">
+      <CameraControls session={session} cameras={cameras} status={status} enabled={canDrive} />
+    </Paper>
   );
+  // Below the drive and speech tabs: the drive pad and the stop button stay in view on a tablet.
+  const mappedPanel = <MappedCommands robotId={teleop.robotId} actions={actions} enabled={canAct} />;
   const drivePanel = <DrivePanel session={session} enabled={canDrive} />;
   // Stacked, the drive panel stands on its own (below the video): the tabs keep speech and devices.
   const withDriveTab = wide;
@@ -219,6 +218,7 @@ export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus, workP
           <Stack gap="sm">
             {cameraPanel}
             {tabsPanel}
+            {mappedPanel}
           </Stack>
         </div>
         {actionBar}
@@ -239,6 +239,7 @@ export function OperatorScreen({ teleop, mode, sessionOptions, flowStatus, workP
           <Stack gap="sm">
             {cameraPanel}
             {tabsPanel}
+            {mappedPanel}
           </Stack>
         </ScrollArea>
       </Box>
