@@ -99,6 +99,21 @@ export interface FiringEvent {
 
 /** SQL of triggers and their firings (docs/api-triggers.md). */
 export function triggerRepo(db: Kysely<Database>) {
+  /** Whether the row `id` of `table` has `owner` in its building or organization column. */
+  const owned = async (
+    table: 'flows' | 'robot_groups' | 'schedules' | 'check_items' | 'threshold_rules',
+    column: 'building_id' | 'organization_id',
+    id: number,
+    owner: number,
+  ): Promise<boolean> => {
+    const r = await db
+      .selectFrom(table as 'flows')
+      .select('id')
+      .where('id', '=', id)
+      .where(column as 'building_id', '=', owner)
+      .executeTakeFirst();
+    return r !== undefined;
+  };
   return {
     byId: (p: TenantScope, id: number): Promise<TriggerRow | undefined> =>
       db.selectFrom('triggers').selectAll().where(triggerScope(p)).where('id', '=', id).executeTakeFirst(),
@@ -120,15 +135,7 @@ export function triggerRepo(db: Kysely<Database>) {
 
     // References a trigger names: each must be of the building (or, for notification targets, of the
     // building or organization-wide). Answers whether it is.
-    async flowOfBuilding(id: number, buildingId: number): Promise<boolean> {
-      const r = await db
-        .selectFrom('flows')
-        .select('id')
-        .where('id', '=', id)
-        .where('building_id', '=', buildingId)
-        .executeTakeFirst();
-      return r !== undefined;
-    },
+    flowOfBuilding: (id: number, buildingId: number) => owned('flows', 'building_id', id, buildingId),
     async robotOfBuilding(id: number, buildingId: number): Promise<boolean> {
       const r = await db
         .selectFrom('robots')
@@ -139,42 +146,11 @@ export function triggerRepo(db: Kysely<Database>) {
         .executeTakeFirst();
       return r !== undefined;
     },
-    async robotGroupOfBuilding(id: number, buildingId: number): Promise<boolean> {
-      const r = await db
-        .selectFrom('robot_groups')
-        .select('id')
-        .where('id', '=', id)
-        .where('building_id', '=', buildingId)
-        .executeTakeFirst();
-      return r !== undefined;
-    },
-    async scheduleOfBuilding(id: number, buildingId: number): Promise<boolean> {
-      const r = await db
-        .selectFrom('schedules')
-        .select('id')
-        .where('id', '=', id)
-        .where('building_id', '=', buildingId)
-        .executeTakeFirst();
-      return r !== undefined;
-    },
-    async checkItemOfBuilding(id: number, buildingId: number): Promise<boolean> {
-      const r = await db
-        .selectFrom('check_items')
-        .select('id')
-        .where('id', '=', id)
-        .where('building_id', '=', buildingId)
-        .executeTakeFirst();
-      return r !== undefined;
-    },
-    async ruleOfOrganization(id: number, organizationId: number): Promise<boolean> {
-      const r = await db
-        .selectFrom('threshold_rules')
-        .select('id')
-        .where('id', '=', id)
-        .where('organization_id', '=', organizationId)
-        .executeTakeFirst();
-      return r !== undefined;
-    },
+    robotGroupOfBuilding: (id: number, buildingId: number) => owned('robot_groups', 'building_id', id, buildingId),
+    scheduleOfBuilding: (id: number, buildingId: number) => owned('schedules', 'building_id', id, buildingId),
+    checkItemOfBuilding: (id: number, buildingId: number) => owned('check_items', 'building_id', id, buildingId),
+    ruleOfOrganization: (id: number, organizationId: number) =>
+      owned('threshold_rules', 'organization_id', id, organizationId),
     /** Of the ids, those that are notification targets of the building or organization-wide ones of its organization. */
     async targetsOf(ids: number[], organizationId: number, buildingId: number): Promise<number[]> {
       if (ids.length === 0) return [];
