@@ -287,6 +287,7 @@ export const en = {
   ...buildingsEn,
   validation: {
     required: 'Required',
+    workPlanOpen: 'The flow waits until its work plan is closed on the operator screen; it resumes then',
     email: 'Enter a valid email address',
     passwordMin6: 'Enter at least 6 characters',
     passwordPolicy: 'Use 10 to 32 characters with at least three of uppercase, lowercase, digits and symbols',

@@ -288,6 +288,7 @@ export const ja: Messages = {
   ...buildingsJa,
   validation: {
     required: '必須項目です',
+    workPlanOpen: 'このフローは作業計画の終了を待っています。オペレーター画面で作業計画を閉じると再開します',
     email: '正しいメールアドレスを入力してください',
     passwordMin6: '6文字以上で入力してください',
     passwordPolicy: '10〜32文字で、英大文字・英小文字・数字・記号のうち3種類以上を含めてください',

@@ -17,6 +17,7 @@ import { requireControls, type ControlsLock } from '../teleop/controls.ts';
 import { activityService } from '../activity/activity-service.ts';
 import { expandCommands, type CommandBody } from './cursor.ts';
 import { healthCheckBeforeRun } from './health-check.ts';
+import { workPlanRunRepo } from '../work-plans/run-repo.ts';
 import { initialCursor, type FlowRunner } from './runner.ts';
 import { flowRunFilter, runRepo, toFlowRun, toFlowRunStep, type FlowRunRow } from './run-repo.ts';
 
@@ -171,6 +172,12 @@ export function flowRunService(ctx: Ctx, runner: FlowRunner, lock: ControlsLock)
       const row = await load(p, id);
       if (row.status !== 'paused') throw new AppError('CONFLICT', 'The run is not paused');
       requireControls(lock, row.robot_id, p);
+      // Paused by its launchWorkPlan step: it goes on when the operator closes the work plan, not before.
+      if (await workPlanRunRepo(db).openOfFlowRun(id)) {
+        throw new AppError('CONFLICT', 'The run waits until its work plan is closed', [
+          { path: 'id', message: 'validation.workPlanOpen' },
+        ]);
+      }
       await repo.update(id, { status: 'running' });
       await link.command(row.robot_id, 'resume').catch(() => undefined);
       runner.setPaused(id, false);

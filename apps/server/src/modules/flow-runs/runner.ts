@@ -57,7 +57,12 @@ interface BaseNode {
 }
 
 /** What the current step waits for (kept so another server can pick the run up). */
-type Wait = { kind: 'node'; orderId: string; seq: number } | { kind: 'actions'; actionIds: string[] } | null;
+type Wait =
+  | { kind: 'node'; orderId: string; seq: number }
+  | { kind: 'actions'; actionIds: string[] }
+  /** A `launchWorkPlan` step: the run is paused until the operator closes this work plan run. */
+  | { kind: 'workPlan'; workPlanRunId: number }
+  | null;
 
 /** The run's cursor as stored (`flow_runs.cursor`, JSON). */
 export interface RunCursor {
@@ -758,8 +763,8 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
         } catch (err) {
           throw new StepFailure('RUN_NOT_AVAILABLE', err instanceof Error ? err.message : 'Work plan not launched');
         }
-        // The flow waits here (the operator walks through the plan) and goes on once it is closed.
-        while (!(await plans.isClosed(planRun))) await sleep(ex, deps.workPlanPollMs ?? 1000);
+        // The flow waits here, paused (the operator walks through the plan), and goes on once it is closed.
+        await awaitWorkPlan(ex, planRun);
         return { workPlanId: step.workPlanId, workPlanRunId: planRun };
       }
       case 'command':
@@ -767,6 +772,26 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
       default:
         throw new StepFailure('RUN_NOT_AVAILABLE', `Unknown step kind`);
     }
+  }
+
+  /**
+   * The wait of a `launchWorkPlan` step: the run is `paused` (stored with the cursor naming the work
+   * plan run, so a server picking the run up keeps waiting) until the work plan run is closed, then
+   * `running` again. An operator's resume is refused meanwhile (run-service.ts).
+   */
+  async function awaitWorkPlan(ex: Execution, workPlanRunId: number): Promise<void> {
+    const plans = deps.workPlans;
+    if (!plans) throw new StepFailure('RUN_NOT_AVAILABLE', 'Work plans are not set up');
+    ex.cursor.wait = { kind: 'workPlan', workPlanRunId };
+    if (!(await plans.isClosed(workPlanRunId))) {
+      ex.paused = true;
+      await saveCursor(ex, { status: 'paused' });
+      events.changed?.(ex.run.id);
+      while (!(await plans.isClosed(workPlanRunId))) await sleep(ex, deps.workPlanPollMs ?? 1000);
+    }
+    ex.paused = false;
+    await repo.update(ex.run.id, { status: 'running' });
+    events.changed?.(ex.run.id);
   }
 
   /**
@@ -972,8 +997,11 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
 
   async function carryOut(ex: Execution, resumeWait: boolean): Promise<void> {
     let resumeStep = resumeWait;
+    // A run picked up while it waits on a work plan is paused by that wait, not by an operator.
+    let waitsOnPlan = resumeWait && ex.cursor.wait?.kind === 'workPlan';
     for (;;) {
-      await whileRunning(ex);
+      if (!waitsOnPlan) await whileRunning(ex);
+      waitsOnPlan = false;
       const at = resolve(ex.steps, ex.cursor.frames);
       if (!at) return;
       ex.cursor.frames = at.frames;
@@ -1070,6 +1098,14 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     if (w?.kind === 'actions') {
       await actionsDone(ex, step, w.actionIds);
       return { actionIds: w.actionIds.join(','), resumed: true };
+    }
+    if (w?.kind === 'workPlan') {
+      await awaitWorkPlan(ex, w.workPlanRunId);
+      return {
+        ...(step.kind === 'launchWorkPlan' ? { workPlanId: step.workPlanId } : {}),
+        workPlanRunId: w.workPlanRunId,
+        resumed: true,
+      };
     }
     return exec(ex, step, frames, 1);
   }
@@ -1195,6 +1231,9 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
       else if (!knows) cursor.wait = null; // the update never reached the robot: the step is sent again
     } else if (state && w?.kind === 'actions') {
       if (!w.actionIds.every((id) => state.actionStates.some((a) => a.actionId === id))) cursor.wait = null;
+    } else if (w?.kind === 'workPlan') {
+      // The run waits on the operator's work plan, not on the robot: it is picked up and keeps waiting.
+      pickUp = true;
     }
     if (!pickUp || ex.cancelRequested) {
       ex.run = row;

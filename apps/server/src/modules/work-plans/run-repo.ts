@@ -71,6 +71,14 @@ export function workPlanRunRepo(db: Kysely<Database>) {
         .where('work_plan_id', '=', workPlanId)
         .orderBy('id', 'desc')
         .executeTakeFirst(),
+    /** The open run a flow run launched (its `launchWorkPlan` step waits on it), if any. */
+    openOfFlowRun: (flowRunId: number) =>
+      db
+        .selectFrom('work_plan_runs')
+        .select('id')
+        .where('flow_run_id', '=', flowRunId)
+        .where('status', '=', 'open')
+        .executeTakeFirst(),
     statusOf: async (id: number): Promise<string | undefined> =>
       (await db.selectFrom('work_plan_runs').select('status').where('id', '=', id).executeTakeFirst())?.status,
     plan: (id: number) =>
