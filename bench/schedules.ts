@@ -36,6 +36,8 @@
  * and 10), SCHEDULES_LOOKAHEAD_MS (the servers' SCHEDULE_LOOKAHEAD_MS, default 10000), SCHEDULES_STATE_INTERVAL_MS (10000), SCHEDULES_SPEED_SCALE (5), SCHEDULES_START_CHECK=0 (the
  * servers' SCHEDULE_START_CHECK off: no reference photos when entries are saved and no start-position
  * check before a start; diagnosis, its own row in the results).
+ * SCHEDULES_PROFILE=DIR: each server runs with `node --cpu-prof` and writes its V8 profile to DIR when
+ * it stops (a killed server writes none).
  * Results: bench/results/schedules.json, one row per configuration (SQLite · 1 server, PostgreSQL ·
  * 2 servers); a run replaces its own configuration's row and keeps the other's.
  */

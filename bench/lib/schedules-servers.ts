@@ -73,7 +73,12 @@ export function startScheduleServer(o: ScheduleServerOptions): ChildProcess {
   });
   const child = spawn(
     process.execPath,
-    [...(o.wireFile ? ['--import', 'tsx', '--import', WIRE_PROBE] : []), serverEntry()],
+    [
+      ...(o.wireFile ? ['--import', 'tsx', '--import', WIRE_PROBE] : []),
+      // SCHEDULES_PROFILE=DIR: a V8 CPU profile of each server (written when it stops, not when killed).
+      ...(process.env.SCHEDULES_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SCHEDULES_PROFILE}`] : []),
+      serverEntry(),
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env },
   );
   mine.add(child);

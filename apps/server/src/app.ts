@@ -41,6 +41,7 @@ import { flowRunRoutes } from './modules/flow-runs/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { checkItemRoutes } from './modules/check-items/routes.ts';
 import { workPlanRoutes } from './modules/work-plans/routes.ts';
+import { watchWorkPlanMoves } from './modules/work-plans/moves.ts';
 import { workPlanLauncher } from './modules/work-plans/run-service.ts';
 import { commandMappingRoutes } from './modules/command-mappings/routes.ts';
 import { createDispatcher } from './modules/schedules/dispatcher.ts';
@@ -204,6 +205,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     await robotWatcher.idle();
   });
   app.addHook('onClose', async () => notifications.close());
+  // Work plans' movement steps: a move that arrived at its waypoint checks the step (docs/api-work-plans.md).
+  const workPlanMoves = watchWorkPlanMoves({ db: ctx.db, clock: ctx.clock, robotLink: ctx.robotLink, log: app.log });
+  app.addHook('preClose', async () => {
+    workPlanMoves.stop();
+    await workPlanMoves.idle();
+  });
   // The flow runner: carries out the runs this server owns, takes over those left by stopped servers.
   const maps = mapService(ctx);
   // Reports: one per ended run, written right after the runner closes it (docs/api-reports.md).
@@ -251,6 +258,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     graceMinutes: config.scheduleGraceMinutes,
     tickMs: config.scheduleTickMs,
     lookAheadMs: config.scheduleLookAheadMs,
+    // SQLite: one server per database, so lines held by another instance are a dead incarnation's.
+    soleServer: config.database.kind === 'sqlite',
     notify: (e) => notifications.notifyEvent(e),
     ...(config.scheduleStartCheck ? { startPosition } : {}),
   });
@@ -300,7 +309,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(flowRunRoutes, { runs: runs! });
       await api.register(scheduleRoutes, { ctx });
       await api.register(checkItemRoutes, { ctx });
-      await api.register(workPlanRoutes, { ctx });
+      await api.register(workPlanRoutes, { ctx, teleop });
       await api.register(commandMappingRoutes, { ctx });
       await api.register(reportExportRoutes, { ctx, exports: reportExports });
       await api.register(reportRoutes, { ctx });

@@ -353,6 +353,51 @@ describe('schedule dispatcher', () => {
     expect(await runStatus(line!.flowRunId!)).toBe('running');
     expect(await logsOf(id)).toHaveLength(1);
   });
+  it('the sole server (SQLite) restarted after a kill takes its dead incarnation’s claimed lines over at once', async () => {
+    const hang: ScheduleRuns = {
+      start: () => new Promise<FlowRun>(() => undefined),
+      cancel: async () => ({}) as FlowRun,
+    };
+    const deps = {
+      db: t.db.kysely,
+      clock: () => new Date(now()),
+      log: silent,
+      robotLink: t.link,
+      graceMinutes: 10,
+      tickMs: 0,
+    };
+    const doomed = createDispatcher({ ...deps, runs: hang, soleServer: true });
+    const id = await createEntry({ title: 'Restarted', flowId: waitFlow });
+    advance(3);
+    await doomed.tick();
+    await doomed.close({ kill: true });
+    expect((await logsOf(id))[0]).toMatchObject({ result: 'running', flowRunId: null });
+    // A few seconds later the server runs again: the line's lease has most of its minute left, yet
+    // the new incarnation starts the occurrence in its first round.
+    advance(0.05);
+    const runner = (t.app as unknown as { flowRunner: FlowRunner }).flowRunner;
+    const real = flowRunService({ db: t.db.kysely, clock: () => new Date(now()), robotLink: t.link }, runner, {
+      controllerOf: () => null,
+    } as never);
+    const restarted = createDispatcher({ ...deps, runs: real, soleServer: true });
+    try {
+      await round(restarted);
+      const lines = await logsOf(id);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.flowRunId).not.toBeNull();
+      expect(await runStatus(lines[0]!.flowRunId!)).toBe('running');
+      // Lines a live instance claimed after this one started are not taken (two instances, as in tests).
+      const other = await createEntry({ title: 'Claimed by a live one', flowId: waitFlow });
+      advance(3);
+      const live = createDispatcher({ ...deps, runs: hang });
+      await live.tick();
+      await round(restarted);
+      expect((await logsOf(other))[0]).toMatchObject({ result: 'running', flowRunId: null });
+      await live.close({ kill: true });
+    } finally {
+      await restarted.close();
+    }
+  });
   it('a server killed after starting the run but before noting it: the run is attached, not started twice', async () => {
     const runner = (t.app as unknown as { flowRunner: FlowRunner }).flowRunner;
     const real = flowRunService({ db: t.db.kysely, clock: () => new Date(now()), robotLink: t.link }, runner, {

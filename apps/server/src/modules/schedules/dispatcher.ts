@@ -62,6 +62,12 @@ export interface DispatcherDeps {
   concurrency?: number;
   /** How soon (ms) an occurrence whose robot is offline just after a server start is tried again. */
   retryMs?: number;
+  /**
+   * This server is the only one on its database (SQLite): a line another instance claimed before this
+   * server started was claimed by a dead incarnation of it (killed or crashed), so it is taken over at
+   * once instead of after its lease. Never set with two servers on one database.
+   */
+  soleServer?: boolean;
   /** Records a notification event (docs/notifications.md): occurrences that failed to start. */
   notify?: (e: NotificationEventInput) => Promise<unknown>;
 }
@@ -613,9 +619,13 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
     // Lines whose claimer died before starting them, or waiting for their robot to come online.
     t = performance.now();
-    for (const line of await repo.abandoned(iso(now))) {
+    const sole = deps.soleServer === true;
+    const dead = sole ? { notOwner: instanceId, before: iso(new Date(startedAt)) } : undefined;
+    for (const line of await repo.abandoned(iso(now), dead)) {
       if (inHand.has(line.id)) continue;
-      if (await repo.takeOver(line.id, instanceId, iso(now), leaseUntil(line.due_at)))
+      const fromDead =
+        dead && line.lease_owner !== instanceId && line.created_at < dead.before ? line.lease_owner : null;
+      if (await repo.takeOver(line.id, instanceId, iso(now), leaseUntil(line.due_at), fromDead))
         launch(() => held(line, () => recover(line)));
     }
     phases.lines = performance.now() - t;

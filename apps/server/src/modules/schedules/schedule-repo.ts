@@ -248,24 +248,51 @@ export function scheduleRepo(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    /** Claimed lines whose claimer's lease ran out (killed between claim and start). */
-    abandoned: (now: string): Promise<ScheduleLogRow[]> =>
+    /**
+     * Claimed lines whose claimer's lease ran out (killed between claim and start); with `dead`, also
+     * the lines another instance claimed before `dead.before` (the sole server's dead incarnations,
+     * see the dispatcher).
+     */
+    abandoned: (now: string, dead?: { notOwner: string; before: string }): Promise<ScheduleLogRow[]> =>
       db
         .selectFrom('schedule_logs')
         .selectAll()
         .where('result', '=', 'pending')
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .where((eb) =>
+          eb.or([
+            eb('lease_until', 'is', null),
+            eb('lease_until', '<', now),
+            ...(dead === undefined
+              ? []
+              : [eb.and([eb('lease_owner', '!=', dead.notOwner), eb('created_at', '<', dead.before)])]),
+          ]),
+        )
         .orderBy('due_at')
         .limit(1000)
         .execute(),
-    /** Takes a claimed line over from a claimer whose lease ran out: one server wins. */
-    async takeOver(id: number, owner: string, now: string, leaseUntil: string): Promise<boolean> {
+    /**
+     * Takes a claimed line over from a claimer whose lease ran out: one server wins. `fromOwner`: the
+     * line is taken from that (dead) holder whatever its lease says.
+     */
+    async takeOver(
+      id: number,
+      owner: string,
+      now: string,
+      leaseUntil: string,
+      fromOwner?: string | null,
+    ): Promise<boolean> {
       const r = await db
         .updateTable('schedule_logs')
         .set({ lease_owner: owner, lease_until: leaseUntil })
         .where('id', '=', id)
         .where('result', '=', 'pending')
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .where((eb) =>
+          eb.or([
+            eb('lease_until', 'is', null),
+            eb('lease_until', '<', now),
+            ...(fromOwner ? [eb('lease_owner', '=', fromOwner)] : []),
+          ]),
+        )
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
