@@ -12,6 +12,7 @@ import {
   applyFilter,
   applyOrder,
   applyWhere,
+  caseless,
   normaliseDate,
   parseFilter,
   type ParsedFilter,
@@ -263,6 +264,30 @@ describe('where operators on SQLite', () => {
     expect(await sorted({ where: { name: { like: 'alpha t%' } } })).toEqual([1]);
   });
 
+  it('a pattern without a cased letter is a plain like (PostgreSQL need not lower-case each row), with the same rows', async () => {
+    for (const pattern of ['%12%', '%佐藤%', '%さとう 1%', '2024-04%', '%ｻﾄｳ%', '%５０%'])
+      expect(caseless(pattern)).toBe(true);
+    for (const pattern of ['%a%', '%TA%', '1_2', '%Ａ%', '%é%', '%ß%', '%k%']) expect(caseless(pattern)).toBe(false);
+    const where = (pattern: string) => parseFilter(JSON.stringify({ where: { name: { like: pattern } } }), spec).where;
+    expect(where('%50%')).toEqual({
+      kind: 'compare',
+      column: 'buildings.name',
+      op: 'like',
+      value: '%50%',
+      caseless: true,
+    });
+    expect(where('%ta%')).toEqual({ kind: 'compare', column: 'buildings.name', op: 'like', value: '%ta%' });
+    const sqlOf = (pattern: string) =>
+      applyWhere(db.selectFrom('buildings').select('id'), where(pattern)).compile().sql;
+    expect(sqlOf('%50%')).toMatch(/"buildings"\."name" like /);
+    expect(sqlOf('%ta%')).toMatch(
+      handle.dialect === 'postgres' ? /"buildings"\."name" ilike / : /"buildings"\."name" like /,
+    );
+    expect(await sorted({ where: { name: { like: '%50%' } } })).toEqual([3]);
+    expect(await sorted({ where: { or: [{ name: { like: '%50%' } }, { name: { like: 'ALPHA%' } }] } })).toEqual([1, 3]);
+    expect(await sorted({ where: { createdAt: { like: '2024-0%' } } })).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('booleans as true/false and 0/1', async () => {
     expect(await sorted({ where: { ipRestrictionEnabled: true } })).toEqual([2, 3]);
     expect(await sorted({ where: { ipRestrictionEnabled: 1 } })).toEqual([2, 3]);
@@ -365,6 +390,19 @@ describe('order, fields, limit, skip, include', () => {
 
   it('accepts an already parsed object', () => {
     expect(parseFilter({ where: { id: 1 }, limit: 3 }, spec).limit).toBe(3);
+  });
+
+  it('reads a filter text once per spec: the same text answers the same frozen filter, another spec its own', () => {
+    const text = '{"where":{"or":[{"name":{"like":"%a%"}},{"id":{"inq":[1,2]}}]},"order":"name","limit":7}';
+    const first = parseFilter(text, spec);
+    expect(parseFilter(text, spec)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.where) && Object.isFrozen(first.order[0])).toBe(true);
+    expect(() => (first.order as unknown as unknown[]).push({ column: 'x', dir: 'asc' })).toThrow(TypeError);
+    expect(parseFilter(text, spec)).toEqual(first);
+    const other: ResourceFilterSpec<'buildings'> = { ...spec, maxLimit: 5 };
+    expect(() => parseFilter(text, other)).toThrow(AppError);
+    expect(() => parseFilter(text, other)).toThrow(AppError);
+    expect(parseFilter(undefined, spec)).toBe(parseFilter('', spec));
   });
 });
 
