@@ -392,6 +392,23 @@ export type StartWorkPlanRunBody = z.infer<typeof startWorkPlanRunBodySchema>;
 export const confirmWorkPlanStepBodySchema = z.object({ stepId: stepIdSchema });
 export type ConfirmWorkPlanStepBody = z.infer<typeof confirmWorkPlanStepBodySchema>;
 
+/**
+ * A movement step the robot is sent to (`POST /work-plan-runs/:id/move`), as the robot's state shows
+ * it: `moving` until the order is finished; `arrived` at the step's waypoint (the step is then checked);
+ * `failed` (the robot refused or dropped the order, or stopped elsewhere: `errorCode`, `message`).
+ */
+export const WORK_PLAN_MOVE_STATUSES = ['moving', 'arrived', 'failed'] as const;
+export const workPlanMoveSchema = z.object({
+  stepId: z.string(),
+  orderId: z.string(),
+  status: z.enum(WORK_PLAN_MOVE_STATUSES),
+  errorCode: z.string().nullable(),
+  message: z.string().nullable(),
+});
+export type WorkPlanMove = z.infer<typeof workPlanMoveSchema>;
+export const moveWorkPlanStepBodySchema = z.object({ stepId: stepIdSchema });
+export type MoveWorkPlanStepBody = z.infer<typeof moveWorkPlanStepBodySchema>;
+
 export const workPlanRunSchema = z.object({
   id: z.number().int(),
   workPlanId: z.number().int(),
@@ -408,5 +425,7 @@ export const workPlanRunSchema = z.object({
   startedAt: z.string(),
   closedAt: z.string().nullable(),
   updatedAt: z.string(),
+  /** The movement step the robot was last sent to by this run, while the robot's state shows it (else null). */
+  move: workPlanMoveSchema.nullable().optional(),
 });
 export type WorkPlanRun = z.infer<typeof workPlanRunSchema>;

@@ -145,8 +145,9 @@ export function navigationService(ctx: Ctx, maps: MapService, lock: ControlsLock
     action: AuditAction,
     detail: Record<string, unknown>,
     label: OrderLabel,
+    named?: string,
   ): Promise<string> {
-    const orderId = await robotLink.sendOrder(robot.id, stops);
+    const orderId = await robotLink.sendOrder(robot.id, stops, named);
     orderLabels.remember(orderId, label);
     await audit.record({
       operatorId: p.operatorId,
@@ -161,7 +162,17 @@ export function navigationService(ctx: Ctx, maps: MapService, lock: ControlsLock
   }
 
   return {
-    async goto(p: Principal, robotId: number, body: GotoBody, ip: string): Promise<NavigationOrder> {
+    /**
+     * `opts.orderId`: the order's id (a work plan's movement step names its orders so any server tells
+     * them from the robot's state); `opts.detail`: more for the audit record.
+     */
+    async goto(
+      p: Principal,
+      robotId: number,
+      body: GotoBody,
+      ip: string,
+      opts: { orderId?: string; detail?: Record<string, unknown> } = {},
+    ): Promise<NavigationOrder> {
       const floor = await maps.floor(p, body.floorId);
       const { robot, position } = await robotOnFloor(p, robotId, floor);
       const doc = await maps.current(floor.id);
@@ -179,8 +190,10 @@ export function navigationService(ctx: Ctx, maps: MapService, lock: ControlsLock
         {
           floorId: floor.id,
           waypointId: target.id,
+          ...opts.detail,
         },
         { kind: 'goto', name: target.name },
+        opts.orderId,
       );
       return { orderId, waypointIds: planned.waypointIds };
     },

@@ -378,10 +378,10 @@ export async function createRobotLink(opts: LinkOptions): Promise<RobotLinkServi
       );
       return actionId;
     },
-    async sendOrder(robotId, stops: OrderStop[]) {
+    async sendOrder(robotId, stops: OrderStop[], named?: string) {
       const e = onlineEntry(robotId);
       if (stops.length === 0) throw new AppError('VALIDATION_FAILED', 'An order needs at least one stop');
-      const orderId = randomUUID();
+      const orderId = named ?? randomUUID();
       // The order starts where the robot is (a robot stopped mid-edge is sent from there).
       const from = startingAt(stops, e.position, `start-${orderId.slice(0, 8)}`);
       await publish(

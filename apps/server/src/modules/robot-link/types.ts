@@ -60,7 +60,8 @@ export interface RobotLink {
    * Sends an order along these stops (straight edges between them), starting where the robot is (a
    * node at its position comes first when it stands away from the first stop). Answers the order id.
    */
-  sendOrder(robotId: number, stops: OrderStop[]): Promise<string>;
+  /** `orderId`: the order's id when the caller names it (a work plan's move: docs/api-work-plans.md), else a new UUID. */
+  sendOrder(robotId: number, stops: OrderStop[], orderId?: string): Promise<string>;
   /**
    * Publishes an order or order update built by the caller (the flow runner: nodes, edges, node
    * actions, orderUpdateId), with the robot's next header. Throws AppError ROBOT_OFFLINE when offline.

@@ -1,15 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { workPlanOps, workPlanRunOps } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
+import type { ControlsLock } from '../teleop/controls.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { routes } from '../../lib/route.ts';
 import { workPlanRunService } from './run-service.ts';
 import { workPlanService } from './work-plan-service.ts';
 
 /** Work plans and their templates (docs/api-work-plans.md). */
-export const workPlanRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const workPlanRoutes: FastifyPluginAsync<{ ctx: AppContext; teleop: ControlsLock }> = async (
+  app,
+  { ctx, teleop },
+) => {
   const plans = workPlanService(ctx);
-  const runs = workPlanRunService(ctx);
+  const runs = workPlanRunService(ctx, teleop);
 
   routes(app, workPlanOps, {
     listWorkPlans: async (req) => plans.list(principalOf(req), req.query.filter),
@@ -29,6 +33,7 @@ export const workPlanRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (ap
     startWorkPlanRun: async (req) => runs.start(principalOf(req), req.body),
     getWorkPlanRun: async (req) => runs.get(principalOf(req), req.params.id),
     confirmWorkPlanStep: async (req) => runs.confirm(principalOf(req), req.params.id, req.body.stepId),
+    moveWorkPlanStep: async (req) => runs.move(principalOf(req), req.params.id, req.body.stepId, req.ip),
     closeWorkPlanRun: async (req) => runs.close(principalOf(req), req.params.id),
   });
 };

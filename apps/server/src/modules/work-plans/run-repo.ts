@@ -1,4 +1,4 @@
-import type { WorkPlanDefinition, WorkPlanRun } from '@portal/contract';
+import type { WorkPlanDefinition, WorkPlanMove, WorkPlanRun } from '@portal/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { insertReturningId } from '../../db/rows.ts';
@@ -14,9 +14,15 @@ export const workPlanRunFilter = filterSpec(
   { defaultOrder: 'id DESC', defaultLimit: 20, maxLimit: 200 },
 );
 
-export type WorkPlanRunRow = Selectable<WorkPlanRunTable> & { plan_name: string; definition: string };
+export type WorkPlanRunRow = Selectable<WorkPlanRunTable> & {
+  plan_name: string;
+  definition: string;
+  plan_floor_id: number;
+  robot_status: number;
+};
 
-export const toWorkPlanRun = (r: WorkPlanRunRow): WorkPlanRun => ({
+/** `move`: the movement step the robot was sent to, as its state shows it (moves.ts). */
+export const toWorkPlanRun = (r: WorkPlanRunRow, move: WorkPlanMove | null = null): WorkPlanRun => ({
   id: r.id,
   workPlanId: r.work_plan_id,
   workPlanName: r.plan_name,
@@ -29,6 +35,7 @@ export const toWorkPlanRun = (r: WorkPlanRunRow): WorkPlanRun => ({
   startedAt: r.started_at,
   closedAt: r.closed_at,
   updatedAt: r.updated_at,
+  move,
 });
 
 /** SQL of work plan runs: reads within the caller's scope (the robot's organization and building). */
@@ -42,7 +49,12 @@ export function workPlanRunRepo(db: Kysely<Database>) {
     scoped(p)
       .innerJoin('work_plans', 'work_plans.id', 'work_plan_runs.work_plan_id')
       .selectAll('work_plan_runs')
-      .select(['work_plans.name as plan_name', 'work_plans.definition as definition']);
+      .select([
+        'work_plans.name as plan_name',
+        'work_plans.definition as definition',
+        'work_plans.floor_id as plan_floor_id',
+        'robots.status as robot_status',
+      ]);
   return {
     byId: (p: TenantScope, id: number): Promise<WorkPlanRunRow | undefined> =>
       withPlan(p).where('work_plan_runs.id', '=', id).executeTakeFirst(),
@@ -70,6 +82,20 @@ export function workPlanRunRepo(db: Kysely<Database>) {
         .where('flow_run_id', '=', flowRunId)
         .where('work_plan_id', '=', workPlanId)
         .orderBy('id', 'desc')
+        .executeTakeFirst(),
+    /** An open run with its plan's definition and floor (unscoped: the move watcher, the step check). */
+    openById: (id: number, trx: Kysely<Database> = db) =>
+      trx
+        .selectFrom('work_plan_runs')
+        .innerJoin('work_plans', 'work_plans.id', 'work_plan_runs.work_plan_id')
+        .select([
+          'work_plan_runs.id',
+          'work_plan_runs.robot_id',
+          'work_plan_runs.done_steps',
+          'work_plans.definition as definition',
+        ])
+        .where('work_plan_runs.id', '=', id)
+        .where('work_plan_runs.status', '=', 'open')
         .executeTakeFirst(),
     /** The open run a flow run launched (its `launchWorkPlan` step waits on it), if any. */
     openOfFlowRun: (flowRunId: number) =>

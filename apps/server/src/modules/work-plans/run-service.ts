@@ -1,13 +1,18 @@
-import type { StartWorkPlanRunBody, WorkPlanDefinition, WorkPlanRun } from '@portal/contract';
+import type { RobotStatusCodeValue, StartWorkPlanRunBody, WorkPlanDefinition, WorkPlanRun } from '@portal/contract';
 import type { AppContext, Principal } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { parseFilter } from '../../lib/filter.ts';
 import { refuseFields } from '../../lib/list-answer.ts';
 import { robotInScope } from '../../lib/scope.ts';
+import { mapService } from '../maps/map-service.ts';
+import { navigationService } from '../maps/navigation-service.ts';
+import type { ControlsLock } from '../teleop/controls.ts';
 import { workPlanRepo } from './work-plan-repo.ts';
-import { toWorkPlanRun, workPlanRunFilter, workPlanRunRepo } from './run-repo.ts';
+import { checkStep, moveOf, moveOrderId } from './moves.ts';
+import { toWorkPlanRun, workPlanRunFilter, workPlanRunRepo, type WorkPlanRunRow } from './run-repo.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'clock'>;
+type MoveCtx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'audit' | 'config' | 'fileStore' | 'robotLink' | 'log'>;
 
 const invalid = (path: string, message: string) =>
   new AppError('VALIDATION_FAILED', `Invalid ${path}`, [{ path, message }]);
@@ -18,9 +23,20 @@ const invalid = (path: string, message: string) =>
  * and the robot has no other open run (409 CONFLICT). Confirming a step: a step of the plan, while
  * the run is open (a closed run is 409). Another tenant's run or robot is 404.
  */
-export function workPlanRunService({ db, clock }: Ctx) {
+export function workPlanRunService(ctx: MoveCtx, lock: ControlsLock) {
+  const { db, clock, robotLink: link } = ctx;
   const runs = workPlanRunRepo(db);
   const plans = workPlanRepo(db);
+  // Movement steps go through the goto order path (controls, floor, busy robot, audit).
+  const navigation = navigationService(ctx, mapService(ctx), lock);
+
+  /** The run as answered, with its move as the robot's state shows it (open runs only). */
+  const answer = (row: WorkPlanRunRow): WorkPlanRun => {
+    if (row.status !== 'open') return toWorkPlanRun(row);
+    const live = link.live({ id: row.robot_id, status: row.robot_status as RobotStatusCodeValue });
+    const state = live.online ? link.details(row.robot_id)?.state : null;
+    return toWorkPlanRun(row, moveOf(row.id, JSON.parse(row.definition) as WorkPlanDefinition, state, live.lastOrder));
+  };
 
   async function load(p: Principal, id: number) {
     const row = await runs.byId(p, id);
@@ -34,11 +50,11 @@ export function workPlanRunService({ db, clock }: Ctx) {
       const f = parseFilter(rawFilter, workPlanRunFilter);
       refuseFields(f);
       const { rows, total } = await runs.page(p, f);
-      return { items: rows.map(toWorkPlanRun), total };
+      return { items: rows.map(answer), total };
     },
 
     async get(p: Principal, id: number): Promise<WorkPlanRun> {
-      return toWorkPlanRun(await load(p, id));
+      return answer(await load(p, id));
     },
 
     async start(p: Principal, body: StartWorkPlanRunBody, flowRunId: number | null = null): Promise<WorkPlanRun> {
@@ -69,7 +85,7 @@ export function workPlanRunService({ db, clock }: Ctx) {
           trx,
         );
       });
-      return toWorkPlanRun(await load(p, id));
+      return answer(await load(p, id));
     },
 
     /** The operator confirms a step: it is checked, and the current step is the first one not yet confirmed. */
@@ -78,22 +94,30 @@ export function workPlanRunService({ db, clock }: Ctx) {
       if (row.status !== 'open') throw closedConflict();
       const def = JSON.parse(row.definition) as WorkPlanDefinition;
       if (!def.steps.some((s) => s.id === stepId)) throw invalid('stepId', 'validation.notFound');
-      const done = new Set(JSON.parse(row.done_steps) as string[]);
-      done.add(stepId);
-      const next = def.steps.findIndex((s) => !done.has(s.id));
-      const ok = await db.transaction().execute((trx) =>
-        runs.progress(
-          id,
-          {
-            current_step: next === -1 ? def.steps.length : next,
-            done_steps: JSON.stringify(def.steps.map((s) => s.id).filter((s) => done.has(s))),
-            updated_at: clock().toISOString(),
-          },
-          trx,
-        ),
-      );
-      if (!ok) throw closedConflict();
-      return toWorkPlanRun(await load(p, id));
+      if (!(await checkStep(db, clock, id, stepId))) throw closedConflict();
+      return answer(await load(p, id));
+    },
+
+    /**
+     * Sends the robot to a movement step's waypoint (on the plan's floor) as a goto does: the robot
+     * online on that floor and not busy, the controls not held by another operator (TELEOP_LOCKED).
+     * The step is checked when the robot arrives (moves.ts); the operator may still confirm it by hand.
+     */
+    async move(p: Principal, id: number, stepId: string, ip: string): Promise<WorkPlanRun> {
+      const row = await load(p, id);
+      if (row.status !== 'open') throw closedConflict();
+      const def = JSON.parse(row.definition) as WorkPlanDefinition;
+      const step = def.steps.find((s) => s.id === stepId);
+      if (!step) throw invalid('stepId', 'validation.notFound');
+      const waypointId = step.main.kind === 'moveToWaypoint' ? step.main.waypointId : null;
+      if (step.type !== 'move' || waypointId === null || waypointId === undefined)
+        throw invalid('stepId', 'workPlanValidation.notMovable');
+      const orderId = moveOrderId(id, stepId);
+      await navigation.goto(p, row.robot_id, { floorId: row.plan_floor_id, waypointId }, ip, {
+        orderId,
+        detail: { workPlanRunId: id, stepId },
+      });
+      return toWorkPlanRun(await load(p, id), { stepId, orderId, status: 'moving', errorCode: null, message: null });
     },
 
     async close(p: Principal, id: number): Promise<WorkPlanRun> {
@@ -101,7 +125,7 @@ export function workPlanRunService({ db, clock }: Ctx) {
       if (row.status !== 'open') throw closedConflict();
       const ok = await db.transaction().execute((trx) => runs.close(id, clock().toISOString(), trx));
       if (!ok) throw closedConflict();
-      return toWorkPlanRun(await load(p, id));
+      return answer(await load(p, id));
     },
   };
 }

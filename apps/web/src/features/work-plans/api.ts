@@ -147,12 +147,18 @@ export const useRobotFloor = (robotId: number) =>
     select: (r) => r.floorId,
   });
 
-/** The robot's open run, if any (it survives a reload of the operator screen). */
+/** How often the operator screen reads the robot's open run: a flow may open one; a move goes on. */
+const RUN_POLL_MS = 3000;
+const MOVE_POLL_MS = 1000;
+
+/** The robot's open run, if any (it survives a reload of the operator screen; a flow may open one). */
 export const useOpenRun = (robotId: number) => {
   const filter: Filter = { where: { robotId, status: 'open' }, limit: 1 };
   return useQuery({
     ...opPageQuery(workPlanRunOps.listWorkPlanRuns, rkeys.list(filter), { query: { filter } }),
     select: (page) => (page.items[0] as WorkPlanRun | undefined) ?? null,
+    refetchInterval: (q) =>
+      (q.state.data?.items[0] as WorkPlanRun | undefined)?.move?.status === 'moving' ? MOVE_POLL_MS : RUN_POLL_MS,
   });
 };
 
@@ -164,6 +170,13 @@ export const useStartRun = () =>
 
 export const useConfirmStep = () =>
   useOpMutation(workPlanRunOps.confirmWorkPlanStep, {
+    args: ({ id, stepId }: { id: number; stepId: string }) => ({ params: { id }, body: { stepId } }),
+    invalidates: ['workPlanRuns'],
+  });
+
+/** Sends the robot to a movement step's waypoint (202: the run with its move). */
+export const useMoveStep = () =>
+  useOpMutation(workPlanRunOps.moveWorkPlanStep, {
     args: ({ id, stepId }: { id: number; stepId: string }) => ({ params: { id }, body: { stepId } }),
     invalidates: ['workPlanRuns'],
   });

@@ -141,9 +141,7 @@ describe('work plan on the operator screen', () => {
       </AppProvider>,
     );
     const action = await screen.findByTestId('teleop-workplan', {}, slow);
-    await waitFor(() => expect(calls.some((c) => c.path === '/api/work-plans')).toBe(true), slow);
-    await waitFor(() => expect(calls.some((c) => c.path === '/api/robots/7')).toBe(true), slow);
-    await new Promise((r) => setTimeout(r, 50));
+    // Clicked at once: the only plan starts as soon as the run and the floor's plans are known.
     await user.click(action);
     const panel = await screen.findByTestId('wp-run-panel', {}, slow);
     expect(calls.filter((c) => c.method === 'POST' && c.path === '/api/work-plan-runs')).toHaveLength(1);
@@ -160,5 +158,62 @@ describe('work plan on the operator screen', () => {
       () => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/work-plan-runs/1/close')).toBe(true),
       slow,
     );
+  }, 30_000);
+
+  it('sends the robot with "Go", shows it moving, then the step checked when it arrives; a flow’s plan says the flow is paused', async () => {
+    const base = workPlanRunSchema.parse({
+      id: 2,
+      workPlanId: 4,
+      workPlanName: 'Lift to 3F',
+      robotId: 7,
+      flowRunId: 31,
+      status: 'open',
+      currentStep: 0,
+      doneSteps: [],
+      definition,
+      startedAt: at,
+      closedAt: null,
+      updatedAt: at,
+      move: null,
+    });
+    let run: WorkPlanRun = base;
+    let reads = 0;
+    const { calls } = mockApi({
+      [on(robotOps.getRobot, { id: 7 })]: () => reply(robotSchema, robot),
+      [on(workPlanOps.listWorkPlans)]: () => reply(z.array(workPlanSchema), [plan]),
+      [on(workPlanRunOps.listWorkPlanRuns)]: () => {
+        // The robot arrives on the second read after the move was sent.
+        if (run.move?.status === 'moving' && ++reads >= 2)
+          run = { ...run, move: { ...run.move, status: 'arrived' }, doneSteps: ['go'], currentStep: 1 };
+        return reply(z.array(workPlanRunSchema), [run]);
+      },
+      [on(workPlanRunOps.moveWorkPlanStep, { id: 2 })]: () => {
+        run = {
+          ...run,
+          move: { stepId: 'go', orderId: 'wp.2.go.abc', status: 'moving', errorCode: null, message: null },
+        };
+        return reply(workPlanRunSchema, run, 202);
+      },
+    });
+    const user = userEvent.setup();
+    render(
+      <AppProvider queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })} env="test">
+        <WorkPlanAction robotId={7} buildingId={10} enabled />
+      </AppProvider>,
+    );
+    await user.click(await screen.findByTestId('teleop-workplan', {}, slow));
+    const panel = await screen.findByTestId('wp-run-panel', {}, slow);
+    expect(within(panel).getByTestId('wp-run-flow')).toHaveTextContent(workPlansEn.workPlans.run.flowPaused);
+    await user.click(within(panel).getByTestId('wp-run-go'));
+    expect(await screen.findByTestId('wp-run-moving', {}, slow)).toHaveTextContent(workPlansEn.workPlans.run.moving);
+    expect(screen.getByTestId('wp-run-step-0')).toHaveAttribute('data-move', 'moving');
+    expect(screen.getByTestId('wp-run-go')).toBeDisabled();
+    expect(
+      calls.filter((c) => c.method === 'POST' && c.path === '/api/work-plan-runs/2/move').map((c) => c.body),
+    ).toEqual([{ stepId: 'go' }]);
+    // Checked by the server when the robot arrived: the panel shows it without a confirm.
+    await waitFor(() => expect(screen.getByTestId('wp-run-step-0')).toHaveAttribute('data-done', 'true'), slow);
+    expect(screen.queryByTestId('wp-run-moving')).not.toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/work-plan-runs/2/steps')).toBe(false);
   }, 30_000);
 });

@@ -103,7 +103,13 @@ export const workPlansEn = {
       noArm: 'Press the button with the arm on the depth image (Arm tab).',
       pressed: 'Pressed: {{target}}',
       missed: 'Nothing was pressed there. Try again.',
-      hintMove: 'Drive the robot to waypoint #{{id}}, then confirm.',
+      hintMove:
+        'Send the robot to waypoint #{{id}} with "Go": the step is checked when it arrives. Or drive it there and confirm.',
+      go: 'Go',
+      moving: 'Moving to the waypoint…',
+      moveStopped: 'The robot stopped before the waypoint (its order was cancelled). Go again or confirm by hand.',
+      moveRefused: 'The robot refused the move ({{code}}). Go again or confirm by hand.',
+      flowPaused: 'Launched by a flow: the flow is paused and resumes when you close this work plan.',
       hintPose: 'Take the pose, then confirm.',
       hintPress: 'Click the button "{{target}}" on the depth image, then confirm.',
       hintWait: 'Wait {{seconds}} s after it.',
@@ -155,6 +161,7 @@ export const workPlansEn = {
     mainForType: 'This main action does not fit the step type.',
     waypointRequired: 'Choose a waypoint.',
     waypointFloor: 'Not a waypoint of this floor’s map.',
+    notMovable: 'This step does not send the robot to a waypoint.',
   },
 };
 export type WorkPlansMessages = typeof workPlansEn;

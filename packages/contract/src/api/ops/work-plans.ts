@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   confirmWorkPlanStepBodySchema,
+  moveWorkPlanStepBodySchema,
   startWorkPlanRunBodySchema,
   updateWorkPlanBodySchema,
   updateWorkPlanTemplateBodySchema,
@@ -122,6 +123,15 @@ export const workPlanRunOps = defineOperations('work-plan-runs', {
     params: idParams,
     body: confirmWorkPlanStepBodySchema,
     responses: { 200: workPlanRunSchema },
+  },
+  /** Sends the robot to a movement step's waypoint (the teleop controls rule, as a goto); 202. */
+  moveWorkPlanStep: {
+    method: 'POST',
+    path: '/work-plan-runs/:id/move',
+    access: 'user',
+    params: idParams,
+    body: moveWorkPlanStepBodySchema,
+    responses: { 202: workPlanRunSchema },
   },
   closeWorkPlanRun: {
     method: 'POST',

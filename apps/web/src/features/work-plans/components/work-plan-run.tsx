@@ -1,8 +1,17 @@
 import { Alert, Badge, Button, Drawer, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import type { WorkPlan, WorkPlanRun, WorkPlanStep } from '@portal/contract';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCloseRun, useConfirmStep, useFloorWorkPlans, useOpenRun, useRobotFloor, useStartRun } from '../api';
+import { useErrorText } from '@/lib/i18n';
+import {
+  useCloseRun,
+  useConfirmStep,
+  useFloorWorkPlans,
+  useMoveStep,
+  useOpenRun,
+  useRobotFloor,
+  useStartRun,
+} from '../api';
 
 /** The arm press on the depth image (the teleop feature's DepthPress, given by the route). */
 export type PressRenderer = (
@@ -33,9 +42,18 @@ export function WorkPlanAction({ robotId, buildingId, enabled, renderPress }: Wo
   const start = useStartRun();
   const list = (plans.data?.items ?? []) as WorkPlan[];
   const begin = (plan: WorkPlan) => start.mutate({ workPlanId: plan.id, robotId });
+  // Opened with exactly one plan of the floor and no open run: that plan starts without a chooser
+  // (once per opening, as soon as the run and the plans are known).
+  const autoStarted = useRef(false);
+  const onlyPlan = run.isSuccess && !run.data && plans.isSuccess && list.length === 1 ? list[0]! : null;
+  useEffect(() => {
+    if (!open || autoStarted.current || !onlyPlan || !enabled || start.isPending) return;
+    autoStarted.current = true;
+    start.mutate({ workPlanId: onlyPlan.id, robotId });
+  }, [open, onlyPlan, enabled, start, robotId]);
   const onOpen = () => {
+    autoStarted.current = false;
     setOpen(true);
-    if (!run.data && list.length === 1 && enabled) begin(list[0]!);
   };
 
   return (
@@ -96,6 +114,8 @@ function RunPanel({
 }) {
   const { t } = useTranslation();
   const confirm = useConfirmStep();
+  const move = useMoveStep();
+  const errorText = useErrorText();
   const close = useCloseRun();
   const [pressed, setPressed] = useState<{ step: string; hit: boolean; target?: string } | null>(null);
   const steps = run.definition.steps;
@@ -106,9 +126,16 @@ function RunPanel({
       <Text fw={600} data-testid="wp-run-name">
         {run.workPlanName}
       </Text>
+      {run.flowRunId !== null && (
+        <Alert color="yellow" p="xs" data-testid="wp-run-flow">
+          {t('workPlans.run.flowPaused')}
+        </Alert>
+      )}
       {steps.map((s, i) => {
         const current = i === run.currentStep;
         const checked = done.has(s.id);
+        const moveOf = run.move?.stepId === s.id ? run.move : null;
+        const movable = s.type === 'move' && s.main.kind === 'moveToWaypoint' && s.main.waypointId != null;
         return (
           <Paper
             key={s.id}
@@ -117,6 +144,7 @@ function RunPanel({
             bg={current ? 'var(--mantine-color-blue-light)' : undefined}
             data-testid={`wp-run-step-${i}`}
             data-done={checked ? 'true' : 'false'}
+            data-move={moveOf?.status ?? 'none'}
           >
             <Group justify="space-between" wrap="nowrap">
               <Group gap="xs" wrap="nowrap">
@@ -136,6 +164,38 @@ function RunPanel({
             {current && !checked && (
               <Stack gap="xs" mt="xs">
                 <StepHint step={s} />
+                {movable && (
+                  <Group gap="xs">
+                    <Button
+                      size="xs"
+                      variant="light"
+                      disabled={!enabled || moveOf?.status === 'moving'}
+                      loading={move.isPending}
+                      onClick={() => move.mutate({ id: run.id, stepId: s.id })}
+                      data-testid="wp-run-go"
+                    >
+                      {t('workPlans.run.go')}
+                    </Button>
+                    {moveOf?.status === 'moving' && (
+                      <Group gap={4} data-testid="wp-run-moving">
+                        <Loader size="xs" />
+                        <Text size="sm">{t('workPlans.run.moving')}</Text>
+                      </Group>
+                    )}
+                  </Group>
+                )}
+                {moveOf?.status === 'failed' && (
+                  <Text size="sm" c="red" data-testid="wp-run-move-failed">
+                    {moveOf.errorCode === 'WORK_PLAN_MOVE_STOPPED'
+                      ? t('workPlans.run.moveStopped')
+                      : t('workPlans.run.moveRefused', { code: moveOf.errorCode ?? '' })}
+                  </Text>
+                )}
+                {move.isError && move.variables?.stepId === s.id && (
+                  <Text size="sm" c="red" data-testid="wp-run-move-error">
+                    {errorText(move.error)}
+                  </Text>
+                )}
                 {(s.type === 'pressRight' || s.type === 'pressLeft') &&
                   (renderPress ? (
                     renderPress(s.type === 'pressRight' ? 'right' : 'left', (r) => setPressed({ step: s.id, ...r }))
