@@ -17,6 +17,7 @@ import {
 } from '@portal/contract';
 import { decodePngRgba } from '../src/lib/png.ts';
 import { createTestApp, errorOf, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
+import { openProbe } from './ws-probe.ts';
 
 const otherData: InitData = {
   organization: { name: 'Other Arm Org', type: 0, labOption: false },
@@ -157,5 +158,32 @@ describe('robot arm: depth image and button press with a simulated robot', () =>
       });
     }
     expect(bank.status('A-ride-2')).toBeNull();
+  });
+
+  it('refuses a press while another operator holds the robot’s controls (409 TELEOP_LOCKED), pressing nothing', async () => {
+    const up = upPixel();
+    const rides = () => [1, 2, 3].map((n) => bank.status(`A-ride-${n}`)?.phase ?? null);
+    const before = rides();
+    const holder = await t.as('orgadmin@demo.example');
+    const probe = await openProbe(t, holder.token);
+    try {
+      probe.send({ type: 'teleop.join', robotId: id(), want: 'control' });
+      expect((await probe.next('teleop.joined')).role).toBe('controller');
+      const locked = await t.call('POST', `/robots/${id()}/arm-press`, operator, { arm: 'right', ...up });
+      expect(locked.statusCode, locked.body).toBe(409);
+      expect(errorOf(locked).code).toBe('TELEOP_LOCKED');
+      expect(rides()).toEqual(before);
+      // The holder presses (beside the button here: nothing is called).
+      const own = await t.call('POST', `/robots/${id()}/arm-press`, holder.authorization, {
+        arm: 'left',
+        u: up.u + 150,
+        v: up.v,
+      });
+      expect(own.statusCode, own.body).toBe(200);
+      expect(armPressResultSchema.parse(own.json())).toEqual({ hit: false, reason: 'no button there' });
+    } finally {
+      probe.ws.terminate();
+    }
+    expect(rides()).toEqual(before);
   });
 });
