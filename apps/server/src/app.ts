@@ -258,6 +258,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     graceMinutes: config.scheduleGraceMinutes,
     tickMs: config.scheduleTickMs,
     lookAheadMs: config.scheduleLookAheadMs,
+    prepareMs: config.schedulePrepareMs,
     // SQLite: one server per database, so lines held by another instance are a dead incarnation's.
     soleServer: config.database.kind === 'sqlite',
     notify: (e) => notifications.notifyEvent(e),

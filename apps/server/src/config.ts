@@ -81,6 +81,7 @@ const envSchema = z.object({
   SCHEDULE_START_CHECK: boolish.default(true),
   /** How far ahead (ms) the schedule dispatcher claims occurrences and checks their start positions (docs/api-schedules.md). */
   SCHEDULE_LOOKAHEAD_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  SCHEDULE_PREPARE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   /** How often (ms) the report export worker looks for queued exports (docs/api-reports.md); 0 turns its timer off (tests). */
   EXPORT_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** How often (ms) the notification worker looks for due deliveries (docs/notifications.md); 0 turns its timer off (tests). */
@@ -186,6 +187,8 @@ export interface Config {
   scheduleStartCheck: boolean;
   /** How far ahead (ms) the schedule dispatcher claims occurrences (started at their due time). */
   scheduleLookAheadMs: number;
+  /** How long before its due time an occurrence's run is prepared (held until the due time; 0: off). */
+  schedulePrepareMs: number;
   /** The report export worker's tick (ms); 0: no timer. */
   exportTickMs: number;
   /** The notification worker's tick (ms); 0: no timer. */
@@ -285,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduleTickMs: e.SCHEDULE_TICK_MS,
     scheduleStartCheck: e.SCHEDULE_START_CHECK,
     scheduleLookAheadMs: e.SCHEDULE_LOOKAHEAD_MS,
+    schedulePrepareMs: e.SCHEDULE_PREPARE_MS,
     exportTickMs: e.EXPORT_TICK_MS,
     notifyTickMs: e.NOTIFY_TICK_MS,
     notifyGroupWindowMs: e.NOTIFY_GROUP_WINDOW_MS,

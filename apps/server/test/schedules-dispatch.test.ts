@@ -353,6 +353,54 @@ describe('schedule dispatcher', () => {
     expect(await runStatus(line!.flowRunId!)).toBe('running');
     expect(await logsOf(id)).toHaveLength(1);
   });
+  it('prepares the run of a free, healthy robot ahead of the due time and holds its first step until then', async () => {
+    const runner = (t.app as unknown as { flowRunner: FlowRunner }).flowRunner;
+    const id = await createEntry({ title: 'Prepared', flowId: waitFlow });
+    const { next_due_at } = await t.db.kysely
+      .selectFrom('schedules')
+      .select('next_due_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const due = Date.parse(next_due_at!);
+    // Two seconds before the due time: within the prepare window (5 s).
+    advance((due - 2_000 - now()) / 60_000);
+    await round();
+    const [line] = await logsOf(id);
+    expect(line).toMatchObject({ result: 'running', startedAt: new Date(due).toISOString() });
+    const run = (await runRepo(t.db.kysely).byId(line!.flowRunId!))!;
+    expect(run).toMatchObject({ status: 'running', started_at: new Date(due).toISOString() });
+    // Held: no step has begun, and a heartbeat before the due time lets nothing go.
+    await runner.heartbeat();
+    expect(await runRepo(t.db.kysely).lastStep(run.id)).toBeUndefined();
+    // A manual start on the robot meanwhile is refused: the robot is taken by the prepared run.
+    const manual = await t.call('POST', `/flows/${waitFlow}/runs`, admin, { robotId });
+    expect(manual.statusCode, manual.body).toBe(409);
+    // The due time comes: the first step begins, and the run goes to its end.
+    advance(3 / 60);
+    await runner.heartbeat();
+    await until(async () => (await runRepo(t.db.kysely).lastStep(run.id)) !== undefined);
+    expect(await runEnded(run.id)).toBe('done');
+    await round();
+    expect(await logsOf(id)).toMatchObject([{ result: 'done' }]);
+  });
+  it('a prepared run cancelled before its due time ends as cancelled without a step', async () => {
+    const id = await createEntry({ title: 'Prepared, then cancelled', flowId: waitFlow });
+    const { next_due_at } = await t.db.kysely
+      .selectFrom('schedules')
+      .select('next_due_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    advance((Date.parse(next_due_at!) - 2_000 - now()) / 60_000);
+    await round();
+    const [line] = await logsOf(id);
+    expect(line!.flowRunId).not.toBeNull();
+    const cancel = await t.call('POST', `/flow-runs/${line!.flowRunId}/cancel`, admin);
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(await runEnded(line!.flowRunId!)).toBe('cancel');
+    expect(await runRepo(t.db.kysely).lastStep(line!.flowRunId!)).toBeUndefined();
+    await round();
+    expect(await logsOf(id)).toMatchObject([{ result: 'cancel' }]);
+  });
   it('the sole server (SQLite) restarted after a kill takes its dead incarnation’s claimed lines over at once', async () => {
     const hang: ScheduleRuns = {
       start: () => new Promise<FlowRun>(() => undefined),

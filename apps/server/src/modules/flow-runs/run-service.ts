@@ -64,13 +64,14 @@ export function flowRunService(ctx: Ctx, runner: FlowRunner, lock: ControlsLock)
   return {
     /**
      * `startedBy`: who is recorded as starting it (default the caller; null for a schedule);
-     * `scheduleLogId`: the schedule log line that starts it, recorded with the run.
+     * `scheduleLogId`: the schedule log line that starts it, recorded with the run; `notBefore`: a
+     * prepared start, begun at that instant (ISO, in the near future).
      */
     async start(
       p: Principal,
       flowId: number,
       robotId: number,
-      opts: { startedBy?: number | null; scheduleLogId?: number } = {},
+      opts: { startedBy?: number | null; scheduleLogId?: number; notBefore?: string } = {},
     ): Promise<FlowRun> {
       const startedBy = opts.startedBy === undefined ? p.operatorId : opts.startedBy;
       const flow = await flowRepo(db).byId(p, flowId);
@@ -93,7 +94,9 @@ export function flowRunService(ctx: Ctx, runner: FlowRunner, lock: ControlsLock)
         );
       }
       const steps = await expanded(JSON.parse(flow.definition) as FlowDefinition);
-      const at = clock().toISOString();
+      // A prepared start (a schedule's occurrence) is recorded as started at its due time, and its
+      // first step waits for that instant (the runner holds it: RunCursor.notBefore).
+      const at = opts.notBefore ?? clock().toISOString();
       let id: number;
       try {
         id = await repo.insert({
@@ -114,7 +117,10 @@ export function flowRunService(ctx: Ctx, runner: FlowRunner, lock: ControlsLock)
           current_step_kind: null,
           error_code: null,
           message: null,
-          cursor: JSON.stringify(initialCursor(flow.floor_id)),
+          cursor: JSON.stringify({
+            ...initialCursor(flow.floor_id),
+            ...(opts.notBefore === undefined ? {} : { notBefore: opts.notBefore }),
+          }),
           owner: runner.instanceId,
           lease_until: runner.leaseUntil(),
         });

@@ -77,6 +77,11 @@ export interface RunCursor {
   nodeActions: Record<string, string[]>;
   /** The open task (taskStart ... taskComplete). */
   task: string | null;
+  /**
+   * A run prepared ahead of its start (a schedule's occurrence, docs/api-schedules.md "Prepared
+   * starts"): its first step waits until this instant (ISO), also after a restart.
+   */
+  notBefore?: string | null;
 }
 
 export const initialCursor = (floorId: number): RunCursor => ({
@@ -240,6 +245,45 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
 
   const now = () => clock().toISOString();
   const leaseUntil = () => new Date(clock().getTime() + RUN_LEASE_MS).toISOString();
+
+  // ------------------------------------------------------------------ prepared starts
+  /**
+   * Runs held until their `notBefore` instant, by instant. At the instant they are let go one at a
+   * time, the event loop turning between two (so each first order reaches the wire while the next run
+   * starts, instead of all after the last); the heartbeat lets go those a moved test clock passed.
+   */
+  const holds = new Map<number, Map<Execution, () => void>>();
+  const letGo = async (at: number) => {
+    const group = holds.get(at);
+    if (!group) return;
+    holds.delete(at);
+    for (const go of group.values()) {
+      go();
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  };
+  const hold = (ex: Execution): Promise<void> => {
+    const at = ex.cursor.notBefore ? Date.parse(ex.cursor.notBefore) : NaN;
+    const wait = at - clock().getTime();
+    if (!(wait > 0) || closed) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      let group = holds.get(at);
+      if (!group) {
+        group = new Map();
+        holds.set(at, group);
+        setTimeout(() => void letGo(at), wait).unref();
+      }
+      const onAbort = () => {
+        holds.get(at)?.delete(ex);
+        reject(new Cancelled());
+      };
+      ex.abort.signal.addEventListener('abort', onAbort, { once: true });
+      group.set(ex, () => {
+        ex.abort.signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  };
 
   // Floors' maps, parsed once per revision: a move asks only for the current revision number.
   const maps = new Map<number, { revision: number; doc: Promise<MapDocument> }>();
@@ -997,6 +1041,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
 
   async function carryOut(ex: Execution, resumeWait: boolean): Promise<void> {
     let resumeStep = resumeWait;
+    await hold(ex);
     // A run picked up while it waits on a work plan is paused by that wait, not by an operator.
     let waitsOnPlan = resumeWait && ex.cursor.wait?.kind === 'workPlan';
     for (;;) {
@@ -1255,6 +1300,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
 
   async function heartbeat() {
     if (closed) return;
+    for (const at of [...holds.keys()]) if (at <= clock().getTime()) await letGo(at);
     const ids = [...executions.keys()];
     const rows = await repo.renew(instanceId, ids, leaseUntil());
     for (const r of rows) {

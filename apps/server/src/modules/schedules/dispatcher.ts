@@ -30,7 +30,7 @@ export interface ScheduleRuns {
     p: Principal,
     flowId: number,
     robotId: number,
-    opts: { startedBy: null; scheduleLogId: number },
+    opts: { startedBy: null; scheduleLogId: number; notBefore?: string },
   ): Promise<FlowRun>;
   cancel(p: Principal, runId: number): Promise<FlowRun>;
 }
@@ -58,6 +58,13 @@ export interface DispatcherDeps {
    * its due time (a timer, and every tick for a clock moved by tests). Default 10 s.
    */
   lookAheadMs?: number;
+  /**
+   * How long (ms) before its due time an occurrence's run is prepared (docs/api-schedules.md
+   * "Prepared starts"; default 5 s, at most the look-ahead, 0: off): when the robot is free and
+   * healthy then, the run is recorded as starting at the due time and held by the runner until it,
+   * so at the due time only the first order is left to send.
+   */
+  prepareMs?: number;
   /** Occurrences started at once (default 32; start-position checks: twice as many). */
   concurrency?: number;
   /** How soon (ms) an occurrence whose robot is offline just after a server start is tried again. */
@@ -133,6 +140,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   const batch = deps.batch ?? 500;
   const lookAheadMs = deps.lookAheadMs ?? 10_000;
   const retryMs = deps.retryMs ?? 2_000;
+  const prepareMs = Math.min(deps.prepareMs ?? 5_000, lookAheadMs);
   const graceMs = deps.graceMinutes * 60_000;
   const limit = limiter(Math.max(1, deps.concurrency ?? 32));
   /** Start-position checks at once: most of their time is the robot's photo (the comparisons queue on the image worker). */
@@ -157,9 +165,12 @@ export function createDispatcher(deps: DispatcherDeps) {
     tasks.add(p);
   };
 
-  /** Resolves at the line's due time (real timer), or at once when due; a tick releases it when the clock passed it. */
-  const untilDue = (line: ScheduleLogRow): Promise<void> => {
-    const due = Date.parse(line.due_at);
+  /**
+   * Resolves at the line's due time, or `early` ms before it (real timer), or at once when that has
+   * come; a tick releases it when the clock passed it.
+   */
+  const untilDue = (line: ScheduleLogRow, early = 0): Promise<void> => {
+    const due = Date.parse(line.due_at) - early;
     const wait = due - clock().getTime();
     if (wait <= 0 || closed) return Promise.resolve();
     return new Promise<void>((resolve) => {
@@ -366,6 +377,11 @@ export function createDispatcher(deps: DispatcherDeps) {
       return !health.problems.includes('offline') && !health.problems.includes('emergencyStop');
     };
     let position = deps.startPosition && askable() ? await checks(() => deps.startPosition!.check(line)) : undefined;
+    if (prepareMs > 0) {
+      await untilDue(line, prepareMs);
+      if (closed) return;
+      if (await limit(() => prepare(line, flow, robot.id, position))) return;
+    }
     await untilDue(line);
     if (closed) return;
     await limit(async () => {
@@ -402,6 +418,29 @@ export function createDispatcher(deps: DispatcherDeps) {
     });
   }
 
+  /**
+   * The prepared start (docs/api-schedules.md "Prepared starts"), before the due time: when nothing
+   * stands in the way now (robot online and healthy, start position checked and passed, no run to
+   * pre-empt, the entry unchanged) the run is started held until the due time; answers whether the
+   * line is settled (started, or dropped with its entry). Anything else is left to the due time,
+   * where the rules are applied and the reasons logged.
+   */
+  async function prepare(
+    line: ScheduleLogRow,
+    flow: NonNullable<FlowOf>,
+    robotId: number,
+    position: Awaited<ReturnType<StartPositionService['check']>> | undefined,
+  ): Promise<boolean> {
+    if (Date.parse(line.due_at) <= clock().getTime()) return false;
+    if (deps.startPosition && !position?.pass) return false;
+    // The health check the start makes (battery, floor, faults...) passes now.
+    if (!checkHealth(robotLink.details(robotId), flow.floor_id).ok) return false;
+    if (line.created_at < line.due_at && !(await stillDue(line))) return true;
+    if (await runRows.activeOfRobot(robotId)) return false;
+    await start(line, flow, robotId, position ? logDetails.startPosition(position) : undefined, line.due_at);
+    return true;
+  }
+
   /** Carries a line out, marked as in this server's hands meanwhile. */
   const held = async (line: ScheduleLogRow, work: () => Promise<void>) => {
     inHand.add(line.id);
@@ -433,6 +472,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     flow: NonNullable<FlowOf>,
     robotId: number,
     positionDetail: LogDetail | undefined,
+    notBefore?: string,
   ): Promise<void> {
     const p = schedulePrincipal(line.organization_id);
     // Pre-emption: the run already active on the robot is cancelled and ends before this one starts.
@@ -451,9 +491,13 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
     // Marks the attempt: a server taking the line over looks for the run before starting another. A
     // line taken over meanwhile (this server was too slow for its lease) is left to its new owner.
-    if (!(await repo.markStarting(line.id, instanceId, iso(clock()), leaseUntil()))) return;
+    if (!(await repo.markStarting(line.id, instanceId, notBefore ?? iso(clock()), leaseUntil()))) return;
     try {
-      const run = await runs.start(p, flow.id, robotId, { startedBy: null, scheduleLogId: line.id });
+      const run = await runs.start(p, flow.id, robotId, {
+        startedBy: null,
+        scheduleLogId: line.id,
+        ...(notBefore === undefined ? {} : { notBefore }),
+      });
       await repo.updateLog(
         line.id,
         {

@@ -160,7 +160,7 @@ export function scheduleRepo(db: Kysely<Database>) {
     flow: (id: number) =>
       db
         .selectFrom('flows')
-        .select(['id', 'organization_id', 'building_id', 'enabled', 'name', 'definition'])
+        .select(['id', 'organization_id', 'building_id', 'floor_id', 'enabled', 'name', 'definition'])
         .where('id', '=', id)
         .executeTakeFirst(),
     /** A robot, live or deleted (the dispatcher says which). */
@@ -427,7 +427,7 @@ export function scheduleRepo(db: Kysely<Database>) {
         ? Promise.resolve([])
         : db
             .selectFrom('flows')
-            .select(['id', 'organization_id', 'building_id', 'enabled', 'name', 'definition'])
+            .select(['id', 'organization_id', 'building_id', 'floor_id', 'enabled', 'name', 'definition'])
             .where('id', 'in', ids)
             .execute(),
     robotsByIds: (ids: number[]) =>
