@@ -31,6 +31,11 @@ export async function startSimProcess(
     floorId: number;
     start: { x: number; y: number; theta: number };
     name?: string;
+    /**
+     * The building-systems API the arm's button presses reach (the simulator's `building` option:
+     * apps/robot-sim/src/cli.ts), e.g. the demo building's simulated elevators (its T-Spider link).
+     */
+    building?: { url: string; token?: string; bank?: string; door?: string; floor?: number };
   }>,
 ): Promise<SimProcess> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-sim-'));
@@ -49,6 +54,7 @@ export async function startSimProcess(
         start: r.start,
         battery: 90,
         name: r.name ?? r.created.robot.name,
+        ...(r.building ? { building: r.building } : {}),
       })),
     ),
   );
