@@ -383,6 +383,39 @@ describe('schedule dispatcher', () => {
     await round();
     expect(await logsOf(id)).toMatchObject([{ result: 'done' }]);
   });
+  it('a prepared run that begins with a move has its step and order ready ahead and sends the order at the due time', async () => {
+    const runner = (t.app as unknown as { flowRunner: FlowRunner }).flowRunner;
+    const moveFlow = await createFlow('Prepared move', [
+      { kind: 'moveToWaypoint', id: 'there', waypointId: 4 },
+      { kind: 'moveToWaypoint', id: 'back', waypointId: 2 },
+    ]);
+    const id = await createEntry({ title: 'Prepared move', flowId: moveFlow });
+    const { next_due_at } = await t.db.kysely
+      .selectFrom('schedules')
+      .select('next_due_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const due = new Date(Date.parse(next_due_at!)).toISOString();
+    advance((Date.parse(due) - 2_000 - now()) / 60_000);
+    await round();
+    const [line] = await logsOf(id);
+    const runId = line!.flowRunId!;
+    // Ahead of the due time: the first step is recorded (as beginning at the due time) and its order
+    // is built and stored with the run, but not sent.
+    const cursorOf = async () =>
+      JSON.parse((await runRepo(t.db.kysely).byId(runId))!.cursor) as { order: { orderId: string } | null };
+    await until(async () => (await cursorOf()).order !== null);
+    const step = await runRepo(t.db.kysely).lastStep(runId);
+    expect(step).toMatchObject({ step_id: 'there', result: 'running', started_at: due });
+    const orderId = (await cursorOf()).order!.orderId;
+    await runner.heartbeat();
+    expect(t.link.details(robotId)?.state?.orderId).not.toBe(orderId);
+    // The due time: the order goes to the robot and the run goes on to its end.
+    advance(3 / 60);
+    await runner.heartbeat();
+    await until(() => t.link.details(robotId)?.state?.orderId === orderId);
+    expect(await runEnded(runId)).toBe('done');
+  });
   it('a prepared run cancelled before its due time ends as cancelled without a step', async () => {
     const id = await createEntry({ title: 'Prepared, then cancelled', flowId: waitFlow });
     const { next_due_at } = await t.db.kysely

@@ -35,6 +35,8 @@ import { meterScale } from '../meter-reading/reading-service.ts';
 /** How long a run's owner holds it without renewing; renewed every RENEW_MS. */
 export const RUN_LEASE_MS = 15_000;
 const RENEW_MS = 3_000;
+/** Held runs let go per event-loop turn at their instant (docs/api-schedules.md "Prepared starts"). */
+const LET_GO_PER_TURN = 16;
 /**
  * A server that has just started has not heard from the robots yet: for this long it leaves an
  * orphaned run whose robot it has not heard alone (rather than closing it as unknown).
@@ -170,6 +172,8 @@ class Execution {
   cancelRequested = false;
   /** Another server took the run over: stop here without writing anything. */
   lost = false;
+  /** A prepared run that begins with a move: held (RunCursor.notBefore) just before its first order leaves. */
+  holdFirstOrder = false;
   /** The record row of the step in progress, and its progress writes in order (awaited before it ends). */
   stepRow: number | null = null;
   pending: Promise<void> = Promise.resolve();
@@ -257,10 +261,17 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     const group = holds.get(at);
     if (!group) return;
     holds.delete(at);
+    let n = 0;
     for (const go of group.values()) {
       go();
-      await new Promise<void>((r) => setImmediate(r));
+      if (++n % LET_GO_PER_TURN === 0) await new Promise<void>((r) => setImmediate(r));
     }
+  };
+  /** The hold of a run that begins with a move, at its first order (or, failing that, before its next step). */
+  const holdFirstOrder = async (ex: Execution) => {
+    if (!ex.holdFirstOrder) return;
+    ex.holdFirstOrder = false;
+    await hold(ex);
   };
   const hold = (ex: Execution): Promise<void> => {
     const at = ex.cursor.notBefore ? Date.parse(ex.cursor.notBefore) : NaN;
@@ -319,7 +330,8 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
       pass: passOf(frames),
       attempt,
       result: 'running',
-      started_at: now(),
+      // A prepared run's first step begins at the run's instant (RunCursor.notBefore), not before.
+      started_at: ex.cursor.notBefore && ex.cursor.notBefore > now() ? ex.cursor.notBefore : now(),
       ended_at: null,
       error_code: null,
       message: null,
@@ -652,6 +664,7 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     ex.cursor.order = { orderId, updateId, last: nodeOf(goal) };
     ex.cursor.wait = { kind: 'node', orderId, seq: goal.sequenceId };
     await saveCursor(ex);
+    await holdFirstOrder(ex);
     await link.publishOrder(ex.robotId, { orderId, orderUpdateId: updateId, nodes, edges });
     await reachNode(ex, orderId, updateId, goal.sequenceId);
     return { orderId, orderUpdateId: updateId, waypointId: goals[goals.length - 1]!.id };
@@ -1041,12 +1054,18 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
 
   async function carryOut(ex: Execution, resumeWait: boolean): Promise<void> {
     let resumeStep = resumeWait;
-    await hold(ex);
+    // A prepared run is held until its instant; one that begins with a move only just before its first
+    // order leaves (drive), so the step's record, the map and the path are ready by then.
+    const first = ex.cursor.seq === 0 && !resumeWait ? resolve(ex.steps, ex.cursor.frames)?.step : undefined;
+    if (first && MOVE_KINDS.has(first.kind) && ex.cursor.notBefore) ex.holdFirstOrder = true;
+    else await hold(ex);
     // A run picked up while it waits on a work plan is paused by that wait, not by an operator.
     let waitsOnPlan = resumeWait && ex.cursor.wait?.kind === 'workPlan';
     for (;;) {
       if (!waitsOnPlan) await whileRunning(ex);
       waitsOnPlan = false;
+      // A first move that sent no order (the robot already there) still waits for the instant.
+      if (ex.cursor.seq > 0) await holdFirstOrder(ex);
       const at = resolve(ex.steps, ex.cursor.frames);
       if (!at) return;
       ex.cursor.frames = at.frames;
