@@ -109,6 +109,20 @@ describe('compiled response serializer', () => {
     for (const value of values) expect(compiledSerializer(schema)(value)).toBe(zodText(schema, value));
   });
 
+  it('writes keys that look like numbers first, in number order, as JSON.stringify of zod’s copy does', () => {
+    const schema = z.object({
+      b: z.string(),
+      '10': z.number(),
+      '2': z.number().nullable(),
+      list: z.array(z.object({ '1': z.string(), a: z.string().optional() })),
+    });
+    const value = { list: [{ a: 'A', '1': 'one', x: 1 }, { '1': 'two' }], '2': null, b: 'x', '10': 1 };
+    expect(compiledSerializer(schema)(value)).toBe(zodText(schema, value));
+    expect(compiledSerializer(schema)(value)).toBe(
+      '{"2":null,"10":1,"b":"x","list":[{"1":"one","a":"A"},{"1":"two"}]}',
+    );
+  });
+
   it('compiles the response schema of every API operation', () => {
     const ops = Object.values(contract).flatMap((v) =>
       v && typeof v === 'object'
