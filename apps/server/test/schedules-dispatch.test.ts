@@ -5,7 +5,9 @@ import { demoMapDocument } from '../src/seed.ts';
 import { createDispatcher, type ScheduleDispatcher, type ScheduleRuns } from '../src/modules/schedules/dispatcher.ts';
 import { runRepo } from '../src/modules/flow-runs/run-repo.ts';
 import { flowRunService } from '../src/modules/flow-runs/run-service.ts';
-import type { FlowRunner } from '../src/modules/flow-runs/runner.ts';
+import { createRunner, type FlowRunner } from '../src/modules/flow-runs/runner.ts';
+import { activityService } from '../src/modules/activity/activity-service.ts';
+import { createOutbound } from '../src/lib/outbound.ts';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { createAudit } from '../src/services/audit.ts';
@@ -415,6 +417,60 @@ describe('schedule dispatcher', () => {
     await runner.heartbeat();
     await until(() => t.link.details(robotId)?.state?.orderId === orderId);
     expect(await runEnded(runId)).toBe('done');
+  });
+  it('a server killed while it holds a prepared run: the server picking the run up sends the first order, the run is not lost', async () => {
+    const log = silent;
+    const ctx = { db: t.db.kysely, clock: () => new Date(now()), robotLink: t.link };
+    const runnerDeps = {
+      db: t.db.kysely,
+      robotLink: t.link,
+      log,
+      outbound: createOutbound(),
+      activity: activityService(ctx),
+      mapOf: () => Promise.resolve(demoMapDocument()),
+      recoveryGraceMs: 0,
+    };
+    const doomedRunner = createRunner({ ...runnerDeps, clock: () => new Date(now()) });
+    const doomed = createDispatcher({
+      db: t.db.kysely,
+      clock: () => new Date(now()),
+      log,
+      robotLink: t.link,
+      runs: flowRunService(ctx, doomedRunner, { controllerOf: () => null } as never),
+      graceMinutes: 10,
+      tickMs: 0,
+    });
+    const moveFlow = await createFlow('Prepared, then killed', [
+      { kind: 'moveToWaypoint', id: 'there', waypointId: 4 },
+      { kind: 'moveToWaypoint', id: 'back', waypointId: 2 },
+    ]);
+    const id = await createEntry({ title: 'Prepared, then killed', flowId: moveFlow });
+    const { next_due_at } = await t.db.kysely
+      .selectFrom('schedules')
+      .select('next_due_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    advance((Date.parse(next_due_at!) - 2_000 - now()) / 60_000);
+    await doomed.tick();
+    await doomed.idle();
+    const runId = (await logsOf(id))[0]!.flowRunId!;
+    const cursorOf = async () =>
+      JSON.parse((await runRepo(t.db.kysely).byId(runId))!.cursor) as { order: { orderId: string } | null };
+    await until(async () => (await cursorOf()).order !== null);
+    // Killed as a kill -9 would, the first order built and held, not sent.
+    await doomedRunner.close({ release: false });
+    await doomed.close({ kill: true });
+    const rescuer = createRunner({ ...runnerDeps, clock: () => new Date(now() + 60_000) });
+    try {
+      await rescuer.heartbeat();
+      expect(rescuer.owns(runId)).toBe(true);
+      // Picked up, not closed as unknown: the first order goes out now and the run drives to its end.
+      expect(await runEnded(runId)).toBe('done');
+      await round();
+      expect(await logsOf(id)).toMatchObject([{ result: 'done' }]);
+    } finally {
+      await rescuer.close();
+    }
   });
   it('a prepared run cancelled before its due time ends as cancelled without a step', async () => {
     const id = await createEntry({ title: 'Prepared, then cancelled', flowId: waitFlow });

@@ -1291,7 +1291,18 @@ export function createRunner(deps: RunnerDeps, events: RunEvents = {}) {
     if (state && w?.kind === 'node') {
       const holds = state.orderId === w.orderId;
       const knows = state.lastNodeSequenceId >= w.seq || state.nodeStates.some((n) => n.sequenceId === w.seq);
-      if (!holds) pickUp = false;
+      // A prepared run's first order, built ahead and held (RunCursor.notBefore), that the robot does
+      // not hold never left: the step is sent again as a new order instead of the run being lost.
+      const unsentFirst =
+        !holds &&
+        cursor.notBefore &&
+        cursor.seq === 1 &&
+        cursor.order?.orderId === w.orderId &&
+        cursor.order.updateId === 0;
+      if (unsentFirst) {
+        cursor.wait = null;
+        cursor.order = null;
+      } else if (!holds) pickUp = false;
       else if (!knows) cursor.wait = null; // the update never reached the robot: the step is sent again
     } else if (state && w?.kind === 'actions') {
       if (!w.actionIds.every((id) => state.actionStates.some((a) => a.actionId === id))) cursor.wait = null;
