@@ -625,7 +625,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         const k = winner ? String(winner.scheduleId) : '';
         byWinner.set(k, { winner, ids: [...(byWinner.get(k)?.ids ?? []), id] });
       }
-      for (const { winner, ids } of byWinner.values()) {
+      for (const { winner, ids } of byWinner.values())
         await repo.failMany(ids, {
           result: 'fail',
           reason: 'PRIORITY',
@@ -634,9 +634,6 @@ export function createDispatcher(deps: DispatcherDeps) {
           lease_owner: null,
           lease_until: null,
         });
-        // The lines were claimed by this server in this round: no other server fails them.
-        for (const l of pending) if (ids.includes(l.id)) await notifyFailed(l, 'PRIORITY');
-      }
       const winners = pending.filter((l) => !losers.has(l.id));
       const flows = new Map(
         (await repo.flowsByIds([...new Set(winners.flatMap((l) => (l.flow_id === null ? [] : [l.flow_id])))])).map(
@@ -656,6 +653,13 @@ export function createDispatcher(deps: DispatcherDeps) {
             robot: line.robot_id === null ? undefined : robots.get(line.robot_id),
           }),
         );
+      // The losers' notifications after the winners are on their way (the lines were claimed by this
+      // server in this round: no other server fails them; each event is recorded once by its key).
+      const lost = pending.filter((l) => losers.has(l.id));
+      if (lost.length > 0)
+        launch(async () => {
+          for (const l of lost) await notifyFailed(l, 'PRIORITY');
+        });
       // A slow batch is worth a line in the server's log (the benchmark prints them).
       const detail = { claimed: claimed.length, pending: pending.length, priorityLost: losers.size, ms: { ...phases } };
       if (phases.claim + phases.settle > 500) log.warn(detail, 'schedule occurrences claimed slowly');
