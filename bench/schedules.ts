@@ -33,7 +33,7 @@
  * SCHEDULES_BUILDINGS (10), SCHEDULES_INSTANTS (3), SCHEDULES_CREATE_RATE (25), SCHEDULES_KILL=0 (no kill), SCHEDULES_KILL_AFTER_MS (300),
  * SCHEDULES_SETTLE_S (150), SCHEDULES_SERVERS (1 or 2; 2 needs DATABASE_URL), SCHEDULES_TICK_MS and
  * SCHEDULES_GRACE_MINUTES (the servers' SCHEDULE_TICK_MS and SCHEDULE_GRACE_MINUTES; defaults 1000
- * and 10), SCHEDULES_LOOKAHEAD_MS (the servers' SCHEDULE_LOOKAHEAD_MS, default 10000), SCHEDULES_STATE_INTERVAL_MS (10000), SCHEDULES_SPEED_SCALE (5), SCHEDULES_START_CHECK=0 (the
+ * and 10), SCHEDULES_LOOKAHEAD_MS and SCHEDULES_PREPARE_MS (the servers' SCHEDULE_LOOKAHEAD_MS and SCHEDULE_PREPARE_MS, defaults 20000 and 10000), SCHEDULES_STATE_INTERVAL_MS (10000), SCHEDULES_SPEED_SCALE (5), SCHEDULES_START_CHECK=0 (the
  * servers' SCHEDULE_START_CHECK off: no reference photos when entries are saved and no start-position
  * check before a start; diagnosis, its own row in the results).
  * SCHEDULES_PROFILE=DIR: each server runs with `node --cpu-prof` and writes its V8 profile to DIR when
@@ -79,7 +79,8 @@ const TICK_MS = envNumber('SCHEDULES_TICK_MS', 1000);
 const GRACE_MINUTES = envNumber('SCHEDULES_GRACE_MINUTES', 10);
 const STATE_INTERVAL_MS = envNumber('SCHEDULES_STATE_INTERVAL_MS', 10_000);
 const SPEED_SCALE = envNumber('SCHEDULES_SPEED_SCALE', 5);
-const LOOKAHEAD_MS = envNumber('SCHEDULES_LOOKAHEAD_MS', 10_000);
+const LOOKAHEAD_MS = envNumber('SCHEDULES_LOOKAHEAD_MS', 20_000);
+const PREPARE_MS = envNumber('SCHEDULES_PREPARE_MS', 10_000);
 const PER_ROBOT = Math.max(1, Math.round(ENTRIES / ROBOTS));
 /** SCHEDULES_START_CHECK=0: the servers without the start-position check and its reference photos (diagnosis). */
 const START_CHECK = process.env.SCHEDULES_START_CHECK !== '0';
@@ -283,6 +284,7 @@ async function main(): Promise<void> {
     SCHEDULE_GRACE_MINUTES: String(GRACE_MINUTES),
     SCHEDULE_START_CHECK: START_CHECK ? '1' : '0',
     SCHEDULE_LOOKAHEAD_MS: String(LOOKAHEAD_MS),
+    SCHEDULE_PREPARE_MS: String(PREPARE_MS),
   };
 
   // 1. The servers (and the shared broker with two).

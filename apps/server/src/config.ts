@@ -80,8 +80,8 @@ const envSchema = z.object({
   /** Reference photos at save and the start-position check before a scheduled start (docs/api-schedules.md); off: neither. */
   SCHEDULE_START_CHECK: boolish.default(true),
   /** How far ahead (ms) the schedule dispatcher claims occurrences and checks their start positions (docs/api-schedules.md). */
-  SCHEDULE_LOOKAHEAD_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
-  SCHEDULE_PREPARE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  SCHEDULE_LOOKAHEAD_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  SCHEDULE_PREPARE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** How often (ms) the report export worker looks for queued exports (docs/api-reports.md); 0 turns its timer off (tests). */
   EXPORT_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** How often (ms) the notification worker looks for due deliveries (docs/notifications.md); 0 turns its timer off (tests). */

@@ -60,7 +60,7 @@ export interface DispatcherDeps {
   lookAheadMs?: number;
   /**
    * How long (ms) before its due time an occurrence's run is prepared (docs/api-schedules.md
-   * "Prepared starts"; default 5 s, at most the look-ahead, 0: off): when the robot is free and
+   * "Prepared starts"; default 10 s, at most the look-ahead, 0: off): when the robot is free and
    * healthy then, the run is recorded as starting at the due time and held by the runner until it,
    * so at the due time only the first order is left to send.
    */
@@ -140,7 +140,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   const batch = deps.batch ?? 500;
   const lookAheadMs = deps.lookAheadMs ?? 10_000;
   const retryMs = deps.retryMs ?? 2_000;
-  const prepareMs = Math.min(deps.prepareMs ?? 5_000, lookAheadMs);
+  const prepareMs = Math.min(deps.prepareMs ?? 10_000, lookAheadMs);
   const graceMs = deps.graceMinutes * 60_000;
   const limit = limiter(Math.max(1, deps.concurrency ?? 32));
   /** Start-position checks at once: most of their time is the robot's photo (the comparisons queue on the image worker). */
