@@ -93,6 +93,15 @@ describe('schedule dispatcher', () => {
           .executeTakeFirstOrThrow()
       ).n,
     );
+  /** The entry's next due time (ISO), as the dispatcher will claim it. */
+  const dueOf = async (scheduleId: number) =>
+    (
+      await t.db.kysely
+        .selectFrom('schedules')
+        .select('next_due_at')
+        .where('id', '=', scheduleId)
+        .executeTakeFirstOrThrow()
+    ).next_due_at;
   const runStatus = async (id: number) => (await runRepo(t.db.kysely).byId(id))?.status;
   const runEnded = (id: number) =>
     until(async () => {
@@ -358,11 +367,7 @@ describe('schedule dispatcher', () => {
   it('prepares the run of a free, healthy robot ahead of the due time and holds its first step until then', async () => {
     const runner = (t.app as unknown as { flowRunner: FlowRunner }).flowRunner;
     const id = await createEntry({ title: 'Prepared', flowId: waitFlow });
-    const { next_due_at } = await t.db.kysely
-      .selectFrom('schedules')
-      .select('next_due_at')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const next_due_at = await dueOf(id);
     const due = Date.parse(next_due_at!);
     // Two seconds before the due time: within the prepare window (5 s).
     advance((due - 2_000 - now()) / 60_000);
@@ -392,11 +397,7 @@ describe('schedule dispatcher', () => {
       { kind: 'moveToWaypoint', id: 'back', waypointId: 2 },
     ]);
     const id = await createEntry({ title: 'Prepared move', flowId: moveFlow });
-    const { next_due_at } = await t.db.kysely
-      .selectFrom('schedules')
-      .select('next_due_at')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const next_due_at = await dueOf(id);
     const due = new Date(Date.parse(next_due_at!)).toISOString();
     advance((Date.parse(due) - 2_000 - now()) / 60_000);
     await round();
@@ -445,11 +446,7 @@ describe('schedule dispatcher', () => {
       { kind: 'moveToWaypoint', id: 'back', waypointId: 2 },
     ]);
     const id = await createEntry({ title: 'Prepared, then killed', flowId: moveFlow });
-    const { next_due_at } = await t.db.kysely
-      .selectFrom('schedules')
-      .select('next_due_at')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const next_due_at = await dueOf(id);
     advance((Date.parse(next_due_at!) - 2_000 - now()) / 60_000);
     await doomed.tick();
     await doomed.idle();
@@ -474,11 +471,7 @@ describe('schedule dispatcher', () => {
   });
   it('a prepared run cancelled before its due time ends as cancelled without a step', async () => {
     const id = await createEntry({ title: 'Prepared, then cancelled', flowId: waitFlow });
-    const { next_due_at } = await t.db.kysely
-      .selectFrom('schedules')
-      .select('next_due_at')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const next_due_at = await dueOf(id);
     advance((Date.parse(next_due_at!) - 2_000 - now()) / 60_000);
     await round();
     const [line] = await logsOf(id);
