@@ -73,10 +73,6 @@ test('an organization administrator sets up a building with an IP allow-list, a 
   test.setTimeout(120_000);
   // The last login, from an address the allow-list no longer admits, is refused with 403 on purpose.
   consoleErrors.allowFailedResponse('/api/operators/login', 403);
-  // Known race (docs/known-issues.md): the robot control grid polls the active runs every few
-  // seconds, and a poll in flight when the sign-out revokes the token is answered 401 just before
-  // the login page is shown. Harmless, but Chromium logs it; seen once in about ten runs.
-  consoleErrors.allowFailedResponse('/api/flow-runs', 401);
 
   const stamp = uniqueStamp();
   const buildingName = `E2E Building ${stamp}`;

@@ -1,8 +1,8 @@
 import { authOps, buildingOps, myOps, sessionSchema } from '@portal/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { makeSession } from '@/testing/fixtures';
-import { mockApi, on, reply, replyError } from '@/testing/mock-api';
-import { ApiError, client, setAuthFailureHandlers } from './api-client';
+import { mockApi, noContent, on, reply, replyError } from '@/testing/mock-api';
+import { ApiError, beginSignOut, client, setAuthFailureHandlers } from './api-client';
 import { busyStore } from './busy';
 import { sessionStore } from './session';
 
@@ -79,5 +79,37 @@ describe('api client', () => {
     expect(login).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
     expect(onUnauthenticated).toHaveBeenCalledTimes(1);
     setAuthFailureHandlers(null);
+  });
+
+  it('sends nothing of a session being signed out but the sign-out, until another session is stored', async () => {
+    sessionStore.save(makeSession());
+    // A poll on its way when the sign-out starts (never answered here).
+    const { calls, fetchMock } = mockApi({
+      [on(myOps.getProfile)]: () => new Promise<Response>(() => undefined),
+      [on(authOps.logout)]: () => noContent(),
+    });
+    const pending = client.call(myOps.getProfile).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    const pollSignal = fetchMock.mock.calls[0]?.[1]?.signal ?? undefined;
+    expect(pollSignal?.aborted).toBe(false);
+
+    // What the sign-out does (features/auth/api/logout.ts).
+    beginSignOut();
+    await client.call(authOps.logout, { skipAuthRedirect: true });
+    expect(pollSignal?.aborted).toBe(true);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/my/profile', 'POST /api/operators/logout']);
+    expect(new Headers(fetchMock.mock.calls[1]?.[1]?.headers).get('Authorization')).toBe('Bearer token-abc');
+    // The next poll with the revoked token is not sent at all.
+    const later = await client.call(myOps.getProfile).catch((e: unknown) => e);
+    expect(later).toMatchObject({ name: 'AbortError' });
+    expect(calls).toHaveLength(2);
+    void pending;
+
+    // The login page forgets the session; the next user's calls go out.
+    sessionStore.clear();
+    sessionStore.save(makeSession(1, { token: 'token-next' }));
+    mockApi({ [on(myOps.getProfile)]: () => replyError('NOT_FOUND') });
+    const next = await client.call(myOps.getProfile).catch((e: unknown) => e);
+    expect(next).toMatchObject({ status: 404 });
   });
 });

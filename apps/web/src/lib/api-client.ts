@@ -1,8 +1,8 @@
-import { createApiClient, languageSchema, type ApiError, type Operation } from '@portal/contract';
+import { authOps, createApiClient, languageSchema, type ApiError, type Operation } from '@portal/contract';
 import i18n from 'i18next';
 import { apiBase } from '@/config/env';
 import { busyStore } from './busy';
-import { sessionStore } from './session';
+import { sessionStore, type StoredSession } from './session';
 
 export interface AuthFailureHandlers {
   /** 401/403: the session is gone; go to login keeping the current location. */
@@ -41,14 +41,39 @@ function withUiLanguage(init: RequestInit | undefined): RequestInit | undefined 
 }
 
 /**
+ * Sign-out: the session being signed out, and the signal that aborts the requests sent in it. From
+ * `beginSignOut` until the session is cleared or another is stored, no call but the sign-out itself
+ * is sent, and the ones already on their way are aborted: a poll that reached the server after the
+ * revoke was answered 401 (docs/known-issues.md had it), and a poll is no use to a signed-out user.
+ */
+let signingOut: StoredSession | null = null;
+let inFlight = new AbortController();
+
+/** Stops every call of the current session but the sign-out (app-layout.tsx, before revoking). */
+export function beginSignOut(): void {
+  signingOut = sessionStore.get();
+  inFlight.abort();
+  inFlight = new AbortController();
+}
+
+const closing = (op: Operation) =>
+  signingOut !== null && op !== authOps.logout && sessionStore.get() === signingOut;
+
+const withSignOut = (init: RequestInit | undefined): RequestInit => {
+  const signal = init?.signal ? AbortSignal.any([init.signal, inFlight.signal]) : inFlight.signal;
+  return { ...init, signal };
+};
+
+/**
  * The typed client of the contract's operations (`client.call(ops.getBuilding, { params: { id } })`).
  * Writes show the loading overlay unless `quiet`; lost sessions and contract states go to their handlers.
  */
 export const client = createApiClient({
   baseUrl: () => apiBase(),
   token: () => sessionStore.get()?.token,
-  fetch: (input, init) => fetch(input, withUiLanguage(init)),
+  fetch: (input, init) => fetch(input, withSignOut(withUiLanguage(init))),
   around: async (op: Operation, options, run) => {
+    if (closing(op)) throw new DOMException('Signing out', 'AbortError');
     const write = op.method !== 'GET' && !options.quiet;
     if (write) busyStore.start();
     try {
