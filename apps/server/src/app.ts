@@ -261,6 +261,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     prepareMs: config.schedulePrepareMs,
     // SQLite: one server per database, so lines held by another instance are a dead incarnation's.
     soleServer: config.database.kind === 'sqlite',
+    dialect: ctx.dialect,
     notify: (e) => notifications.notifyEvent(e),
     ...(config.scheduleStartCheck ? { startPosition } : {}),
   });

@@ -14,7 +14,7 @@ import { createAudit } from '../src/services/audit.ts';
 import { createMailer } from '../src/services/mailer.ts';
 import { createReadCaches } from '../src/services/read-cache.ts';
 import { createFileStore } from '../src/services/file-store.ts';
-import { createTestApp, registerDemoRobot, simOptions, until, type TestApp } from './helpers.ts';
+import { createTestApp, registerDemoRobot, simOptions, until, usingPostgres, type TestApp } from './helpers.ts';
 
 /**
  * The schedule dispatcher against a real simulated robot (docs/api-schedules.md "Dispatcher"): the
@@ -332,6 +332,57 @@ describe('schedule dispatcher', () => {
     await b.close();
     await t.db.kysely.deleteFrom('schedule_logs').where('flow_run_id', '=', -1).execute();
   });
+
+  // PostgreSQL only: SQLite runs one writer at a time, so there is no lock to skip.
+  it.runIf(usingPostgres())(
+    'a dispatcher claims the due entries another server’s claim holds locked last, the others meanwhile (PostgreSQL)',
+    async () => {
+      const started: number[] = [];
+      const runs: ScheduleRuns = {
+        start: async (_p, _flowId, _robot, opts) => {
+          started.push(opts.scheduleLogId);
+          return { id: -1, startedAt: new Date(now()).toISOString() } as FlowRun;
+        },
+        cancel: async () => ({}) as FlowRun,
+      };
+      const d = createDispatcher({
+        db: t.db.kysely,
+        dialect: 'postgres',
+        clock: () => new Date(now()),
+        log: silent,
+        robotLink: t.link,
+        runs,
+        graceMinutes: 10,
+        tickMs: 0,
+        batch: 2,
+      });
+      const ids: number[] = [];
+      for (let i = 0; i < 4; i += 1)
+        ids.push(await createEntry({ title: `Locked ${i}`, flowId: waitFlow, start: local(2 + i), end: local(3 + i) }));
+      advance(10);
+      // Another server in the middle of claiming the two oldest entries: their rows are locked.
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let lockedNow!: () => void;
+      const locked = new Promise<void>((r) => (lockedNow = r));
+      const other = t.db.kysely.transaction().execute(async (trx) => {
+        await trx.selectFrom('schedules').select('id').where('id', 'in', ids.slice(0, 2)).forUpdate().execute();
+        lockedNow();
+        await released;
+      });
+      await locked;
+      // Without skipping, this round would wait on those rows until the other transaction ends.
+      await round(d);
+      expect((await Promise.all(ids.map(logsOf))).map((l) => l.length)).toEqual([0, 0, 1, 1]);
+      release();
+      await other;
+      await round(d);
+      expect((await Promise.all(ids.map(logsOf))).map((l) => l.length)).toEqual([1, 1, 1, 1]);
+      expect(started).toHaveLength(4);
+      await d.close();
+      await t.db.kysely.deleteFrom('schedule_logs').where('flow_run_id', '=', -1).execute();
+    },
+  );
 
   it('a server killed between claim and start: another server starts the occurrence once its lease runs out', async () => {
     const hang: ScheduleRuns = {

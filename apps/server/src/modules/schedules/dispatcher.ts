@@ -12,6 +12,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../context.ts';
+import type { Dialect } from '../../db/migrator.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { RobotLink } from '../robot-link/types.ts';
@@ -75,6 +76,8 @@ export interface DispatcherDeps {
    * once instead of after its lease. Never set with two servers on one database.
    */
   soleServer?: boolean;
+  /** The database's dialect (PostgreSQL: two servers claim different batches at once); default SQLite. */
+  dialect?: Dialect;
   /** Records a notification event (docs/notifications.md): occurrences that failed to start. */
   notify?: (e: NotificationEventInput) => Promise<unknown>;
 }
@@ -132,7 +135,7 @@ const schedulePrincipal = (organizationId: number): Principal => ({
  */
 export function createDispatcher(deps: DispatcherDeps) {
   const { db, clock, log, robotLink, runs } = deps;
-  const repo = scheduleRepo(db);
+  const repo = scheduleRepo(db, deps.dialect);
   const runRows = runRepo(db);
   const instanceId = randomUUID();
   const leaseMs = deps.leaseMs ?? 60_000;
@@ -189,10 +192,14 @@ export function createDispatcher(deps: DispatcherDeps) {
     nextOccurrence(entryOf(r), r.time_zone, new Date(due), { isHoliday: isJapaneseHoliday })?.startAt ?? null;
 
   /**
-   * Claims the due occurrences of a batch of entries in one transaction (one UPDATE, one INSERT):
-   * answers the log lines this server won. Occurrences found after the grace period are logged MISSED.
+   * Claims the occurrences of a batch of due entries (read up to `horizon`) in one transaction (one
+   * SELECT, one UPDATE, one INSERT): answers the log lines this server won. Occurrences found after
+   * the grace period are logged MISSED.
    */
-  async function claim(rows: ScheduleRow[], now: Date): Promise<ScheduleLogRow[]> {
+  const claim = (horizon: string, now: Date): Promise<ScheduleLogRow[]> =>
+    db.transaction().execute(async (trx) => claimRows(await repo.due(horizon, batch, trx), now, trx));
+
+  async function claimRows(rows: ScheduleRow[], now: Date, trx: Kysely<Database>): Promise<ScheduleLogRow[]> {
     const plans = new Map<number, { row: ScheduleRow; due: string; next: string | null; endAt: string }>();
     for (const r of rows) {
       try {
@@ -207,38 +214,36 @@ export function createDispatcher(deps: DispatcherDeps) {
       }
     }
     if (plans.size === 0) return [];
-    return db.transaction().execute(async (trx) => {
-      const won = await repo.advanceMany(
-        [...plans.values()].map((p) => ({ id: p.row.id, due: p.due, following: p.next })),
-        trx,
-      );
-      const values = won.map((id) => {
-        const { row: r, due, endAt } = plans.get(id)!;
-        const late = now.getTime() - Date.parse(due) > graceMs;
-        return {
-          schedule_id: r.id,
-          organization_id: r.organization_id,
-          building_id: r.building_id,
-          robot_id: r.robot_id,
-          flow_id: r.flow_id,
-          flow_run_id: null,
-          title: r.title,
-          priority: r.priority,
-          due_at: due,
-          end_at: endAt,
-          started_at: null,
-          ended_at: late ? iso(now) : null,
-          result: late ? 'fail' : 'pending',
-          reason: late ? 'MISSED' : null,
-          ...(late ? logDetails.missed(Math.round((now.getTime() - Date.parse(due)) / 60_000)) : noDetail),
-          ...logNames(r.robot_id, r.flow_id),
-          lease_owner: late ? null : instanceId,
-          lease_until: late ? null : leaseUntil(due),
-          created_at: iso(now),
-        };
-      });
-      return repo.insertLogs(values, trx);
+    const won = await repo.advanceMany(
+      [...plans.values()].map((p) => ({ id: p.row.id, due: p.due, following: p.next })),
+      trx,
+    );
+    const values = won.map((id) => {
+      const { row: r, due, endAt } = plans.get(id)!;
+      const late = now.getTime() - Date.parse(due) > graceMs;
+      return {
+        schedule_id: r.id,
+        organization_id: r.organization_id,
+        building_id: r.building_id,
+        robot_id: r.robot_id,
+        flow_id: r.flow_id,
+        flow_run_id: null,
+        title: r.title,
+        priority: r.priority,
+        due_at: due,
+        end_at: endAt,
+        started_at: null,
+        ended_at: late ? iso(now) : null,
+        result: late ? 'fail' : 'pending',
+        reason: late ? 'MISSED' : null,
+        ...(late ? logDetails.missed(Math.round((now.getTime() - Date.parse(due)) / 60_000)) : noDetail),
+        ...logNames(r.robot_id, r.flow_id),
+        lease_owner: late ? null : instanceId,
+        lease_until: late ? null : leaseUntil(due),
+        created_at: iso(now),
+      };
     });
+    return repo.insertLogs(values, trx);
   }
 
   /** An occurrence that failed to start, as a notification event (once per log line). */
@@ -599,11 +604,9 @@ export function createDispatcher(deps: DispatcherDeps) {
     let t = performance.now();
     const claimed: ScheduleLogRow[] = [];
     for (let i = 0; i < 50 && !closed; i += 1) {
-      const due = await repo.due(horizon, batch);
-      if (due.length === 0) break;
       let lines: ScheduleLogRow[];
       try {
-        lines = await claim(due, now);
+        lines = await claim(horizon, now);
       } catch (err) {
         // A deadlock or serialization failure with another server's batch: the next tick tries again.
         log.warn({ err }, 'schedule occurrences not claimed this round');
@@ -623,17 +626,24 @@ export function createDispatcher(deps: DispatcherDeps) {
       const byWinner = new Map<string, { winner: Winner | null; ids: number[] }>();
       for (const [id, winner] of losers) {
         const k = winner ? String(winner.scheduleId) : '';
-        byWinner.set(k, { winner, ids: [...(byWinner.get(k)?.ids ?? []), id] });
+        const group = byWinner.get(k);
+        if (group) group.ids.push(id);
+        else byWinner.set(k, { winner, ids: [id] });
       }
-      for (const { winner, ids } of byWinner.values())
-        await repo.failMany(ids, {
-          result: 'fail',
-          reason: 'PRIORITY',
-          ...logDetails.priorityLost(winner),
-          ended_at: iso(clock()),
-          lease_owner: null,
-          lease_until: null,
-        });
+      const endedAt = iso(clock());
+      await repo.failMany(
+        [...byWinner.values()].map(({ winner, ids }) => ({
+          ids,
+          values: {
+            result: 'fail',
+            reason: 'PRIORITY',
+            ...logDetails.priorityLost(winner),
+            ended_at: endedAt,
+            lease_owner: null,
+            lease_until: null,
+          },
+        })),
+      );
       const winners = pending.filter((l) => !losers.has(l.id));
       const flows = new Map(
         (await repo.flowsByIds([...new Set(winners.flatMap((l) => (l.flow_id === null ? [] : [l.flow_id])))])).map(

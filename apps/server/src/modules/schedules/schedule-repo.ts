@@ -1,5 +1,6 @@
 import type { Schedule, ScheduleException, ScheduleLog, ScheduleLogResult, ScheduleRepeat } from '@portal/contract';
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Dialect } from '../../db/migrator.ts';
 import type { Database } from '../../db/schema.ts';
 import { deleteById, insertReturningId, updateVersioned } from '../../db/rows.ts';
 import { applyFilter, applyWhere, type ParsedFilter } from '../../lib/filter.ts';
@@ -100,7 +101,7 @@ export const toScheduleLog = (r: ScheduleLogRow): ScheduleLog => ({
 });
 
 /** SQL of schedules and their log. Reads are within the caller's scope unless said otherwise. */
-export function scheduleRepo(db: Kysely<Database>) {
+export function scheduleRepo(db: Kysely<Database>, dialect: Dialect = 'sqlite') {
   const scoped = (p: TenantScope, trx: Kysely<Database> = db) =>
     trx
       .selectFrom('schedules')
@@ -197,9 +198,14 @@ export function scheduleRepo(db: Kysely<Database>) {
       trx.selectFrom('schedule_logs').selectAll().where('id', '=', id).executeTakeFirst(),
 
     // ------------------------------------------------------------ the dispatcher
-    /** Enabled entries whose next occurrence is due, oldest due first. */
-    due: (now: string, limit: number): Promise<ScheduleRow[]> =>
-      db
+    /**
+     * Enabled entries whose next occurrence is due, oldest due first. In a claim's transaction on
+     * PostgreSQL the entries are locked and those another server's claim has locked are skipped, so
+     * two servers claim different batches at once instead of queueing on the same rows (SQLite has
+     * one writer at a time).
+     */
+    due: (now: string, limit: number, trx: Kysely<Database> = db): Promise<ScheduleRow[]> => {
+      const q = trx
         .selectFrom('schedules')
         .innerJoin('buildings', 'buildings.id', 'schedules.building_id')
         .selectAll('schedules')
@@ -208,8 +214,9 @@ export function scheduleRepo(db: Kysely<Database>) {
         .where('schedules.enabled', '=', 1)
         .orderBy('schedules.next_due_at')
         .orderBy('schedules.id')
-        .limit(limit)
-        .execute(),
+        .limit(limit);
+      return (dialect === 'postgres' && trx !== db ? q.forUpdate('schedules').skipLocked() : q).execute();
+    },
     /** The entry's next due time for a caller that read it: written only while it is still `due`. */
     async advance(id: number, due: string, following: string | null, trx: Kysely<Database>): Promise<boolean> {
       const r = await trx
@@ -386,15 +393,23 @@ export function scheduleRepo(db: Kysely<Database>) {
             .onConflict((oc) => oc.columns(['schedule_id', 'due_at']).doNothing())
             .returningAll()
             .execute(),
-    /** Fails pending lines in one statement (the priority losers of a batch). */
-    async failMany(ids: number[], values: Updateable<ScheduleLogTable>): Promise<void> {
-      if (ids.length === 0) return;
-      await db
-        .updateTable('schedule_logs')
-        .set(values)
-        .where('id', 'in', ids)
-        .where('result', '=', 'pending')
-        .execute();
+    /**
+     * Fails pending lines, a statement per group (the priority losers of a batch, grouped by their
+     * winner), all in one transaction: on PostgreSQL each statement on its own was a commit and its
+     * flush to disk, and a burst of 1,000 robots has 1,000 groups.
+     */
+    async failMany(groups: ReadonlyArray<{ ids: number[]; values: Updateable<ScheduleLogTable> }>): Promise<void> {
+      const todo = groups.filter((g) => g.ids.length > 0);
+      if (todo.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const { ids, values } of todo)
+          await trx
+            .updateTable('schedule_logs')
+            .set(values)
+            .where('id', 'in', ids)
+            .where('result', '=', 'pending')
+            .execute();
+      });
     },
     /** Entries and claimed lines due at these instants on these robots (the priority rule, for a batch). */
     contenders: async (robotIds: number[], dues: string[]) => ({
