@@ -500,7 +500,7 @@ async function main(): Promise<void> {
   const lostSlots = [...slots.values()].filter(
     (s) => !s.lines.some((l) => l.flowRunId !== null || l.result === 'running'),
   );
-  const lost = lostSlots.length + Math.max(0, linesMissing - lostSlots.reduce((a, s) => a + s.entries, 0));
+  const lostNoRun = lostSlots.length + Math.max(0, linesMissing - lostSlots.reduce((a, s) => a + s.entries, 0));
   const outcomes = new Map<string, number>();
   for (const l of ours) {
     const k = `${l.result}${l.reason ? ` ${l.reason}` : ''}`;
@@ -521,17 +521,21 @@ async function main(): Promise<void> {
   const delays: number[] = [];
   const killDelays: number[] = [];
   let noOrder = 0;
+  let lostUnknown = 0;
   for (const s of slots.values()) {
     if (!s.lines.some((l) => l.flowRunId !== null)) continue;
     const w = firstOrder(s);
     if (!w) {
       noOrder++;
+      // A run that never reached its robot and was closed as `unknown` (a server restart) is lost.
+      if (s.lines.every((l) => l.flowRunId === null || l.result === 'unknown')) lostUnknown++;
       continue;
     }
     (s.dueMs === killInstant ? killDelays : delays).push(w.ms - s.dueMs);
   }
   delays.sort((a, b) => a - b);
   killDelays.sort((a, b) => a - b);
+  const lost = lostNoRun + lostUnknown;
   // Where the time goes (instants without the kill): due → the line's startedAt (the claimer marks it
   // just before starting the run; server clock = this machine's clock).
   const claimDelays = ours
@@ -561,7 +565,7 @@ async function main(): Promise<void> {
   console.log(`  due → the line's startedAt (run about to start), instants without the kill: ${pct(claimDelays)}`);
   console.log(`  log lines: ${[...outcomes].map(([k, n]) => `${k} ×${n}`).join(', ')}`);
   console.log(
-    `  doubled: ${doubledLines} lines, ${doubledRuns} runs, ${doubledOrders} orders; lost: ${lostSlots.length} robot-instants without a run, ${linesMissing} occurrences without a line; ${noOrder} started without an order seen; unsettled (claimed, not started when the bench stopped waiting): ${unsettledLines} lines, ${unsettled} runs`,
+    `  doubled: ${doubledLines} lines, ${doubledRuns} runs, ${doubledOrders} orders; lost: ${lostSlots.length} robot-instants without a run, ${linesMissing} occurrences without a line, ${lostUnknown} runs closed unknown without an order on the wire; ${noOrder} started without an order seen; unsettled (claimed, not started when the bench stopped waiting): ${unsettledLines} lines, ${unsettled} runs`,
   );
   for (const d of doubledDetails) console.log(`    doubled? ${d}`);
   // The dispatchers' slow batches (claim and priority phases, ms), from the servers' warnings.
