@@ -56,8 +56,7 @@ export function beginSignOut(): void {
   inFlight = new AbortController();
 }
 
-const closing = (op: Operation) =>
-  signingOut !== null && op !== authOps.logout && sessionStore.get() === signingOut;
+const closing = (op: Operation) => signingOut !== null && op !== authOps.logout && sessionStore.get() === signingOut;
 
 const withSignOut = (init: RequestInit | undefined): RequestInit => {
   const signal = init?.signal ? AbortSignal.any([init.signal, inFlight.signal]) : inFlight.signal;
