@@ -49,7 +49,7 @@ function withUiLanguage(init: RequestInit | undefined): RequestInit | undefined 
 let signingOut: StoredSession | null = null;
 let inFlight = new AbortController();
 
-/** Stops every call of the current session but the sign-out (app-layout.tsx, before revoking). */
+/** Stops every call of the current session but the sign-out (features/auth/api/logout.ts, before revoking). */
 export function beginSignOut(): void {
   signingOut = sessionStore.get();
   inFlight.abort();

@@ -199,12 +199,12 @@ export function scheduleRepo(db: Kysely<Database>, dialect: Dialect = 'sqlite') 
 
     // ------------------------------------------------------------ the dispatcher
     /**
-     * Enabled entries whose next occurrence is due, oldest due first. In a claim's transaction on
-     * PostgreSQL the entries are locked and those another server's claim has locked are skipped, so
-     * two servers claim different batches at once instead of queueing on the same rows (SQLite has
-     * one writer at a time).
+     * Enabled entries whose next occurrence is due, oldest due first, read in a claim's transaction.
+     * On PostgreSQL the entries are locked and those another server's claim has locked are skipped,
+     * so two servers claim different batches at once instead of queueing on the same rows (SQLite
+     * has one writer at a time).
      */
-    due: (now: string, limit: number, trx: Kysely<Database> = db): Promise<ScheduleRow[]> => {
+    due: (now: string, limit: number, trx: Kysely<Database>): Promise<ScheduleRow[]> => {
       const q = trx
         .selectFrom('schedules')
         .innerJoin('buildings', 'buildings.id', 'schedules.building_id')
@@ -215,7 +215,7 @@ export function scheduleRepo(db: Kysely<Database>, dialect: Dialect = 'sqlite') 
         .orderBy('schedules.next_due_at')
         .orderBy('schedules.id')
         .limit(limit);
-      return (dialect === 'postgres' && trx !== db ? q.forUpdate('schedules').skipLocked() : q).execute();
+      return (dialect === 'postgres' ? q.forUpdate('schedules').skipLocked() : q).execute();
     },
     /** The entry's next due time for a caller that read it: written only while it is still `due`. */
     async advance(id: number, due: string, following: string | null, trx: Kysely<Database>): Promise<boolean> {
