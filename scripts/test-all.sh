@@ -17,6 +17,21 @@ steps=(
 passed=()
 current=''
 started_all=$SECONDS
+step_log="$(mktemp "${TMPDIR:-/tmp}/test-all-step.XXXXXX")"
+
+# What went wrong in the failed step, in a few lines at the very end (just before the verdict): the end
+# of a long log, all a CI page may keep, then still names the failed tests and any unhandled error with
+# its first stack lines, which vitest and Playwright print far above their own summaries.
+digest() {
+  [[ -s "$step_log" ]] || return 0
+  local lines
+  lines="$(sed -e 's/\x1b\[[0-9;]*m//g' "$step_log" |
+    grep -E -A3 '^ *(FAIL|×|✘) |^ +[0-9]+\) |Unhandled (Rejection|Error|Exception)|Uncaught Exception|^ *(Error|[A-Za-z]*Error): ' |
+    grep -v -E '^ *(--)?$' | head -n 18)" || true
+  [[ -n "$lines" ]] || return 0
+  echo "  ---- what failed in $current ----"
+  echo "$lines"
+}
 
 summary() {
   local rc=$?
@@ -33,6 +48,8 @@ summary() {
     done
   fi
   echo "  total $((SECONDS - started_all)) s"
+  if ((rc != 0)) && [[ -n "$current" ]]; then digest; fi
+  rm -f "$step_log"
   if ((rc == 0)); then echo 'ALL CHECKS PASSED'; else echo 'CHECKS FAILED'; fi
   exit "$rc"
 }
@@ -44,7 +61,7 @@ for step in "${steps[@]}"; do
   echo
   echo "==================== $current: $cmd ===================="
   started=$SECONDS
-  bash -c "$cmd"
+  bash -c "$cmd" 2>&1 | tee "$step_log"
   passed+=("$current ($((SECONDS - started)) s)")
 done
 current=''
