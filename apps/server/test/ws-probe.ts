@@ -7,7 +7,10 @@ export class Probe {
   readonly messages: WsServerMessage[] = [];
   private waiters: Array<{ match: (m: WsServerMessage) => boolean; ok: (m: WsServerMessage) => void }> = [];
   closed: { code: number } | null = null;
+  /** An error the socket reported (kept, so a socket torn down by a test or by the app's close never throws). */
+  error: Error | null = null;
   constructor(readonly ws: WebSocket) {
+    ws.on('error', (err: Error) => (this.error = err));
     ws.on('message', (data: Buffer) => {
       const m = JSON.parse(data.toString('utf8')) as WsServerMessage;
       this.messages.push(m);
