@@ -128,6 +128,84 @@ describe('the operator list total without a where (live_counts)', () => {
   });
 });
 
+describe('the building list total for no where or the status alone (building_counts)', () => {
+  const buildings = async (who: string, filter: object) => {
+    const res = await t.call('GET', `/buildings?filter=${encodeURIComponent(JSON.stringify(filter))}`, who);
+    expect(res.statusCode).toBe(200);
+    return { rows: res.json<Array<{ id: number }>>(), total: Number(res.headers['x-total-count']) };
+  };
+  /** The buildings counted by hand: of one organization or all, of one status or any. */
+  const countedBuildings = async (organizationId?: number, status?: number) => {
+    let q = t.db.kysely.selectFrom('buildings').select((eb) => eb.fn.countAll<number | string>().as('n'));
+    if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId);
+    if (status !== undefined) q = q.where('status', '=', status);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  };
+  const expectTotals = async () => {
+    for (const status of [undefined, 0, 1]) {
+      const where = status === undefined ? {} : { where: { status } };
+      // First page and a page past the end (which asks the total apart), system and organization admin.
+      expect((await buildings(sys, { ...where, limit: 2 })).total).toBe(await countedBuildings(undefined, status));
+      expect((await buildings(sys, { ...where, limit: 2, skip: 100_000 })).total).toBe(
+        await countedBuildings(undefined, status),
+      );
+      expect((await buildings(orgAdmin, { ...where, limit: 2 })).total).toBe(await countedBuildings(orgId, status));
+    }
+  };
+
+  it('is the true count after creates, status changes, moves and deletes, through the API and straight through SQL', async () => {
+    await expectTotals();
+    const created = await t.call('POST', '/buildings', orgAdmin, {
+      name: 'Counted Annex',
+      prefecture: '',
+      city: '',
+      address: '',
+      postalCode: '',
+      latitude: null,
+      longitude: null,
+      organizationId: orgId,
+      status: 1,
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json<{ id: number }>().id;
+    await expectTotals();
+    const activeBefore = await countedBuildings(orgId, 1);
+    await t.db.kysely.updateTable('buildings').set({ status: 0 }).where('id', '=', id).execute();
+    await expectTotals();
+    expect((await buildings(orgAdmin, { where: { status: 1 }, limit: 1 })).total).toBe(activeBefore - 1);
+    // A write that touches neither column leaves the counts alone.
+    await t.db.kysely.updateTable('buildings').set({ city: 'Counted City' }).where('id', '=', id).execute();
+    await expectTotals();
+    const other = await t.db.kysely
+      .selectFrom('organizations')
+      .select('id')
+      .where('id', '<>', orgId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    await t.db.kysely
+      .updateTable('buildings')
+      .set({ organization_id: other.id, status: 1 })
+      .where('id', '=', id)
+      .execute();
+    await expectTotals();
+    await t.db.kysely.updateTable('buildings').set({ organization_id: orgId }).where('id', '=', id).execute();
+    expect((await t.call('DELETE', `/buildings/${id}`, orgAdmin)).statusCode).toBe(204);
+    await expectTotals();
+    const kept = await t.db.kysely.selectFrom('building_counts').select(['organization_id', 'status', 'n']).execute();
+    // Every kept count is its true count.
+    for (const row of kept) expect(Number(row.n)).toBe(await countedBuildings(row.organization_id, row.status));
+  });
+
+  it("a general operator's list (one building) and a list with another where still count their rows", async () => {
+    const general = (await t.as('operator@demo.example')).authorization;
+    expect((await buildings(general, { where: { status: 1 }, limit: 5 })).total).toBe(1);
+    expect((await buildings(general, { limit: 5 })).total).toBe(1);
+    const named = await buildings(sys, { where: { name: 'Demo Tower' }, limit: 5 });
+    expect(named.total).toBe(1);
+    expect((await buildings(sys, { where: { status: 1, name: 'Demo Tower' }, limit: 5 })).total).toBe(1);
+  });
+});
+
 describe('kept statements', () => {
   it('a list whose table gains a column (another server migrating) still answers, with the same rows', async () => {
     const url = `/buildings?filter=${encodeURIComponent(JSON.stringify({ order: 'name ASC', limit: 5 }))}`;

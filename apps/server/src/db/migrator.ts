@@ -36,6 +36,7 @@ import * as m034 from './migrations/034-triggers.ts';
 import * as m035 from './migrations/035-notification-language-webhook-kinds.ts';
 import * as m036 from './migrations/036-command-mappings.ts';
 import * as m037 from './migrations/037-work-plans.ts';
+import * as m038 from './migrations/038-building-counts.ts';
 
 // In dialect.ts, so that the migrations (which use them) and this list do not import each other.
 export { idColumn, type Dialect } from './dialect.ts';
@@ -82,6 +83,7 @@ const migrations: Migration[] = [
   { name: '035-notification-language-webhook-kinds', up: m035.up },
   { name: '036-command-mappings', up: m036.up },
   { name: '037-work-plans', up: m037.up },
+  { name: '038-building-counts', up: m038.up },
 ];
 
 /**

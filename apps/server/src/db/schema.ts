@@ -474,6 +474,14 @@ export interface RobotThermalPresetTable {
 /** Live rows per organization, kept by triggers (migration 025): the unfiltered operator list's total. */
 export interface Database {
   live_counts: LiveCountTable;
+  building_counts: BuildingCountTable;
+}
+
+/** Buildings per organization and status, kept by the triggers of migration 038. */
+export interface BuildingCountTable {
+  organization_id: number;
+  status: number;
+  n: number;
 }
 
 export interface LiveCountTable {

@@ -1,8 +1,9 @@
+import { OperatorType } from '@portal/contract';
 import { PostgresAdapter, sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { BuildingTable, Database } from '../../db/schema.ts';
 import { deleteById, findById, insertReturningId, rowExists, updateById, updateVersioned } from '../../db/rows.ts';
 import { compiledPage, compiledRows } from '../../lib/compiled-list.ts';
-import { applyFilter, countOf, type ParsedFilter } from '../../lib/filter.ts';
+import { applyFilter, countOf, type ParsedFilter, type WhereNode } from '../../lib/filter.ts';
 import { filterSpec, ID_FIELD, TIMESTAMP_FIELDS } from '../../lib/filter-spec.ts';
 import { scopeWhere, type TenantScope } from '../../lib/scope.ts';
 
@@ -122,6 +123,22 @@ export function buildingRepo(db: Kysely<Database>) {
     return (await groupsOfEach([table], buildingIds)).get(table)!;
   }
 
+  /**
+   * The total of a building list read from `building_counts` (kept by the triggers of migration 038) when
+   * the where is none or the status alone and the scope is whole organizations; null otherwise (a general
+   * operator's one building, any other where), when the buildings are counted.
+   */
+  function statusCount(scope: TenantScope, where: WhereNode | null) {
+    if (scope.type === OperatorType.general) return null;
+    const byStatus = where?.kind === 'compare' && where.column === 'buildings.status' && where.op === '=';
+    if (where !== null && (!byStatus || Array.isArray(where.value))) return null;
+    let q = db
+      .selectFrom('building_counts')
+      .where((eb) => scopeWhere(scope, eb, { organization: 'building_counts.organization_id' }));
+    if (where?.kind === 'compare') q = q.where('building_counts.status', '=', where.value as number);
+    return q.select(sql<number | string>`coalesce(sum(building_counts.n), 0)`.as('n'));
+  }
+
   return {
     groupsOf,
     groupsOfEach,
@@ -150,7 +167,7 @@ export function buildingRepo(db: Kysely<Database>) {
         let page = applyFilter(scoped.selectAll(), sf);
         // `sf.include` is part of the shape's key, so each set of includes has its own statement.
         if (inline) for (const table of tables) page = page.select(groupsJson(table).as(groupsColumn(table))) as never;
-        return { page: page as never, count: countOf(scoped, sf.where) as never };
+        return { page: page as never, count: (statusCount(s, sf.where) ?? countOf(scoped, sf.where)) as never };
       });
       if (!inline)
         return {
