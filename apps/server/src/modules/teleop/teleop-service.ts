@@ -422,10 +422,10 @@ export function createTeleopService(deps: {
 
   return {
     handle,
-    /** The client's socket closed: its sessions end and their robots are told (a controller's robot stops). */
     /**
-     * Ends every session of a client: its socket closed (no reason), or its operator changed scope
-     * (`accessLost`), when the browser is told `teleop.closed` so it stops driving at once.
+     * Ends every session of a client, and their robots are told (a controller's robot stops): its
+     * socket closed (no reason), or its operator changed scope (`accessLost`), when the browser is told
+     * `teleop.closed` so it stops driving at once.
      */
     drop(c: TeleopClient, reason?: TeleopCloseReason): void {
       for (const s of [...(byClient.get(c) ?? [])]) {
