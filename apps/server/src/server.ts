@@ -67,6 +67,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
       isReady: () => ready,
       outbound: demoBuilding.outbound,
     });
+    const log = app.log;
+    db.onConnectionLost((err) => log.warn({ err }, 'database connection lost while idle; the pool opens a new one'));
 
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();

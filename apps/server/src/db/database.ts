@@ -20,6 +20,11 @@ export interface Db {
   cacheable: boolean;
   /** Human-readable engine and version, for the versions page. */
   version(): Promise<string>;
+  /**
+   * Where a lost idle connection is told (PostgreSQL): until set, standard error. The server sets its
+   * logger once it has one.
+   */
+  onConnectionLost(tell: (err: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -28,6 +33,15 @@ export function openDatabase(database: Config['database']): Db {
     // Integers of count() come back as strings by default; parse int8 as number (counts are small).
     pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    // PostgreSQL may end an idle pooled connection: a restart, a fail-over, an administrator's
+    // terminate, or a test dropping its database. The pool tells it as its own 'error' event, which
+    // would end the process without a listener. The pool has already dropped that connection and
+    // opens a new one when next needed, so it is told, not thrown. After `close` it is expected.
+    let closing = false;
+    let tell = (err: Error) => console.error(`database connection lost while idle: ${err.message}`);
+    pool.on('error', (err) => {
+      if (!closing) tell(err);
+    });
     const version = new DataVersion();
     const kysely = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }),
@@ -42,7 +56,13 @@ export function openDatabase(database: Config['database']): Db {
         const r = await pool.query<{ v: string }>('show server_version');
         return `PostgreSQL ${r.rows[0]?.v ?? ''}`;
       },
-      close: () => kysely.destroy(),
+      onConnectionLost: (fn) => {
+        tell = fn;
+      },
+      close: () => {
+        closing = true;
+        return kysely.destroy();
+      },
     };
   }
   const sqlite = new SQLite(database.file);
@@ -61,6 +81,8 @@ export function openDatabase(database: Config['database']): Db {
     dataVersion: version,
     cacheable: true,
     version: async () => `SQLite ${sqlite.prepare('select sqlite_version() as v').pluck().get() as string}`,
+    // A file has no connection to lose.
+    onConnectionLost: () => undefined,
     close: () => kysely.destroy(),
   };
 }
