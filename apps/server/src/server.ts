@@ -26,7 +26,12 @@ export interface RunningServer {
 /** Opens and migrates the database, seeds, starts the broker, listens. */
 export async function startServer(config: Config = loadConfig()): Promise<RunningServer> {
   let ready = false;
-  const db: Db = openDatabase(config.database);
+  // The database and the mailer need a logger before the app exists; they get the app's once built.
+  let app: FastifyInstance | null = null;
+  const lazyLog = new Proxy({} as FastifyInstance['log'], {
+    get: (_t, prop) => (app ? Reflect.get(app.log, prop) : () => undefined),
+  });
+  const db: Db = openDatabase(config.database, lazyLog);
   let mailer: Mailer | null = null;
   let robotLink: Awaited<ReturnType<typeof startRobotLink>> | null = null;
   let simulated: SimulatedFleet | null = null;
@@ -41,12 +46,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     await ensureDefaultTerms(db.kysely, now);
 
     const audit = createAudit(db.kysely, systemClock);
-    // The mailer needs a logger before the app exists; it gets the app's once built.
     const ctxBase = { config, db: db.kysely, dialect: db.dialect, dbVersion: db.version, clock: systemClock, audit };
-    let app: FastifyInstance | null = null;
-    const lazyLog = new Proxy({} as FastifyInstance['log'], {
-      get: (_t, prop) => (app ? Reflect.get(app.log, prop) : () => undefined),
-    });
     mailer = createMailer({
       db: db.kysely,
       clock: systemClock,
@@ -67,8 +67,6 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
       isReady: () => ready,
       outbound: demoBuilding.outbound,
     });
-    const log = app.log;
-    db.onConnectionLost((err) => log.warn({ err }, 'database connection lost while idle; the pool opens a new one'));
 
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
@@ -102,12 +100,13 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
       buildingSystems: simulated?.buildingSystems ?? buildingSystems?.url ?? null,
     });
 
+    const running = app;
     const m = mailer;
     const rl = robotLink;
     const sim = simulated;
     const systems = buildingSystems;
     return {
-      app,
+      app: running,
       config,
       url,
       async stop() {
@@ -115,7 +114,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
         // close() stops accepting connections and waits for in-flight requests to finish.
         await sim?.stop();
         await systems?.stop();
-        await app.close();
+        await running.close();
         await rl.stop();
         await m.drain();
         m.close();

@@ -7,9 +7,8 @@ import { until, usingPostgres } from './helpers.ts';
 describe.skipIf(!usingPostgres())('PostgreSQL connections (PostgreSQL only)', () => {
   it('an idle pooled connection the database ends is told, not thrown, and the next query opens a new one', async () => {
     const url = process.env.TEST_DATABASE_URL!;
-    const db = openDatabase({ kind: 'postgres', url } as never);
     const lost: Error[] = [];
-    db.onConnectionLost((err) => lost.push(err));
+    const db = openDatabase({ kind: 'postgres', url } as never, { warn: ({ err }) => lost.push(err) });
     try {
       const pidOf = async () =>
         (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db.kysely)).rows[0]!.pid;

@@ -20,15 +20,16 @@ export interface Db {
   cacheable: boolean;
   /** Human-readable engine and version, for the versions page. */
   version(): Promise<string>;
-  /**
-   * Where a lost idle connection is told (PostgreSQL): until set, standard error. The server sets its
-   * logger once it has one.
-   */
-  onConnectionLost(tell: (err: Error) => void): void;
   close(): Promise<void>;
 }
 
-export function openDatabase(database: Config['database']): Db {
+/** Where a lost idle PostgreSQL connection is told; standard error unless the caller gives its logger. */
+export interface DbLog {
+  warn(obj: { err: Error }, msg: string): void;
+}
+const stderrLog: DbLog = { warn: ({ err }, msg) => console.error(`${msg}: ${err.message}`) };
+
+export function openDatabase(database: Config['database'], log: DbLog = stderrLog): Db {
   if (database.kind === 'postgres') {
     // Integers of count() come back as strings by default; parse int8 as number (counts are small).
     pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -38,9 +39,8 @@ export function openDatabase(database: Config['database']): Db {
     // would end the process without a listener. The pool has already dropped that connection and
     // opens a new one when next needed, so it is told, not thrown. After `close` it is expected.
     let closing = false;
-    let tell = (err: Error) => console.error(`database connection lost while idle: ${err.message}`);
     pool.on('error', (err) => {
-      if (!closing) tell(err);
+      if (!closing) log.warn({ err }, 'database connection lost while idle; the pool opens a new one');
     });
     const version = new DataVersion();
     const kysely = new Kysely<Database>({
@@ -55,9 +55,6 @@ export function openDatabase(database: Config['database']): Db {
       version: async () => {
         const r = await pool.query<{ v: string }>('show server_version');
         return `PostgreSQL ${r.rows[0]?.v ?? ''}`;
-      },
-      onConnectionLost: (fn) => {
-        tell = fn;
       },
       close: () => {
         closing = true;
@@ -81,8 +78,6 @@ export function openDatabase(database: Config['database']): Db {
     dataVersion: version,
     cacheable: true,
     version: async () => `SQLite ${sqlite.prepare('select sqlite_version() as v').pluck().get() as string}`,
-    // A file has no connection to lose.
-    onConnectionLost: () => undefined,
     close: () => kysely.destroy(),
   };
 }
