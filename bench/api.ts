@@ -739,13 +739,17 @@ function scenarios(seeded: Seeded): Scenario[] {
 
 function runCannon(
   opts: autocannon.Options,
-  onResponse?: (status: number, ms: number) => void,
+  onResponse?: (status: number, ms: number, connection: number) => void,
 ): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(opts, (err: unknown, result: autocannon.Result) =>
       err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(result),
     );
-    if (onResponse) instance.on('response', (_client, status, _bytes, ms) => onResponse(status, ms));
+    // Each connection (autocannon's client) numbered in the order it first answers.
+    const numbers = new Map<unknown, number>();
+    const numberOf = (client: unknown) => numbers.get(client) ?? numbers.set(client, numbers.size).get(client)!;
+    if (onResponse)
+      instance.on('response', (client, status, _bytes, ms) => onResponse(status, ms, numberOf(client)));
   });
 }
 
@@ -815,6 +819,8 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
   let markAt = Number.POSITIVE_INFINITY;
   let endAt = Number.POSITIVE_INFINITY;
   const latencies: number[] = [];
+  /** The connection of each latency (same index). */
+  const connections: number[] = [];
   let non2xx = 0;
   let before: { load: number; cpu: number | null; pgCpu: number | null; bench: NodeJS.CpuUsage } | null = null;
   const marking = new Promise<void>((resolve) =>
@@ -831,12 +837,17 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
       );
     }, WARMUP_SECONDS * 1000),
   );
-  const result = await runCannon({ ...opts, duration: WARMUP_SECONDS + DURATION_SECONDS }, (status, ms) => {
-    const now = performance.now();
-    if (now - ms < markAt || now > endAt) return;
-    if (status >= 200 && status < 300) latencies.push(ms);
-    else non2xx += 1;
-  });
+  const result = await runCannon(
+    { ...opts, duration: WARMUP_SECONDS + DURATION_SECONDS },
+    (status, ms, connection) => {
+      const now = performance.now();
+      if (now - ms < markAt || now > endAt) return;
+      if (status >= 200 && status < 300) {
+        latencies.push(ms);
+        connections.push(connection);
+      } else non2xx += 1;
+    },
+  );
   await marking;
   const { load, cpu: cpuBefore, pgCpu: pgCpuBefore, bench: benchCpuBefore } = before!;
   const benchCpu = process.cpuUsage(benchCpuBefore);
@@ -844,6 +855,7 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
   const pgCpuAfter = pgCpuBefore === null ? null : await postgresCpuMs(databaseUrl);
   const sorted = Float64Array.from(latencies).sort();
   const p99 = percentile(sorted, 99);
+  const slow = slowConnections(latencies, connections, percentile(sorted, 50));
   const total = latencies.length + non2xx;
   const perSecond = total / DURATION_SECONDS;
   const pgCpuPerRequest =
@@ -882,7 +894,37 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
       `, ${non2xx} non-2xx, ${result.errors} errors` +
       (result.statusCodeStats ? `; status codes ${JSON.stringify(result.statusCodeStats)}` : ''),
   );
+  if (slow) console.log(`  ${slow}`);
   return figures;
+}
+
+/**
+ * Where the slow requests (over 1.5 times the median) were: their share of all requests, and how many
+ * of them came from the two connections with the most (docs/performance.md "Who the p99 is"). Null
+ * when no request was that slow.
+ */
+function slowConnections(latencies: number[], connections: number[], p50: number): string | null {
+  const slowBy = new Map<number, number>();
+  const allBy = new Map<number, number>();
+  let slow = 0;
+  latencies.forEach((ms, i) => {
+    const c = connections[i]!;
+    allBy.set(c, (allBy.get(c) ?? 0) + 1);
+    if (ms <= 1.5 * p50) return;
+    slow += 1;
+    slowBy.set(c, (slowBy.get(c) ?? 0) + 1);
+  });
+  if (slow === 0) return null;
+  const worst = [...slowBy].sort((a, b) => b[1] - a[1]).slice(0, 2);
+  const onWorst = worst.reduce((n, [, k]) => n + k, 0);
+  const counts = [...allBy.values()].sort((a, b) => a - b);
+  const median = counts[Math.floor(counts.length / 2)] ?? 0;
+  const share = (n: number, of: number) => `${round((100 * n) / of)} %`;
+  return (
+    `slow (over 1.5 x p50): ${slow} requests (${share(slow, latencies.length)}), ${share(onWorst, slow)} of them ` +
+    `on ${worst.length} of ${allBy.size} connections, which were answered ` +
+    `${worst.map(([c]) => allBy.get(c)).join(' and ')} times against a median of ${median}`
+  );
 }
 
 /** Seeds one database and measures every scenario in each of its server configurations. */
