@@ -3,6 +3,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createFairServer } from '../src/lib/fair-server.ts';
+import { createTestApp } from './helpers.ts';
 
 /** A keep-alive client on a raw socket: requests written by hand, answers read as they come. */
 function rawClient(port: number) {
@@ -104,5 +105,20 @@ describe('createFairServer', () => {
     const answers = await Promise.all(many.map((c) => c.answers(2)));
     answers.forEach((a, i) => expect(a).toEqual([`/${i}/a`, `/${i}/b`]));
     expect(served.toSorted()).toEqual(many.flatMap((_, i) => [`/${i}/a`, `/${i}/b`]).toSorted());
+  });
+
+  it("is the app's server, with the timeouts Fastify gives its own, answering over a real socket", async () => {
+    const t = await createTestApp();
+    try {
+      // Fastify's defaults, which it sets only on a server it makes itself (fastify/lib/server.js).
+      expect(t.app.server.keepAliveTimeout).toBe(72_000);
+      expect(t.app.server.requestTimeout).toBe(0);
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = t.app.server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(res.status).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -66,7 +66,15 @@ class WaitingHeap {
   }
 }
 
-export function createFairServer(handler: RequestListener): http.Server {
+/** The timeouts Fastify gives the server it makes itself (its options, defaults filled in). */
+export interface ServerTimeouts {
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+}
+
+export function createFairServer(handler: RequestListener, timeouts: ServerTimeouts = {}): http.Server {
   const readySince = new WeakMap<Socket, number>();
   const waiting = new WaitingHeap();
   let seq = 0;
@@ -87,5 +95,10 @@ export function createFairServer(handler: RequestListener): http.Server {
     setImmediate(serveOldest);
   });
   server.on('connection', (socket: Socket) => readySince.set(socket, performance.now()));
+  // As Fastify sets them on a server of its own (fastify/lib/server.js), so nothing else changes.
+  if (timeouts.keepAliveTimeout !== undefined) server.keepAliveTimeout = timeouts.keepAliveTimeout;
+  if (timeouts.requestTimeout !== undefined) server.requestTimeout = timeouts.requestTimeout;
+  if (timeouts.connectionTimeout !== undefined) server.setTimeout(timeouts.connectionTimeout);
+  if (timeouts.maxRequestsPerSocket) server.maxRequestsPerSocket = timeouts.maxRequestsPerSocket;
   return server;
 }
