@@ -748,8 +748,7 @@ function runCannon(
     // Each connection (autocannon's client) numbered in the order it first answers.
     const numbers = new Map<unknown, number>();
     const numberOf = (client: unknown) => numbers.get(client) ?? numbers.set(client, numbers.size).get(client)!;
-    if (onResponse)
-      instance.on('response', (client, status, _bytes, ms) => onResponse(status, ms, numberOf(client)));
+    if (onResponse) instance.on('response', (client, status, _bytes, ms) => onResponse(status, ms, numberOf(client)));
   });
 }
 
@@ -837,17 +836,14 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
       );
     }, WARMUP_SECONDS * 1000),
   );
-  const result = await runCannon(
-    { ...opts, duration: WARMUP_SECONDS + DURATION_SECONDS },
-    (status, ms, connection) => {
-      const now = performance.now();
-      if (now - ms < markAt || now > endAt) return;
-      if (status >= 200 && status < 300) {
-        latencies.push(ms);
-        connections.push(connection);
-      } else non2xx += 1;
-    },
-  );
+  const result = await runCannon({ ...opts, duration: WARMUP_SECONDS + DURATION_SECONDS }, (status, ms, connection) => {
+    const now = performance.now();
+    if (now - ms < markAt || now > endAt) return;
+    if (status >= 200 && status < 300) {
+      latencies.push(ms);
+      connections.push(connection);
+    } else non2xx += 1;
+  });
   await marking;
   const { load, cpu: cpuBefore, pgCpu: pgCpuBefore, bench: benchCpuBefore } = before!;
   const benchCpu = process.cpuUsage(benchCpuBefore);
