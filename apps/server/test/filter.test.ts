@@ -17,6 +17,7 @@ import {
   parseFilter,
   type ParsedFilter,
   type ResourceFilterSpec,
+  toApiRow,
   type WhereNode,
 } from '../src/lib/filter.ts';
 
@@ -893,5 +894,34 @@ describe('parseFilter properties', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('toApiRow', () => {
+  const rowSpec = {
+    fields: {
+      id: { column: 'id', type: 'integer' },
+      ipRestrictionEnabled: { column: 'ip_restriction_enabled', type: 'boolean' },
+      name: { column: 'name', type: 'string' },
+      ['__proto__']: { column: 'odd', type: 'string' },
+    },
+  };
+  const row = { id: 7, name: 'Tower', ip_restriction_enabled: 1, odd: 'kept as a key', other: 'never shown' };
+
+  it('writes the fields in the allow-list order with their API names, booleans as booleans, nothing else', () => {
+    const out = toApiRow(row, rowSpec, null);
+    expect(Object.keys(out)).toEqual(['id', 'ipRestrictionEnabled', 'name', '__proto__']);
+    expect(out.ipRestrictionEnabled).toBe(true);
+    expect(toApiRow({ ...row, ip_restriction_enabled: 0 }, rowSpec, null).ipRestrictionEnabled).toBe(false);
+    expect(toApiRow({ ...row, ip_restriction_enabled: true }, rowSpec, null).ipRestrictionEnabled).toBe(true);
+    // A field named like the prototype stays an own key; the object's prototype is untouched.
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toBe('kept as a key');
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe('{"id":7,"ipRestrictionEnabled":true,"name":"Tower","__proto__":"kept as a key"}');
+  });
+
+  it('writes only the fields asked for, in the allow-list order whatever the order asked', () => {
+    expect(toApiRow(row, rowSpec, ['name', 'id'])).toEqual({ id: 7, name: 'Tower' });
+    expect(Object.keys(toApiRow(row, rowSpec, ['name', 'id']))).toEqual(['id', 'name']);
   });
 });

@@ -696,21 +696,27 @@ function rowMapper(spec: { fields: Record<string, { column: string; type: string
   let map = bySelection.get(key);
   if (!map) {
     const entries = Object.entries(spec.fields).filter(([name]) => !fields || fields.includes(name));
-    const names = entries.map(([name]) => name);
-    const columns = entries.map(([, f]) => f.column);
-    const booleans = entries.map(([, f]) => f.type === 'boolean');
-    map = (row) => {
-      const out: Record<string, unknown> = {};
-      for (let i = 0; i < names.length; i++) {
-        const v = row[columns[i]!];
-        out[names[i]!] = booleans[i] ? v === 1 || v === true : v;
-      }
-      return out;
-    };
+    map = compiledRowMapper(entries.map(([name, f]) => ({ name, column: f.column, boolean: f.type === 'boolean' })));
     // Selections come from the allow-list, so the kinds of key are few; bound it all the same.
     if (bySelection.size < 100) bySelection.set(key, map);
   }
   return map;
+}
+
+/**
+ * `(row) => ({ "id": row["id"], "ipRestrictionEnabled": row["ip_restriction_enabled"] === 1 || ..., ... })`:
+ * one object literal per row, with its keys in the allow-list's order. (A loop writing
+ * `out[names[i]]` made dictionary-mode objects: 42 µs to map a 50-building page, and 43 µs more to
+ * write them as JSON, against 1.7 µs.) Names and columns are written as JSON strings, so none becomes
+ * code; `__proto__` is a computed key, so it stays a key.
+ */
+function compiledRowMapper(fields: Array<{ name: string; column: string; boolean: boolean }>): RowMapper {
+  const parts = fields.map(({ name, column, boolean }) => {
+    const key = name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name);
+    const read = `row[${JSON.stringify(column)}]`;
+    return `${key}: ${boolean ? `${read} === 1 || ${read} === true` : read}`;
+  });
+  return new Function('row', `return { ${parts.join(', ')} };`) as RowMapper;
 }
 
 /** A database row as the API shows it: API names, booleans as booleans, only the fields asked for. */
