@@ -71,7 +71,10 @@ async function dragTodaySlot(page: Page, fromHour: number): Promise<number> {
     const [, bottom] = await slotTop(hour, 30);
     if (events.some(([a, b]) => a < bottom! && b > top!)) continue;
     const first = page.locator(`.fc-timegrid-slot-lane[data-time="${String(hour).padStart(2, '0')}:00:00"]`);
-    await first.scrollIntoViewIfNeeded();
+    // In the middle of the viewport: near its edge, FullCalendar scrolls the page while the mouse
+    // drags (its auto-scroll), and the selection grows by a slot. `scrollIntoViewIfNeeded` leaves an
+    // hour that is already in view where it is, which can be just above the bottom edge.
+    await first.evaluate((e) => e.scrollIntoView({ block: 'center' }));
     const col = (await today.boundingBox())!;
     const a = (await first.boundingBox())!;
     const b = (await page
