@@ -74,7 +74,7 @@ import { thresholdRoutes } from './modules/thresholds/routes.ts';
 import { triggerRoutes } from './modules/triggers/routes.ts';
 import { createTriggerWorker } from './modules/triggers/trigger-worker.ts';
 import { repoRoot } from './lib/paths.ts';
-import { createFairServer, type ServerTimeouts } from './lib/fair-server.ts';
+import { createFairServer } from './lib/fair-server.ts';
 
 export interface BuildOptions {
   ctx: Omit<AppContext, 'log' | 'operatorEvents'>;
@@ -100,7 +100,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // Malformed percent-encoding and the like are client errors, not crashes.
     routerOptions: { maxParamLength: 200 },
     // Under load, the request that has waited longest is answered first (lib/fair-server.ts).
-    serverFactory: (handler, options) => createFairServer(handler, options as ServerTimeouts),
+    serverFactory: (handler, options) => createFairServer(handler, options),
   }).withTypeProvider<ZodTypeProvider>();
   // Operator changes reach the sockets of every server instance (through the broker's cluster bus).
   const operatorEvents = createOperatorEvents((id) => void opts.ctx.robotLink.shareOperatorChange(id));

@@ -1,24 +1,6 @@
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-/**
- * An HTTP server that, when requests queue up, answers the one that has waited longest first
- * (docs/performance.md "Who the p99 is").
- *
- * Node answers the sockets that are ready in the order the kernel lists them (epoll), once per turn
- * of its event loop. Under a load that keeps the server busy, a request that arrives just after a
- * turn began is listed last in the next turn, so its answer comes last again, and the connection's
- * next request again arrives just after a turn began: the same one or two connections wait two turns
- * for every answer while the others wait one. At 50 busy connections that was 1 to 3 % of all
- * requests, and so the p99.
- *
- * Here the requests read in one turn of the event loop wait in a queue and are answered right after
- * it (its check phase: one `setImmediate` each, so the promises of one request run before the next
- * starts), oldest first. A request's age is taken from its connection: how long ago that
- * connection's previous answer was written (a client cannot send its next request before it has
- * the answer), or when the connection opened. Requests of one connection keep their order. When
- * the server is not busy, the queue holds one request, answered at once in the same turn.
- */
 interface Waiting {
   req: IncomingMessage;
   res: ServerResponse;
@@ -74,6 +56,24 @@ export interface ServerTimeouts {
   maxRequestsPerSocket?: number;
 }
 
+/**
+ * An HTTP server that, when requests queue up, answers the one that has waited longest first
+ * (docs/performance.md "Who the p99 is").
+ *
+ * Node answers the sockets that are ready in the order the kernel lists them (epoll), once per turn
+ * of its event loop. Under a load that keeps the server busy, a request that arrives just after a
+ * turn began is listed last in the next turn, so its answer comes last again, and the connection's
+ * next request again arrives just after a turn began: the same one or two connections wait two turns
+ * for every answer while the others wait one. At 50 busy connections that was 1 to 3 % of all
+ * requests, and so the p99.
+ *
+ * Here the requests read in one turn of the event loop wait in a queue and are answered right after
+ * it (its check phase: one `setImmediate` each, so the promises of one request run before the next
+ * starts), oldest first. A request's age is taken from its connection: how long ago that
+ * connection's previous answer was written (a client cannot send its next request before it has
+ * the answer), or when the connection opened. Requests of one connection keep their order. When
+ * the server is not busy, the queue holds one request, answered at once in the same turn.
+ */
 export function createFairServer(handler: RequestListener, timeouts: ServerTimeouts = {}): http.Server {
   const readySince = new WeakMap<Socket, number>();
   const waiting = new WaitingHeap();
