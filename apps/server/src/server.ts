@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
-import { openDatabase, type Db } from './db/database.ts';
+import { openDatabase, stderrLog, type Db } from './db/database.ts';
 import { migrate } from './db/migrator.ts';
 import { createAudit } from './services/audit.ts';
 import { createMailer, type Mailer } from './services/mailer.ts';
@@ -26,12 +26,13 @@ export interface RunningServer {
 /** Opens and migrates the database, seeds, starts the broker, listens. */
 export async function startServer(config: Config = loadConfig()): Promise<RunningServer> {
   let ready = false;
-  // The database and the mailer need a logger before the app exists; they get the app's once built.
+  // The mailer and the robot link need a logger before the app exists; they get the app's once built.
   let app: FastifyInstance | null = null;
   const lazyLog = new Proxy({} as FastifyInstance['log'], {
     get: (_t, prop) => (app ? Reflect.get(app.log, prop) : () => undefined),
   });
-  const db: Db = openDatabase(config.database, lazyLog);
+  // A connection lost before the app (and its logger) exists, during migrations say, goes to stderr.
+  const db: Db = openDatabase(config.database, { warn: (o, msg) => (app ? app.log : stderrLog).warn(o, msg) });
   let mailer: Mailer | null = null;
   let robotLink: Awaited<ReturnType<typeof startRobotLink>> | null = null;
   let simulated: SimulatedFleet | null = null;

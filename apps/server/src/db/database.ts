@@ -27,7 +27,7 @@ export interface Db {
 export interface DbLog {
   warn(obj: { err: Error }, msg: string): void;
 }
-const stderrLog: DbLog = { warn: ({ err }, msg) => console.error(`${msg}: ${err.message}`) };
+export const stderrLog: DbLog = { warn: ({ err }, msg) => console.error(`${msg}: ${err.message}`) };
 
 export function openDatabase(database: Config['database'], log: DbLog = stderrLog): Db {
   if (database.kind === 'postgres') {
