@@ -12,8 +12,10 @@
  * they also run on PostgreSQL, where the read caches are always off. `--db=sqlite` or `--db=postgres`
  * measures one database only.
  * Goals: p99 < 25 ms with the caches on, p99 < 50 ms with them off, on either database. The server's
- * CPU time per request is printed too: unlike latency, it does not move with other work on the machine;
- * on PostgreSQL so is the cluster's (its processes' CPU from /proc, the cluster being on this machine).
+ * CPU time per request is printed too (all its threads, and its main thread alone): it moves far less
+ * than latency with other work on the machine; on PostgreSQL so is the cluster's (its processes' CPU
+ * from /proc, the cluster being on this machine). From these, the CPU floor: the least mean latency
+ * that CPU per request allows at this many connections on this many CPUs (`cpuFloorMs`).
  *
  * Options: `--connections=N` (default 50: on a 2-core machine the load generator shares the cores with
  * the server, so a run at 10 shows the latency the server itself gives), `--only=a,c` (scenarios),
@@ -753,13 +755,14 @@ function runCannon(
 }
 
 /**
- * CPU time (user + system, ms) a process has used so far, from /proc (Linux; null elsewhere).
+ * CPU time (user + system, ms) a process has used so far, from /proc (Linux; null elsewhere), or,
+ * with `thread`, that thread's alone (the process's id is its main thread's).
  * Per request, it is the server's cost independent of how busy the machine is.
  */
-function processCpuMs(pid: number | undefined): number | null {
+function processCpuMs(pid: number | undefined, thread?: number): number | null {
   if (!pid || process.platform !== 'linux') return null;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     // Fields after "(comm)": state is field 3, utime field 14, stime field 15, in clock ticks (100 per second).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
@@ -821,18 +824,25 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
   /** The connection of each latency (same index). */
   const connections: number[] = [];
   let non2xx = 0;
-  let before: { load: number; cpu: number | null; pgCpu: number | null; bench: NodeJS.CpuUsage } | null = null;
+  let before: {
+    load: number;
+    cpu: number | null;
+    mainCpu: number | null;
+    pgCpu: number | null;
+    bench: NodeJS.CpuUsage;
+  } | null = null;
   const marking = new Promise<void>((resolve) =>
     setTimeout(() => {
       markAt = performance.now();
       endAt = markAt + DURATION_SECONDS * 1000;
       const cpu = processCpuMs(server?.pid);
+      const mainCpu = processCpuMs(server?.pid, server?.pid);
       const bench = process.cpuUsage();
       // Other work on the machine (its CPUs are shared with the load generator) moves these figures.
       const load = os.loadavg()[0] ?? 0;
       void postgresCpuMs(databaseUrl).then(
-        (pgCpu) => ((before = { load, cpu, pgCpu, bench }), resolve()),
-        () => ((before = { load, cpu, pgCpu: null, bench }), resolve()),
+        (pgCpu) => ((before = { load, cpu, mainCpu, pgCpu, bench }), resolve()),
+        () => ((before = { load, cpu, mainCpu, pgCpu: null, bench }), resolve()),
       );
     }, WARMUP_SECONDS * 1000),
   );
@@ -845,9 +855,10 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
     } else non2xx += 1;
   });
   await marking;
-  const { load, cpu: cpuBefore, pgCpu: pgCpuBefore, bench: benchCpuBefore } = before!;
+  const { load, cpu: cpuBefore, mainCpu: mainCpuBefore, pgCpu: pgCpuBefore, bench: benchCpuBefore } = before!;
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const cpuAfter = processCpuMs(server?.pid);
+  const mainCpuAfter = processCpuMs(server?.pid, server?.pid);
   const pgCpuAfter = pgCpuBefore === null ? null : await postgresCpuMs(databaseUrl);
   const sorted = Float64Array.from(latencies).sort();
   const p99 = percentile(sorted, 99);
@@ -856,6 +867,15 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
   const perSecond = total / DURATION_SECONDS;
   const pgCpuPerRequest =
     pgCpuBefore !== null && pgCpuAfter !== null && total > 0 ? (pgCpuAfter - pgCpuBefore) / total : null;
+  const serverCpuPerRequest =
+    cpuBefore !== null && cpuAfter !== null && total > 0 ? (cpuAfter - cpuBefore) / total : null;
+  const mainCpuPerRequest =
+    mainCpuBefore !== null && mainCpuAfter !== null && total > 0 ? (mainCpuAfter - mainCpuBefore) / total : null;
+  const benchCpuPerRequest = total > 0 ? (benchCpu.user + benchCpu.system) / 1000 / total : null;
+  const floor =
+    serverCpuPerRequest !== null && mainCpuPerRequest !== null && benchCpuPerRequest !== null
+      ? cpuFloorMs(mainCpuPerRequest, serverCpuPerRequest + (pgCpuPerRequest ?? 0) + benchCpuPerRequest)
+      : null;
   const row = `${scenario.key} · ${mode.key}${CONNECTIONS === 50 ? '' : ` · ${CONNECTIONS} conn.`}`;
   const fig = (column: string, value: number, unit: string, goal?: { text: string; met: boolean }): Figure => ({
     name: `${scenario.key}, ${mode.label}: ${column}`,
@@ -874,24 +894,41 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
     fig('errors', result.errors, 'count', { text: '0', met: result.errors === 0 }),
     fig('non-2xx', non2xx, 'count', { text: '0', met: non2xx === 0 }),
     fig('requests', total, 'requests'),
-    ...(cpuBefore !== null && cpuAfter !== null && total > 0
-      ? [fig('server CPU/req ms', (cpuAfter - cpuBefore) / total, 'ms')]
-      : []),
+    ...(serverCpuPerRequest === null ? [] : [fig('server CPU/req ms', serverCpuPerRequest, 'ms')]),
+    ...(mainCpuPerRequest === null ? [] : [fig('main thread CPU/req ms', mainCpuPerRequest, 'ms')]),
     ...(pgCpuPerRequest === null ? [] : [fig('PostgreSQL CPU/req ms', pgCpuPerRequest, 'ms')]),
-    ...(total > 0 ? [fig('bench CPU/req ms', (benchCpu.user + benchCpu.system) / 1000 / total, 'ms')] : []),
+    ...(benchCpuPerRequest === null ? [] : [fig('bench CPU/req ms', benchCpuPerRequest, 'ms')]),
+    ...(floor === null ? [] : [fig('CPU floor ms', floor, 'ms')]),
     fig('load avg', load, 'load'),
   ];
   console.log(
     `  ${round(perSecond)} req/s, p99 ${round(p99)} ms` +
-      (cpuBefore !== null && cpuAfter !== null && total > 0
-        ? `, server CPU ${round((cpuAfter - cpuBefore) / total)} ms/req`
-        : '') +
+      (serverCpuPerRequest === null ? '' : `, server CPU ${round(serverCpuPerRequest)} ms/req`) +
+      (mainCpuPerRequest === null ? '' : ` (main thread ${round(mainCpuPerRequest)})`) +
       (pgCpuPerRequest === null ? '' : `, PostgreSQL CPU ${round(pgCpuPerRequest)} ms/req`) +
       `, ${non2xx} non-2xx, ${result.errors} errors` +
       (result.statusCodeStats ? `; status codes ${JSON.stringify(result.statusCodeStats)}` : ''),
   );
   if (slow) console.log(`  ${slow}`);
+  if (floor !== null) {
+    console.log(
+      `  CPU floor of the mean latency: ${round(floor)} ms (${CONNECTIONS} connections × the larger of the server's ` +
+        `main thread per request and all CPU per request over ${os.availableParallelism()} CPUs)`,
+    );
+  }
   return figures;
+}
+
+/**
+ * The least mean latency the CPU each request needs allows (docs/performance.md "What this machine
+ * allows"). The load is closed: each connection sends its next request when it has its answer, so by
+ * Little's law the mean latency is the connections over the throughput. The throughput is at most one
+ * request per `mainMs` (the server's main thread runs one thing at a time) and at most the CPUs over
+ * `allMs` (the server, PostgreSQL and the load generator share them). A p99 below this floor cannot
+ * be had on this machine by ordering or scheduling; only by less CPU per request or more CPUs.
+ */
+function cpuFloorMs(mainMs: number, allMs: number): number {
+  return CONNECTIONS * Math.max(mainMs, allMs / os.availableParallelism());
 }
 
 /**
