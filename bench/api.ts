@@ -756,13 +756,14 @@ function runCannon(
 
 /**
  * CPU time (user + system, ms) a process has used so far, from /proc (Linux; null elsewhere), or,
- * with `thread`, that thread's alone (the process's id is its main thread's).
- * Per request, it is the server's cost independent of how busy the machine is.
+ * with `mainThread`, its main thread's alone (whose thread id is the process's).
+ * Per request, it is the server's cost; it moves far less than latency with other work on the machine
+ * (docs/performance.md "What this machine allows": the machine's own speed still moves it).
  */
-function processCpuMs(pid: number | undefined, thread?: number): number | null {
+function processCpuMs(pid: number | undefined, mainThread = false): number | null {
   if (!pid || process.platform !== 'linux') return null;
   try {
-    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
+    const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     // Fields after "(comm)": state is field 3, utime field 14, stime field 15, in clock ticks (100 per second).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
@@ -836,7 +837,7 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
       markAt = performance.now();
       endAt = markAt + DURATION_SECONDS * 1000;
       const cpu = processCpuMs(server?.pid);
-      const mainCpu = processCpuMs(server?.pid, server?.pid);
+      const mainCpu = processCpuMs(server?.pid, true);
       const bench = process.cpuUsage();
       // Other work on the machine (its CPUs are shared with the load generator) moves these figures.
       const load = os.loadavg()[0] ?? 0;
@@ -858,7 +859,7 @@ async function measure(base: string, token: string, scenario: Scenario, mode: Mo
   const { load, cpu: cpuBefore, mainCpu: mainCpuBefore, pgCpu: pgCpuBefore, bench: benchCpuBefore } = before!;
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const cpuAfter = processCpuMs(server?.pid);
-  const mainCpuAfter = processCpuMs(server?.pid, server?.pid);
+  const mainCpuAfter = processCpuMs(server?.pid, true);
   const pgCpuAfter = pgCpuBefore === null ? null : await postgresCpuMs(databaseUrl);
   const sorted = Float64Array.from(latencies).sort();
   const p99 = percentile(sorted, 99);
